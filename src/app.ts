@@ -1,0 +1,104 @@
+/**
+ * Builds one Fastify app per surface: the public API of one environment, or the operator API.
+ * No listening here; main.ts binds each app to its address and tests drive them with `inject`.
+ */
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import scalar from '@scalar/fastify-api-reference';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { publicUrl } from './config.ts';
+import type { AppContext } from './context.ts';
+import { registerApiKeyAuth, registerOperatorAuth } from './http/auth.ts';
+import { registerHealthRoutes } from './http/health.ts';
+import { loggerOptions } from './http/logger.ts';
+import { registerProblemHandlers } from './http/problem.ts';
+import { genRequestId } from './http/request-id.ts';
+import { validatorCompiler } from './http/validation.ts';
+import type { Environment } from './lib/environment.ts';
+import { openPublicRoutes, operatorRoutes, partnerRoutes, sharedSchemas } from './modules/index.ts';
+
+export type BuildOptions = { logLevel?: string };
+
+function baseApp(ctx: AppContext, options: BuildOptions): FastifyInstance {
+  const app = Fastify({
+    logger: loggerOptions(options.logLevel ?? ctx.config.logLevel),
+    genReqId: genRequestId,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  // A JSON API: plain text bodies are refused with 415 rather than parsed.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerProblemHandlers(app);
+  for (const schema of sharedSchemas) app.addSchema(schema);
+  return app;
+}
+
+async function registerOpenApi(app: FastifyInstance, ctx: AppContext, environment: Environment) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Ponte API',
+        version: '1.0.0',
+        description:
+          'Cross-border banking: onboard and verify customers, register PIX bank accounts, raise limits ' +
+          'through compliance review, and bring BRL in over PIX as stablecoin.',
+      },
+      servers: [
+        { url: ctx.config.productionUrl.origin, description: 'Production' },
+        { url: ctx.config.sandboxUrl.origin, description: 'Sandbox' },
+      ],
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: `API key (this listener: ${environment})`,
+          },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
+  await app.register(scalar, {
+    routePrefix: '/docs',
+    configuration: { url: '/openapi.json', title: 'Ponte API reference' },
+  });
+}
+
+export async function buildPublicApp(
+  ctx: AppContext,
+  environment: Environment,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
+  const app = baseApp(ctx, options);
+  await registerOpenApi(app, ctx, environment);
+  registerHealthRoutes(app, ctx.db);
+  for (const plugin of openPublicRoutes) await app.register(plugin, { ctx, environment });
+  await app.register(async (api) => {
+    registerApiKeyAuth(api, environment, ctx.keys);
+    for (const plugin of partnerRoutes) await api.register(plugin, { ctx, environment });
+  });
+  app.log.debug({ url: publicUrl(ctx.config, environment).origin }, 'public app built');
+  return app;
+}
+
+export async function buildOperatorApp(
+  ctx: AppContext,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
+  const app = baseApp(ctx, options);
+  registerHealthRoutes(app, ctx.db);
+  await app.register(async (api) => {
+    registerOperatorAuth(api, ctx.db, ctx.config.operatorToken);
+    for (const plugin of operatorRoutes) await api.register(plugin, { ctx });
+  });
+  return app;
+}

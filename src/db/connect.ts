@@ -1,0 +1,8 @@
+import { connectPglite } from './pglite.ts';
+import { connectPostgres } from './postgres.ts';
+import type { Database } from './types.ts';
+
+/** A real PostgreSQL server when a URL is given, otherwise the embedded one. */
+export async function connectDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+  return options.databaseUrl ? connectPostgres(options.databaseUrl) : connectPglite(options.dataDir);
+}

@@ -1,0 +1,49 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite, types } from '@electric-sql/pglite';
+import type { Database, Queryable, Transaction, TxOptions } from './types.ts';
+
+const parsers = {
+  [types.INT8]: (value: string) => BigInt(value),
+  [types.DATE]: (value: string) => value,
+};
+
+/**
+ * Embedded PostgreSQL (PGlite): one connection in this process, so statements and transactions are
+ * serialised by PGlite itself. `memory://` keeps nothing; any other value is a directory.
+ */
+export async function connectPglite(dataDir: string): Promise<Database> {
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const db = await PGlite.create(dataDir, { parsers });
+
+  const queryable = (client: Pick<PGlite, 'query'>): Queryable => ({
+    async query<Row>(text: string, params?: readonly unknown[]) {
+      const result = await client.query<Row>(text, params as unknown[] | undefined);
+      return result.rows;
+    },
+  });
+
+  return {
+    kind: 'pglite',
+    ...queryable(db),
+    async transaction<T>(work: (tx: Transaction) => Promise<T>, options: TxOptions = {}) {
+      return db.transaction(async (tx) => {
+        if (options.isolation) await tx.query(`SET TRANSACTION ISOLATION LEVEL ${options.isolation}`);
+        return work({
+          ...queryable(tx),
+          exec: async (script) => {
+            await tx.exec(script);
+          },
+        });
+      });
+    },
+    async exec(script) {
+      await db.exec(script);
+    },
+    async ping() {
+      await db.query('SELECT 1');
+    },
+    async close() {
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import pg from 'pg';
+import type { Database, Queryable, Transaction, TxOptions } from './types.ts';
+
+// int8 (counts, money in minor units) as bigint, never a lossy number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => BigInt(value));
+// dates (YYYY-MM-DD) stay strings: they are calendar dates, not instants.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
+
+const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock detected
+
+export function connectPostgres(connectionString: string, options: { max?: number } = {}): Database {
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 20, idleTimeoutMillis: 30_000 });
+  // An idle client losing its connection (server restart) must not crash the process.
+  pool.on('error', () => {});
+
+  const queryable = (client: pg.PoolClient | pg.Pool): Queryable => ({
+    async query<Row>(text: string, params?: readonly unknown[]) {
+      const result = await client.query(text, params as unknown[] | undefined);
+      return result.rows as Row[];
+    },
+  });
+
+  async function transaction<T>(work: (tx: Transaction) => Promise<T>, options: TxOptions = {}): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query(options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN');
+        const tx: Transaction = {
+          ...queryable(client),
+          exec: async (script) => {
+            await client.query(script);
+          },
+        };
+        const result = await work(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          broken = true;
+        }
+        const code = (error as { code?: string }).code;
+        if (code && RETRYABLE.has(code) && attempt < 5) continue;
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+
+  return {
+    kind: 'postgres',
+    ...queryable(pool),
+    transaction,
+    async exec(script) {
+      await pool.query(script);
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

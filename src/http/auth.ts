@@ -1,0 +1,77 @@
+/**
+ * Authentication hooks. Every route is protected unless its config says `auth: 'none'`: public routes
+ * take an API key of the listener's environment, operator routes an operator token. A mistyped key is
+ * refused by its checksum before any database read; a key of the other environment answers 401
+ * `environment_mismatch` without a lookup either.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Database } from '../db/types.ts';
+import { parseApiKey } from '../lib/api-key.ts';
+import type { Environment, Tenant } from '../lib/environment.ts';
+import { constantTimeEqual, sha256Hex } from '../lib/secrets.ts';
+import type { Actor } from '../modules/projects/audit.ts';
+import type { ApiKeyCache } from '../modules/projects/key-cache.ts';
+import { findActiveOperatorByHash } from '../modules/projects/repo.ts';
+import { AppError } from './errors.ts';
+
+export type AuthMode = 'apiKey' | 'operator' | 'none';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+  }
+  interface FastifyRequest {
+    tenant: Tenant;
+    apiKeyId: string;
+    operator: Actor;
+  }
+}
+
+function bearer(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  if (!header) throw new AppError('unauthorized', 'Send the API key as "Authorization: Bearer <key>"');
+  const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
+  if (!match) throw new AppError('unauthorized', 'The Authorization header must be "Bearer <key>"');
+  return match[1]!;
+}
+
+export function registerApiKeyAuth(app: FastifyInstance, environment: Environment, keys: ApiKeyCache): void {
+  app.decorateRequest('tenant', null as unknown as Tenant);
+  app.decorateRequest('apiKeyId', '');
+  app.addHook('onRequest', async (request) => {
+    if (!request.routeOptions.url || (request.routeOptions.config.auth ?? 'apiKey') === 'none') return;
+    const parsed = parseApiKey(bearer(request));
+    if (!parsed) throw new AppError('unauthorized', 'The API key is malformed or mistyped');
+    if (parsed.environment !== environment) {
+      throw new AppError(
+        'environment_mismatch',
+        `This is the ${environment} API; use a ${environment} key (sk_${environment === 'production' ? 'live' : 'sandbox'}_...)`,
+      );
+    }
+    const resolved = await keys.resolve(parsed.hash);
+    if (!resolved) throw new AppError('unauthorized', 'The API key is unknown or revoked');
+    request.tenant = { projectId: resolved.projectId, environment: resolved.environment };
+    request.apiKeyId = resolved.keyId;
+  });
+}
+
+export function registerOperatorAuth(
+  app: FastifyInstance,
+  db: Database,
+  bootstrapToken: string | undefined,
+): void {
+  app.decorateRequest('operator', null as unknown as Actor);
+  app.addHook('onRequest', async (request) => {
+    if (!request.routeOptions.url || (request.routeOptions.config.auth ?? 'operator') === 'none') return;
+    const token = bearer(request);
+    if (bootstrapToken && constantTimeEqual(token, bootstrapToken)) {
+      request.operator = { id: null, name: 'bootstrap' };
+      return;
+    }
+    const operator = /^op_[0-9A-Za-z]{40}$/.test(token)
+      ? await findActiveOperatorByHash(db, sha256Hex(token))
+      : undefined;
+    if (!operator) throw new AppError('unauthorized', 'The operator token is unknown or revoked');
+    request.operator = { id: operator.id, name: operator.name };
+  });
+}

@@ -1,0 +1,56 @@
+/**
+ * The closed set of error codes the API answers with (PRODUCT.md, "Errors"). Each maps, checked at
+ * compile time, to one HTTP status and title; `AppError` carries a code and is rendered once, by the
+ * problem+json error handler.
+ */
+export const ERRORS = {
+  invalid_request: { status: 400, title: 'Invalid request' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  environment_mismatch: { status: 401, title: 'API key of another environment' },
+  not_found: { status: 404, title: 'Not found' },
+  conflict: { status: 409, title: 'Conflict' },
+  customer_exists: { status: 409, title: 'Customer already exists' },
+  customer_not_approved: { status: 409, title: 'Customer not approved' },
+  limit_request_in_review: { status: 409, title: 'Limit request already in review' },
+  invalid_state_transition: { status: 409, title: 'Invalid state transition' },
+  limit_exceeded: { status: 422, title: 'Limit exceeded' },
+  idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  payload_too_large: { status: 413, title: 'Payload too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  service_unavailable: { status: 503, title: 'Service unavailable' },
+  internal_error: { status: 500, title: 'Internal error' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** One problem with one part of the request, located by a JSON pointer (`/body/...`, `/query/...`). */
+export type FieldError = { pointer: string; message: string };
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly errors: FieldError[] | undefined;
+  readonly extra: Record<string, unknown> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    detail: string,
+    options: { errors?: FieldError[]; extra?: Record<string, unknown> } = {},
+  ) {
+    super(detail);
+    this.name = 'AppError';
+    this.code = code;
+    this.errors = options.errors;
+    this.extra = options.extra;
+  }
+
+  get status(): number {
+    return ERRORS[this.code].status;
+  }
+}
+
+export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
+
+/** A 400 about a single field of the body. */
+export const invalidField = (pointer: string, message: string, detail = 'The request body is invalid') =>
+  new AppError('invalid_request', detail, { errors: [{ pointer, message }] });

@@ -1,0 +1,143 @@
+/**
+ * Renders every non-2xx answer as application/problem+json (RFC 9457). Validation failures list one
+ * entry per problem with a JSON pointer into the request; unknown failures are masked as a 500 that
+ * carries only the request id. No answer ever includes a stack trace, SQL or driver message.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AMOUNT_PATTERN } from '../lib/money.ts';
+import { AppError, ERRORS, type ErrorCode, type FieldError } from './errors.ts';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+type AjvError = {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+};
+
+const PART: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'headers',
+};
+
+function describe(error: AjvError): string {
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a known field';
+    case 'format':
+      return `must be a valid ${error.params.format === 'uuid' ? 'UUID' : error.params.format}`;
+    case 'pattern':
+      return error.params.pattern === AMOUNT_PATTERN
+        ? 'must be a positive amount with at most two decimals, such as "1500.00"'
+        : `must match ${error.params.pattern}`;
+    case 'enum':
+      return `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    case 'const':
+      return `must be ${String(error.params.allowedValue)}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+export function validationErrors(errors: AjvError[], context: string | undefined): FieldError[] {
+  const part = `/${PART[context ?? 'body'] ?? 'body'}`;
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const error of errors) {
+    let pointer = part + error.instancePath;
+    if (error.keyword === 'required') pointer += `/${escapePointer(String(error.params.missingProperty))}`;
+    if (error.keyword === 'additionalProperties')
+      pointer += `/${escapePointer(String(error.params.additionalProperty))}`;
+    // Union schemas report each failed branch; one entry per location is what a client can act on.
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || seen.has(pointer)) continue;
+    seen.add(pointer);
+    out.push({ pointer, message: describe(error) });
+  }
+  return out;
+}
+
+export function sendProblem(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  code: ErrorCode,
+  detail: string,
+  options: { errors?: FieldError[] | undefined; extra?: Record<string, unknown> | undefined } = {},
+): FastifyReply {
+  const { status, title } = ERRORS[code];
+  const body: Record<string, unknown> = {
+    type: `urn:ponte:problem:${code}`,
+    title,
+    status,
+    detail,
+    code,
+    requestId: request.id,
+    ...options.extra,
+  };
+  if (options.errors && options.errors.length > 0) body.errors = options.errors;
+  if (status === 401) reply.header('www-authenticate', 'Bearer');
+  return reply.code(status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+}
+
+const FRAMEWORK_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_request',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_request',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_request',
+};
+
+const BY_STATUS: Record<number, ErrorCode> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  404: 'not_found',
+  405: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'service_unavailable',
+};
+
+export function registerProblemHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return sendProblem(reply, request, error.code, error.message, {
+        errors: error.errors,
+        extra: error.extra,
+      });
+    }
+    const fastifyError = error as FastifyError & { validationContext?: string };
+    if (fastifyError.validation) {
+      const errors = validationErrors(fastifyError.validation as AjvError[], fastifyError.validationContext);
+      const where = PART[fastifyError.validationContext ?? 'body'] ?? 'body';
+      return sendProblem(reply, request, 'invalid_request', `The request ${where} is invalid`, { errors });
+    }
+    const frameworkCode = fastifyError.code ? FRAMEWORK_CODES[fastifyError.code] : undefined;
+    if (frameworkCode === 'invalid_request') {
+      return sendProblem(reply, request, 'invalid_request', 'The request body is not valid JSON', {
+        errors: [{ pointer: '/body', message: 'must be a JSON object' }],
+      });
+    }
+    const status = fastifyError.statusCode ?? 500;
+    const code = frameworkCode ?? (status >= 400 && status < 500 ? BY_STATUS[status] : undefined);
+    if (code) return sendProblem(reply, request, code, fastifyError.message);
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(
+      reply,
+      request,
+      'internal_error',
+      'Something went wrong on our side; the request id identifies it',
+    );
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, request, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`),
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * The Ponte process: opens and migrates the database, serves the production and sandbox public APIs and
+ * the operator API on their addresses, runs the background workers, and shuts down gracefully on
+ * SIGTERM/SIGINT (stop accepting, finish in-flight requests, stop workers, close the database).
+ */
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildOperatorApp, buildPublicApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createProjectService } from './modules/projects/service.ts';
+import { openContext } from './runtime.ts';
+import { startWorkers } from './workers/index.ts';
+
+const log = pino({ level: process.env.PONTE_LOG_LEVEL ?? 'info' });
+
+function listenOptions(url: URL) {
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const host = url.hostname === 'localhost' ? '::' : url.hostname.replace(/^\[|\]$/g, '');
+  return { port, host };
+}
+
+function printFirstRun(
+  setup: { sandboxKey: string; operatorToken: string | null },
+  sandboxUrl: URL,
+  operatorUrl: URL,
+) {
+  const lines = [
+    '',
+    '  Ponte is set up. These secrets are shown once; store them now.',
+    '',
+    `  Sandbox API key:  ${setup.sandboxKey}`,
+    ...(setup.operatorToken ? [`  Operator token:   ${setup.operatorToken}`] : []),
+    '',
+    '  Try it:',
+    `  curl -s -X POST ${new URL('/customers', sandboxUrl)} \\`,
+    `    -H 'Authorization: Bearer ${setup.sandboxKey}' -H 'Content-Type: application/json' \\`,
+    `    -d '{"type":"INDIVIDUAL","name":"Ana Souza","taxId":"529.982.247-25","country":"BRA","email":"ana@example.com"}'`,
+    '',
+    `  API reference: ${new URL('/docs', sandboxUrl)}   Operator API: ${operatorUrl.origin}/operator`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function main() {
+  const config = loadConfig();
+  const ctx = await openContext(config);
+  const setup = await createProjectService(ctx).firstRun(!config.operatorToken);
+  if (setup) printFirstRun(setup, config.sandboxUrl, config.operatorUrl);
+
+  const apps: [FastifyInstance, URL][] = [
+    [await buildPublicApp(ctx, 'production'), config.productionUrl],
+    [await buildPublicApp(ctx, 'sandbox'), config.sandboxUrl],
+    [await buildOperatorApp(ctx), config.operatorUrl],
+  ];
+  for (const [app, url] of apps) {
+    await app.listen(listenOptions(url));
+  }
+  const workers = startWorkers(ctx, log);
+  log.info(
+    {
+      production: config.productionUrl.origin,
+      sandbox: config.sandboxUrl.origin,
+      operator: config.operatorUrl.origin,
+    },
+    `Ponte listening (database: ${ctx.db.kind})`,
+  );
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      log.error('grace period over; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs);
+    force.unref();
+    await Promise.all(apps.map(([app]) => app.close()));
+    await workers.stop();
+    await ctx.db.close();
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError) log.error(error.message);
+  else log.error({ err: error }, 'failed to start');
+  process.exit(1);
+});

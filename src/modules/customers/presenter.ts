@@ -1,0 +1,28 @@
+import type { CustomerWithVerification } from './repo.ts';
+
+/** Builds the hosted verification page address for a verification id. */
+export type LinkMinter = (verificationId: string) => string;
+
+/** A customer as the API answers it. */
+export function presentCustomer(row: CustomerWithVerification, link: LinkMinter) {
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    taxId: row.tax_id,
+    country: row.country,
+    email: row.email,
+    ...(row.birth_date ? { birthDate: row.birth_date } : {}),
+    ...(row.incorporation_date ? { incorporationDate: row.incorporation_date } : {}),
+    verification: {
+      id: row.verification_id,
+      status: row.verification_status,
+      level: row.verification_level,
+      link: link(row.verification_id),
+    },
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export type CustomerView = ReturnType<typeof presentCustomer>;

@@ -1,0 +1,98 @@
+import type { Executor } from '../../db/types.ts';
+import type { Environment, Tenant } from '../../lib/environment.ts';
+import type { VerificationStatus } from '../verifications/state.ts';
+
+export type CustomerType = 'INDIVIDUAL' | 'BUSINESS';
+
+export type CustomerRow = {
+  id: string;
+  project_id: string;
+  environment: Environment;
+  type: CustomerType;
+  name: string;
+  tax_id: string;
+  country: string;
+  email: string;
+  birth_date: string | null;
+  incorporation_date: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type CustomerWithVerification = CustomerRow & {
+  verification_id: string;
+  verification_status: VerificationStatus;
+  verification_level: 'STANDARD';
+};
+
+const SELECT = `SELECT c.id, c.project_id, c.environment, c.type, c.name, c.tax_id, c.country, c.email,
+       c.birth_date, c.incorporation_date, c.created_at, c.updated_at,
+       v.id AS verification_id, v.status AS verification_status, v.level AS verification_level
+  FROM customers c JOIN verifications v ON v.customer_id = c.id`;
+
+export async function insertCustomer(db: Executor, row: CustomerRow): Promise<void> {
+  await db.query(
+    `INSERT INTO customers (id, project_id, environment, type, name, tax_id, country, email, birth_date,
+                            incorporation_date, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [
+      row.id,
+      row.project_id,
+      row.environment,
+      row.type,
+      row.name,
+      row.tax_id,
+      row.country,
+      row.email,
+      row.birth_date,
+      row.incorporation_date,
+      row.created_at,
+      row.updated_at,
+    ],
+  );
+}
+
+export async function findCustomer(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+): Promise<CustomerWithVerification | undefined> {
+  const rows = await db.query<CustomerWithVerification>(
+    `${SELECT} WHERE c.id = $1 AND c.project_id = $2 AND c.environment = $3`,
+    [id, tenant.projectId, tenant.environment],
+  );
+  return rows[0];
+}
+
+/** Locks the customer row: serialises changes that depend on the customer's state (limits, requests). */
+export async function lockCustomer(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+): Promise<CustomerWithVerification | undefined> {
+  const rows = await db.query<CustomerWithVerification>(
+    `${SELECT} WHERE c.id = $1 AND c.project_id = $2 AND c.environment = $3 FOR UPDATE OF c`,
+    [id, tenant.projectId, tenant.environment],
+  );
+  return rows[0];
+}
+
+export async function listCustomers(
+  db: Executor,
+  tenant: Tenant,
+  limit: number,
+  offset: number,
+): Promise<{ rows: CustomerWithVerification[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db.query<CustomerWithVerification>(
+      `${SELECT} WHERE c.project_id = $1 AND c.environment = $2
+        ORDER BY c.created_at DESC, c.id DESC LIMIT $3 OFFSET $4`,
+      [tenant.projectId, tenant.environment, limit, offset],
+    ),
+    db.query<{ n: bigint }>(
+      'SELECT count(*) AS n FROM customers WHERE project_id = $1 AND environment = $2',
+      [tenant.projectId, tenant.environment],
+    ),
+  ]);
+  return { rows, total: Number(count[0]!.n) };
+}

@@ -1,0 +1,140 @@
+import type { Database } from '../../db/types.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { type PageRequest, type PageResult, pageResult } from '../../http/pagination.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { isCountryCode } from '../../lib/countries.ts';
+import type { Tenant } from '../../lib/environment.ts';
+import { newId } from '../../lib/ids.ts';
+import { normalizeCnpj, normalizeCpf } from '../../lib/tax-id.ts';
+import { recordEvent } from '../events/outbox.ts';
+import { insertVerification } from '../verifications/repo.ts';
+import { emptyStatusReason } from '../verifications/state.ts';
+import { type CustomerView, type LinkMinter, presentCustomer } from './presenter.ts';
+import * as repo from './repo.ts';
+
+export type CreateCustomerInput = {
+  type: repo.CustomerType;
+  name: string;
+  taxId: string;
+  country: string;
+  email: string;
+  birthDate?: string | undefined;
+  incorporationDate?: string | undefined;
+};
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
+
+function validate(input: CreateCustomerInput, today: string): { taxId: string } {
+  const errors: { pointer: string; message: string }[] = [];
+  if (!isCountryCode(input.country))
+    errors.push({ pointer: '/body/country', message: 'is not an ISO 3166-1 alpha-3 code' });
+  if (input.type === 'INDIVIDUAL' && input.incorporationDate !== undefined)
+    errors.push({ pointer: '/body/incorporationDate', message: 'is only for BUSINESS customers' });
+  if (input.type === 'BUSINESS' && input.birthDate !== undefined)
+    errors.push({ pointer: '/body/birthDate', message: 'is only for INDIVIDUAL customers' });
+  for (const [field, value] of [
+    ['birthDate', input.birthDate],
+    ['incorporationDate', input.incorporationDate],
+  ] as const) {
+    if (value !== undefined && value > today)
+      errors.push({ pointer: `/body/${field}`, message: 'must not be in the future' });
+  }
+  let taxId = input.taxId.trim();
+  if (input.country === 'BRA') {
+    const normalized = input.type === 'INDIVIDUAL' ? normalizeCpf(taxId) : normalizeCnpj(taxId);
+    if (!normalized) {
+      errors.push({
+        pointer: '/body/taxId',
+        message: input.type === 'INDIVIDUAL' ? 'is not a valid CPF' : 'is not a valid CNPJ',
+      });
+    } else taxId = normalized;
+  } else if (taxId.length === 0) errors.push({ pointer: '/body/taxId', message: 'must not be blank' });
+  if (input.name.trim().length === 0) errors.push({ pointer: '/body/name', message: 'must not be blank' });
+  if (errors.length > 0) throw new AppError('invalid_request', 'The request body is invalid', { errors });
+  return { taxId };
+}
+
+export function createCustomerService(deps: { db: Database; clock: Clock; link: LinkMinter }) {
+  const { db, clock, link } = deps;
+
+  async function create(tenant: Tenant, input: CreateCustomerInput): Promise<CustomerView> {
+    const now = clock();
+    const { taxId } = validate(input, now.toISOString().slice(0, 10));
+    const customer: repo.CustomerRow = {
+      id: newId(),
+      project_id: tenant.projectId,
+      environment: tenant.environment,
+      type: input.type,
+      name: input.name.trim(),
+      tax_id: taxId,
+      country: input.country,
+      email: input.email.trim(),
+      birth_date: input.birthDate ?? null,
+      incorporation_date: input.incorporationDate ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    const verification = {
+      id: newId(),
+      customer_id: customer.id,
+      project_id: tenant.projectId,
+      environment: tenant.environment,
+      status: 'NOT_STARTED' as const,
+      level: 'STANDARD' as const,
+      status_reason: emptyStatusReason(),
+      created_at: now,
+      updated_at: now,
+      // Sandbox outcomes are simulated by the sandbox worker as soon as they are due.
+      sandbox_due_at: tenant.environment === 'sandbox' ? now : null,
+    };
+    const view = presentCustomer(
+      {
+        ...customer,
+        verification_id: verification.id,
+        verification_status: 'NOT_STARTED',
+        verification_level: 'STANDARD',
+      },
+      link,
+    );
+    try {
+      await db.transaction(async (tx) => {
+        await repo.insertCustomer(tx, customer);
+        await insertVerification(tx, verification);
+        await recordEvent(tx, {
+          tenant,
+          type: 'customer.created',
+          resourceType: 'customer',
+          resourceId: customer.id,
+          data: view,
+          at: now,
+        });
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new AppError(
+          'customer_exists',
+          'A customer with this taxId already exists in this environment',
+        );
+      }
+      throw error;
+    }
+    return view;
+  }
+
+  async function get(tenant: Tenant, id: string): Promise<CustomerView> {
+    const row = await repo.findCustomer(db, tenant, id);
+    if (!row) throw notFound('Customer');
+    return presentCustomer(row, link);
+  }
+
+  async function list(tenant: Tenant, page: PageRequest): Promise<PageResult<CustomerView>> {
+    const { rows, total } = await repo.listCustomers(db, tenant, page.limit, page.offset);
+    return pageResult(
+      page,
+      rows.map((row) => presentCustomer(row, link)),
+      total,
+    );
+  }
+
+  return { create, get, list };
+}

@@ -1,0 +1,83 @@
+import type { Executor } from '../../db/types.ts';
+import type { Environment } from '../../lib/environment.ts';
+
+export type ProjectRow = { id: string; name: string; created_at: Date };
+export type ApiKeyRow = {
+  id: string;
+  project_id: string;
+  environment: Environment;
+  name: string | null;
+  prefix: string;
+  created_at: Date;
+  revoked_at: Date | null;
+};
+export type OperatorRow = { id: string; name: string; created_at: Date; revoked_at: Date | null };
+
+export async function insertProject(db: Executor, row: ProjectRow): Promise<void> {
+  await db.query('INSERT INTO projects (id, name, created_at) VALUES ($1, $2, $3)', [
+    row.id,
+    row.name,
+    row.created_at,
+  ]);
+}
+
+export async function findProject(db: Executor, id: string): Promise<ProjectRow | undefined> {
+  const rows = await db.query<ProjectRow>('SELECT id, name, created_at FROM projects WHERE id = $1', [id]);
+  return rows[0];
+}
+
+export async function countProjects(db: Executor): Promise<number> {
+  const rows = await db.query<{ n: bigint }>('SELECT count(*) AS n FROM projects');
+  return Number(rows[0]!.n);
+}
+
+export async function insertApiKey(db: Executor, row: ApiKeyRow & { key_hash: string }): Promise<void> {
+  await db.query(
+    `INSERT INTO api_keys (id, project_id, environment, name, prefix, key_hash, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [row.id, row.project_id, row.environment, row.name, row.prefix, row.key_hash, row.created_at],
+  );
+}
+
+/** The active key with this hash, if any. */
+export async function findActiveApiKeyByHash(db: Executor, hash: string): Promise<ApiKeyRow | undefined> {
+  const rows = await db.query<ApiKeyRow>(
+    `SELECT id, project_id, environment, name, prefix, created_at, revoked_at
+       FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+    [hash],
+  );
+  return rows[0];
+}
+
+export async function lockApiKey(
+  db: Executor,
+  id: string,
+): Promise<(ApiKeyRow & { key_hash: string }) | undefined> {
+  const rows = await db.query<ApiKeyRow & { key_hash: string }>(
+    `SELECT id, project_id, environment, name, prefix, key_hash, created_at, revoked_at
+       FROM api_keys WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  return rows[0];
+}
+
+export async function revokeApiKey(db: Executor, id: string, at: Date): Promise<void> {
+  await db.query('UPDATE api_keys SET revoked_at = $2 WHERE id = $1', [id, at]);
+}
+
+export async function insertOperator(db: Executor, row: OperatorRow & { token_hash: string }): Promise<void> {
+  await db.query('INSERT INTO operators (id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)', [
+    row.id,
+    row.name,
+    row.token_hash,
+    row.created_at,
+  ]);
+}
+
+export async function findActiveOperatorByHash(db: Executor, hash: string): Promise<OperatorRow | undefined> {
+  const rows = await db.query<OperatorRow>(
+    'SELECT id, name, created_at, revoked_at FROM operators WHERE token_hash = $1 AND revoked_at IS NULL',
+    [hash],
+  );
+  return rows[0];
+}

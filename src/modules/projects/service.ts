@@ -1,0 +1,149 @@
+import type { Database } from '../../db/types.ts';
+import { notFound } from '../../http/errors.ts';
+import { generateApiKey, generateOperatorToken } from '../../lib/api-key.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Environment } from '../../lib/environment.ts';
+import { newId } from '../../lib/ids.ts';
+import { type Actor, recordAudit } from './audit.ts';
+import type { ApiKeyCache } from './key-cache.ts';
+import * as repo from './repo.ts';
+
+export type Project = { id: string; name: string; createdAt: string };
+export type IssuedApiKey = {
+  id: string;
+  key: string;
+  prefix: string;
+  environment: Environment;
+  name: string | null;
+  createdAt: string;
+};
+
+const FIRST_RUN_LOCK = 7_270_002;
+
+export function createProjectService(deps: { db: Database; clock: Clock; keys: ApiKeyCache }) {
+  const { db, clock, keys } = deps;
+
+  async function createProject(actor: Actor, name: string): Promise<Project> {
+    const row = { id: newId(), name, created_at: clock() };
+    await db.transaction(async (tx) => {
+      await repo.insertProject(tx, row);
+      await recordAudit(tx, {
+        actor,
+        action: 'project.created',
+        resourceType: 'project',
+        resourceId: row.id,
+        after: { name },
+        at: row.created_at,
+      });
+    });
+    return { id: row.id, name, createdAt: row.created_at.toISOString() };
+  }
+
+  async function issueApiKey(
+    actor: Actor,
+    projectId: string,
+    environment: Environment,
+    name: string | null,
+  ): Promise<IssuedApiKey> {
+    const generated = generateApiKey(environment);
+    const row = {
+      id: newId(),
+      project_id: projectId,
+      environment,
+      name,
+      prefix: generated.prefix,
+      created_at: clock(),
+    };
+    await db.transaction(async (tx) => {
+      if (!(await repo.findProject(tx, projectId))) throw notFound('Project');
+      await repo.insertApiKey(tx, { ...row, key_hash: generated.hash, revoked_at: null });
+      await recordAudit(tx, {
+        actor,
+        action: 'api_key.issued',
+        resourceType: 'api_key',
+        resourceId: row.id,
+        after: { projectId, environment, name, prefix: row.prefix },
+        at: row.created_at,
+      });
+    });
+    return {
+      id: row.id,
+      key: generated.key,
+      prefix: row.prefix,
+      environment,
+      name,
+      createdAt: row.created_at.toISOString(),
+    };
+  }
+
+  async function revokeApiKey(actor: Actor, id: string): Promise<void> {
+    const hash = await db.transaction(async (tx) => {
+      const key = await repo.lockApiKey(tx, id);
+      if (!key || key.revoked_at) throw notFound('API key');
+      const at = clock();
+      await repo.revokeApiKey(tx, id, at);
+      await recordAudit(tx, {
+        actor,
+        action: 'api_key.revoked',
+        resourceType: 'api_key',
+        resourceId: id,
+        before: { revokedAt: null },
+        after: { revokedAt: at.toISOString() },
+        at,
+      });
+      return key.key_hash;
+    });
+    keys.invalidate(hash);
+  }
+
+  /**
+   * On a new database: a "Default" project with one sandbox key and, unless a bootstrap token is
+   * configured, an operator token. Returns the secrets to show once, or null when already set up.
+   */
+  async function firstRun(withOperatorToken: boolean) {
+    return db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [FIRST_RUN_LOCK]);
+      if ((await repo.countProjects(tx)) > 0) return null;
+      const at = clock();
+      const actor: Actor = { id: null, name: 'first-run' };
+      const project = { id: newId(), name: 'Default', created_at: at };
+      await repo.insertProject(tx, project);
+      const key = generateApiKey('sandbox');
+      await repo.insertApiKey(tx, {
+        id: newId(),
+        project_id: project.id,
+        environment: 'sandbox',
+        name: 'first-run',
+        prefix: key.prefix,
+        key_hash: key.hash,
+        created_at: at,
+        revoked_at: null,
+      });
+      await recordAudit(tx, {
+        actor,
+        action: 'project.created',
+        resourceType: 'project',
+        resourceId: project.id,
+        after: { name: 'Default' },
+        at,
+      });
+      let operatorToken: string | null = null;
+      if (withOperatorToken) {
+        const token = generateOperatorToken();
+        await repo.insertOperator(tx, {
+          id: newId(),
+          name: 'first-run',
+          token_hash: token.hash,
+          created_at: at,
+          revoked_at: null,
+        });
+        operatorToken = token.token;
+      }
+      return { projectId: project.id, sandboxKey: key.key, operatorToken };
+    });
+  }
+
+  return { createProject, issueApiKey, revokeApiKey, firstRun };
+}
+
+export type ProjectService = ReturnType<typeof createProjectService>;

@@ -1,0 +1,110 @@
+import type { Executor } from '../../db/types.ts';
+import type { Environment, Tenant } from '../../lib/environment.ts';
+import type { StatusReason, VerificationStatus } from './state.ts';
+
+export type VerificationRow = {
+  id: string;
+  customer_id: string;
+  project_id: string;
+  environment: Environment;
+  status: VerificationStatus;
+  level: 'STANDARD';
+  status_reason: StatusReason;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const COLUMNS =
+  'id, customer_id, project_id, environment, status, level, status_reason, created_at, updated_at';
+
+export async function insertVerification(
+  db: Executor,
+  row: VerificationRow & { sandbox_due_at: Date | null },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO verifications (${COLUMNS}, sandbox_due_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      row.id,
+      row.customer_id,
+      row.project_id,
+      row.environment,
+      row.status,
+      row.level,
+      JSON.stringify(row.status_reason),
+      row.created_at,
+      row.updated_at,
+      row.sandbox_due_at,
+    ],
+  );
+}
+
+export async function findVerification(
+  db: Executor,
+  tenant: Tenant,
+  customerId: string,
+  id: string,
+): Promise<VerificationRow | undefined> {
+  const rows = await db.query<VerificationRow>(
+    `SELECT ${COLUMNS} FROM verifications
+      WHERE id = $1 AND customer_id = $2 AND project_id = $3 AND environment = $4`,
+    [id, customerId, tenant.projectId, tenant.environment],
+  );
+  return rows[0];
+}
+
+export async function findVerificationStatusOfCustomer(
+  db: Executor,
+  customerId: string,
+): Promise<VerificationStatus | undefined> {
+  const rows = await db.query<{ status: VerificationStatus }>(
+    'SELECT status FROM verifications WHERE customer_id = $1',
+    [customerId],
+  );
+  return rows[0]?.status;
+}
+
+/** Locks the verification row for a state change. */
+export async function lockVerification(db: Executor, id: string): Promise<VerificationRow | undefined> {
+  const rows = await db.query<VerificationRow>(
+    `SELECT ${COLUMNS} FROM verifications WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  return rows[0];
+}
+
+export async function updateVerificationStatus(
+  db: Executor,
+  id: string,
+  status: VerificationStatus,
+  statusReason: StatusReason,
+  at: Date,
+): Promise<void> {
+  await db.query('UPDATE verifications SET status = $2, status_reason = $3, updated_at = $4 WHERE id = $1', [
+    id,
+    status,
+    JSON.stringify(statusReason),
+    at,
+  ]);
+}
+
+/** Sandbox verifications whose simulated outcome is due, locked and skipped by other workers. */
+export async function claimDueSandboxVerifications(
+  db: Executor,
+  now: Date,
+  limit: number,
+): Promise<(VerificationRow & { tax_id: string })[]> {
+  return db.query(
+    `SELECT v.id, v.customer_id, v.project_id, v.environment, v.status, v.level, v.status_reason,
+            v.created_at, v.updated_at, c.tax_id
+       FROM verifications v JOIN customers c ON c.id = v.customer_id
+      WHERE v.sandbox_due_at IS NOT NULL AND v.sandbox_due_at <= $1
+      ORDER BY v.sandbox_due_at
+      LIMIT $2
+        FOR UPDATE OF v SKIP LOCKED`,
+    [now, limit],
+  );
+}
+
+export async function clearSandboxDue(db: Executor, id: string): Promise<void> {
+  await db.query('UPDATE verifications SET sandbox_due_at = NULL WHERE id = $1', [id]);
+}

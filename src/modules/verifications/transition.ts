@@ -1,0 +1,37 @@
+/**
+ * Moves a verification to a new status under a row lock, refusing illegal moves, and records the
+ * `customer.verification.updated` event in the same transaction. Shared by operator review, the hosted
+ * page, and the sandbox simulation.
+ */
+import type { Executor } from '../../db/types.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { recordEvent } from '../events/outbox.ts';
+import { presentVerification, type VerificationView } from './presenter.ts';
+import { lockVerification, updateVerificationStatus } from './repo.ts';
+import { canTransition, emptyStatusReason, type StatusReason, type VerificationStatus } from './state.ts';
+
+export async function transitionVerification(
+  tx: Executor,
+  verificationId: string,
+  to: VerificationStatus,
+  statusReason: StatusReason | undefined,
+  at: Date,
+): Promise<{ before: VerificationStatus; after: VerificationView }> {
+  const row = await lockVerification(tx, verificationId);
+  if (!row) throw notFound('Verification');
+  if (!canTransition(row.status, to)) {
+    throw new AppError('invalid_state_transition', `A verification cannot move from ${row.status} to ${to}`);
+  }
+  const reason = statusReason ?? emptyStatusReason();
+  await updateVerificationStatus(tx, row.id, to, reason, at);
+  const after = presentVerification({ ...row, status: to, status_reason: reason, updated_at: at });
+  await recordEvent(tx, {
+    tenant: { projectId: row.project_id, environment: row.environment },
+    type: 'customer.verification.updated',
+    resourceType: 'verification',
+    resourceId: row.id,
+    data: after,
+    at,
+  });
+  return { before: row.status, after };
+}

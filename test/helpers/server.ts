@@ -1,0 +1,134 @@
+/**
+ * A complete Ponte for a test file: the production, sandbox and operator apps over one real database
+ * (the run's PostgreSQL database, or an in-memory PGlite), with the background workers running.
+ */
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject as injected } from 'vitest';
+import { buildOperatorApp, buildPublicApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import type { AppContext } from '../../src/context.ts';
+import type { Clock } from '../../src/lib/clock.ts';
+import type { Environment } from '../../src/lib/environment.ts';
+import { randomBase62 } from '../../src/lib/secrets.ts';
+import { openContext } from '../../src/runtime.ts';
+import { startWorkers } from '../../src/workers/index.ts';
+
+export const usingPostgres = (): boolean => injected('testDatabaseUrl') !== null;
+
+export type Tenant = { projectId: string; sandboxKey: string; productionKey: string };
+
+export type TestServer = {
+  ctx: AppContext;
+  config: Config;
+  operatorToken: string;
+  sandbox: FastifyInstance;
+  production: FastifyInstance;
+  operator: FastifyInstance;
+  app(environment: Environment): FastifyInstance;
+  /** A new project with one sandbox and one production key, created through the operator API. */
+  newTenant(name?: string): Promise<Tenant>;
+  close(): Promise<void>;
+};
+
+export function testConfig(overrides: NodeJS.ProcessEnv = {}): { config: Config; operatorToken: string } {
+  const operatorToken = `bootstrap-${randomBase62(32)}`;
+  const databaseUrl = injected('testDatabaseUrl');
+  const config = loadConfig({
+    PONTE_DATA_DIR: 'memory://',
+    PONTE_OPERATOR_TOKEN: operatorToken,
+    PONTE_LOG_LEVEL: 'silent',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...overrides,
+  });
+  return { config, operatorToken };
+}
+
+export async function startTestServer(
+  options: { env?: NodeJS.ProcessEnv; clock?: Clock; workers?: boolean } = {},
+): Promise<TestServer> {
+  const { config, operatorToken } = testConfig(options.env);
+  const ctx = await openContext(config, options.clock);
+  const [sandbox, production, operator] = await Promise.all([
+    buildPublicApp(ctx, 'sandbox'),
+    buildPublicApp(ctx, 'production'),
+    buildOperatorApp(ctx),
+  ]);
+  const silent = { error() {} };
+  const workers = options.workers === false ? null : startWorkers(ctx, silent);
+
+  async function operatorPost(url: string, payload: object) {
+    const response = await operator.inject({
+      method: 'POST',
+      url,
+      payload,
+      headers: { authorization: `Bearer ${operatorToken}` },
+    });
+    if (response.statusCode !== 201) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+    return response.json();
+  }
+
+  return {
+    ctx,
+    config,
+    operatorToken,
+    sandbox,
+    production,
+    operator,
+    app: (environment) => (environment === 'sandbox' ? sandbox : production),
+    async newTenant(name = 'Test partner') {
+      const project = await operatorPost('/operator/projects', { name });
+      const sandboxKey = await operatorPost(`/operator/projects/${project.id}/api-keys`, {
+        environment: 'sandbox',
+      });
+      const productionKey = await operatorPost(`/operator/projects/${project.id}/api-keys`, {
+        environment: 'production',
+      });
+      return { projectId: project.id, sandboxKey: sandboxKey.key, productionKey: productionKey.key };
+    },
+    async close() {
+      await workers?.stop();
+      await Promise.all([sandbox.close(), production.close(), operator.close()]);
+      await ctx.db.close();
+    },
+  };
+}
+
+/** A small client for one app and one key: `client.post('/customers', body)`. */
+export function client(app: FastifyInstance, key: string) {
+  const call = (
+    method: InjectOptions['method'],
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = {},
+  ) =>
+    app.inject({
+      method,
+      url,
+      ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+      headers: { authorization: `Bearer ${key}`, ...headers },
+    }) as Promise<LightMyRequestResponse>;
+  return {
+    get: (url: string, headers?: Record<string, string>) => call('GET', url, undefined, headers),
+    post: (url: string, payload: unknown, headers?: Record<string, string>) =>
+      call('POST', url, payload, headers),
+    delete: (url: string, headers?: Record<string, string>) => call('DELETE', url, undefined, headers),
+  };
+}
+
+export type Client = ReturnType<typeof client>;
+
+/** Polls `read` until `done` holds (no fixed sleeps); fails after `timeoutMs`. */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 5_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
