@@ -24,6 +24,8 @@ export function verifyLinkToken(key: Buffer, token: string, now: Date): string |
   const payload = Buffer.from(encoded, 'base64url');
   const given = Buffer.from(signature, 'base64url');
   if (payload.length !== 20 || given.length !== MAC_BYTES) return null;
+  // Only the canonical encoding is accepted: one token string per payload.
+  if (payload.toString('base64url') !== encoded || given.toString('base64url') !== signature) return null;
   if (!timingSafeEqual(mac(key, payload), given)) return null;
   if (payload.readUInt32BE(16) * 1000 <= now.getTime()) return null;
   const hex = payload.subarray(0, 16).toString('hex');
