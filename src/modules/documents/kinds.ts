@@ -1,0 +1,25 @@
+/**
+ * What a document may be: its purpose (`type`) and its content, recognised from the bytes themselves
+ * (never from the file name or the declared content type). At most 3 MB.
+ */
+import { SUPPORTING_DOCUMENT_TYPES } from '../limit-requests/rules.ts';
+
+export const MAX_DOCUMENT_BYTES = 3 * 1024 * 1024;
+
+/** Documents a partner uploads through the API: evidence for a limit request. */
+export const PARTNER_DOCUMENT_TYPES = SUPPORTING_DOCUMENT_TYPES;
+export type PartnerDocumentType = (typeof PARTNER_DOCUMENT_TYPES)[number];
+
+/** Identity documents an end customer uploads on the hosted verification page. */
+export const IDENTITY_DOCUMENT_TYPES = ['PASSPORT', 'ID_CARD', 'DRIVERS_LICENSE'] as const;
+export type IdentityDocumentType = (typeof IDENTITY_DOCUMENT_TYPES)[number];
+
+export type DocumentType = PartnerDocumentType | IdentityDocumentType | 'SELFIE';
+
+export const CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
+export type ContentType = (typeof CONTENT_TYPES)[number];
+
+export const IMAGE_CONTENT_TYPES: readonly ContentType[] = ['image/jpeg', 'image/png'];
+
+export const DOCUMENT_SOURCES = ['API', 'HOSTED_PAGE'] as const;
+export type DocumentSource = (typeof DOCUMENT_SOURCES)[number];

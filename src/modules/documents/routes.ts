@@ -1,0 +1,107 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { invalidField } from '../../http/errors.ts';
+import { pageRequest } from '../../http/pagination.ts';
+import { bearerSecurity, IdParams, Page, problems } from '../../http/schemas.ts';
+import { sendFile } from './download.ts';
+import { CONTENT_TYPES, PARTNER_DOCUMENT_TYPES, type PartnerDocumentType } from './kinds.ts';
+import { readUpload, registerUploads } from './multipart.ts';
+import {
+  CustomerDocumentParams,
+  FileResponse,
+  ListDocumentsQuery,
+  multipartValidatorCompiler,
+  UploadDocumentForm,
+} from './schema.ts';
+import { createDocumentService } from './service.ts';
+
+const isPartnerType = (value: string): value is PartnerDocumentType =>
+  (PARTNER_DOCUMENT_TYPES as readonly string[]).includes(value);
+
+export const documentRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const documents = createDocumentService(ctx);
+  await registerUploads(app);
+
+  app.post(
+    '/customers/:id/documents',
+    {
+      schema: {
+        tags: ['documents'],
+        summary: 'Upload a document for a customer (the evidence a limit request names)',
+        description:
+          'multipart/form-data with one `file` part (PDF, JPEG or PNG, recognised from its content, at most ' +
+          '3 MB) and an optional `type` field. Larger files answer 413 payload_too_large; other contents ' +
+          "415 unsupported_media_type. The answer's id is a limit request's supportingDocumentId.",
+        security: bearerSecurity,
+        consumes: ['multipart/form-data'],
+        params: IdParams,
+        body: UploadDocumentForm,
+        response: { 201: Type.Ref('Document'), ...problems(400, 401, 404, 413, 415, 429) },
+      },
+      validatorCompiler: multipartValidatorCompiler,
+    },
+    async (request, reply) => {
+      await documents.assertCustomer(request.tenant, request.params.id);
+      const upload = await readUpload(request, { files: ['file'], fields: ['type'] });
+      const type = upload.fields.get('type') ?? PARTNER_DOCUMENT_TYPES[0];
+      if (!isPartnerType(type)) {
+        throw invalidField(
+          '/body/type',
+          `must be one of ${PARTNER_DOCUMENT_TYPES.join(', ')}`,
+          'The upload is invalid',
+        );
+      }
+      const document = await documents.upload(request.tenant, request.params.id, {
+        type,
+        file: upload.files.get('file')!,
+      });
+      return reply.code(201).send(document);
+    },
+  );
+
+  app.get(
+    '/customers/:id/documents',
+    {
+      schema: {
+        tags: ['documents'],
+        summary: "List a customer's documents, newest first",
+        security: bearerSecurity,
+        params: IdParams,
+        querystring: ListDocumentsQuery,
+        response: { 200: Page(Type.Ref('Document')), ...problems(400, 401, 404, 429) },
+      },
+    },
+    async (request) => documents.list(request.tenant, request.params.id, pageRequest(request.query)),
+  );
+
+  app.get(
+    '/customers/:id/documents/:documentId',
+    {
+      schema: {
+        tags: ['documents'],
+        summary: 'Read a document',
+        security: bearerSecurity,
+        params: CustomerDocumentParams,
+        response: { 200: Type.Ref('Document'), ...problems(400, 401, 404, 429) },
+      },
+    },
+    async (request) => documents.get(request.tenant, request.params.id, request.params.documentId),
+  );
+
+  app.get(
+    '/customers/:id/documents/:documentId/content',
+    {
+      schema: {
+        tags: ['documents'],
+        summary: "Download a document's file",
+        security: bearerSecurity,
+        produces: [...CONTENT_TYPES],
+        params: CustomerDocumentParams,
+        response: { 200: FileResponse, ...problems(400, 401, 404, 429) },
+      },
+    },
+    async (request, reply) =>
+      sendFile(reply, await documents.content(request.tenant, request.params.id, request.params.documentId)),
+  );
+};

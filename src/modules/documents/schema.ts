@@ -1,0 +1,52 @@
+import { Type } from 'typebox';
+import { DateTime, PageQuery, StringEnum, Uuid } from '../../http/schemas.ts';
+import { validatorCompiler } from '../../http/validation.ts';
+import { CONTENT_TYPES, MAX_DOCUMENT_BYTES, PARTNER_DOCUMENT_TYPES } from './kinds.ts';
+
+export const PartnerDocumentTypeSchema = StringEnum(PARTNER_DOCUMENT_TYPES, {
+  description: 'What the document is; the supportingDocumentType of the limit request that names it',
+});
+
+export const DocumentSchema = Type.Object(
+  {
+    id: Uuid('Document identifier; a limit request names it as supportingDocumentId'),
+    type: PartnerDocumentTypeSchema,
+    fileName: Type.String({ description: 'The name the file was uploaded with' }),
+    size: Type.Integer({ description: 'Size in bytes' }),
+    createdAt: DateTime(),
+  },
+  { $id: 'Document', additionalProperties: false },
+);
+
+/** The multipart form, described for the API reference; it is read part by part in the route. */
+export const UploadDocumentForm = Type.Object(
+  {
+    file: Type.String({
+      format: 'binary',
+      description: `PDF, JPEG or PNG (recognised from its content), at most ${MAX_DOCUMENT_BYTES} bytes`,
+    }),
+    type: Type.Optional({ ...PartnerDocumentTypeSchema, default: PARTNER_DOCUMENT_TYPES[0] }),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Validation for routes that take a multipart form: path and query as usual; the form itself is read and
+ * checked part by part by the route, so its declared schema only documents it.
+ */
+export const multipartValidatorCompiler: typeof validatorCompiler = (route) =>
+  route.httpPart === 'body' ? () => true : validatorCompiler(route);
+
+export const CustomerDocumentParams = Type.Object(
+  { id: Uuid('Customer identifier'), documentId: Uuid('Document identifier') },
+  { additionalProperties: false },
+);
+
+export const ListDocumentsQuery = Type.Object(PageQuery, { additionalProperties: false });
+
+/** A file answered as is, with its recognised content type. */
+export const FileResponse = Type.Unsafe<Buffer>({
+  type: 'string',
+  format: 'binary',
+  description: `The file's bytes, as ${CONTENT_TYPES.join(', ')}`,
+});

@@ -1,0 +1,150 @@
+/**
+ * Documents (PRODUCT.md, "Limit requests"): files a partner uploads for a customer, kept in the
+ * database with their recognised content type. A partner document's id is what a limit request names
+ * as its `supportingDocumentId`.
+ */
+import type { Database, Executor } from '../../db/types.ts';
+import { type FieldError, notFound } from '../../http/errors.ts';
+import { type PageRequest, type PageResult, pageResult } from '../../http/pagination.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Environment, Tenant } from '../../lib/environment.ts';
+import { newId } from '../../lib/ids.ts';
+import { findCustomer } from '../customers/repo.ts';
+import { detectContentType, sha256OfBytes } from './content.ts';
+import { CONTENT_TYPES, type ContentType, type DocumentSource, type DocumentType } from './kinds.ts';
+import type { UploadedFile } from './multipart.ts';
+import { type DocumentView, presentDocument, presentOperatorDocument } from './presenter.ts';
+import * as repo from './repo.ts';
+
+export type NewDocument = repo.DocumentRow & { content: Buffer };
+
+/**
+ * A document row for an uploaded file, its content recognised from the bytes (415 naming `pointer`
+ * when it is not one of `accepted`). Nothing is written.
+ */
+export async function prepareDocument(input: {
+  owner: { customerId: string; projectId: string; environment: Environment };
+  source: DocumentSource;
+  verificationId: string | null;
+  type: DocumentType;
+  file: UploadedFile;
+  pointer: string;
+  accepted?: readonly ContentType[];
+  at: Date;
+}): Promise<NewDocument> {
+  const contentType = await detectContentType(
+    input.file.content,
+    input.pointer,
+    input.accepted ?? CONTENT_TYPES,
+  );
+  return {
+    id: newId(),
+    customer_id: input.owner.customerId,
+    project_id: input.owner.projectId,
+    environment: input.owner.environment,
+    source: input.source,
+    verification_id: input.verificationId,
+    type: input.type,
+    file_name: input.file.fileName,
+    content_type: contentType,
+    size: input.file.content.length,
+    sha256: sha256OfBytes(input.file.content),
+    created_at: input.at,
+    content: input.file.content,
+  };
+}
+
+/**
+ * The problem with a limit request's `supportingDocumentId`, or null when it names a document the
+ * partner uploaded for this very customer (same project and environment).
+ */
+export async function supportingDocumentProblem(
+  db: Executor,
+  tenant: Tenant,
+  customerId: string,
+  documentId: string,
+): Promise<FieldError | null> {
+  const document = await repo.findPartnerDocument(db, tenant, customerId, documentId.toLowerCase());
+  return document
+    ? null
+    : {
+        pointer: '/body/supportingDocumentId',
+        message: 'must be the id of a document uploaded for this customer (POST /customers/{id}/documents)',
+      };
+}
+
+export function createDocumentService(deps: { db: Database; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function upload(
+    tenant: Tenant,
+    customerId: string,
+    input: { type: DocumentType; file: UploadedFile },
+  ): Promise<DocumentView> {
+    const document = await prepareDocument({
+      owner: { customerId, projectId: tenant.projectId, environment: tenant.environment },
+      source: 'API',
+      verificationId: null,
+      type: input.type,
+      file: input.file,
+      pointer: '/body/file',
+      at: clock(),
+    });
+    await db.transaction(async (tx) => {
+      if (!(await findCustomer(tx, tenant, customerId))) throw notFound('Customer');
+      await repo.insertDocument(tx, document);
+    });
+    return presentDocument(document);
+  }
+
+  /** 404 unless the customer is the tenant's: checked before an upload is read at all. */
+  async function assertCustomer(tenant: Tenant, customerId: string): Promise<void> {
+    if (!(await findCustomer(db, tenant, customerId))) throw notFound('Customer');
+  }
+
+  async function get(tenant: Tenant, customerId: string, id: string): Promise<DocumentView> {
+    const row = await repo.findPartnerDocument(db, tenant, customerId, id);
+    if (!row) throw notFound('Document');
+    return presentDocument(row);
+  }
+
+  async function list(
+    tenant: Tenant,
+    customerId: string,
+    page: PageRequest,
+  ): Promise<PageResult<DocumentView>> {
+    if (!(await findCustomer(db, tenant, customerId))) throw notFound('Customer');
+    const { rows, total } = await repo.listPartnerDocuments(db, tenant, customerId, page.limit, page.offset);
+    return pageResult(page, rows.map(presentDocument), total);
+  }
+
+  /** The bytes of a partner document, with what the download needs to describe them. */
+  async function content(tenant: Tenant, customerId: string, id: string) {
+    const row = await repo.findPartnerDocument(db, tenant, customerId, id);
+    const bytes = row ? await repo.readDocumentContent(db, row.id) : undefined;
+    if (!row || !bytes) throw notFound('Document');
+    return { contentType: row.content_type, fileName: row.file_name, content: bytes };
+  }
+
+  return { assertCustomer, upload, get, list, content };
+}
+
+/** Operators read any document, whoever owns it. */
+export function createOperatorDocumentService(deps: { db: Database }) {
+  const { db } = deps;
+
+  async function get(id: string) {
+    const row = await repo.findDocument(db, id);
+    if (!row) throw notFound('Document');
+    return presentOperatorDocument(row);
+  }
+
+  async function content(id: string) {
+    const row = await repo.findDocument(db, id);
+    const bytes = row ? await repo.readDocumentContent(db, row.id) : undefined;
+    if (!row || !bytes) throw notFound('Document');
+    return { contentType: row.content_type, fileName: row.file_name, content: bytes };
+  }
+
+  return { get, content };
+}

@@ -1,0 +1,142 @@
+import type { Executor } from '../../db/types.ts';
+import type { Environment, Tenant } from '../../lib/environment.ts';
+import type { LimitAmounts, LimitRequestStatus, SupportingDocumentType } from './rules.ts';
+
+export type LimitRequestRow = {
+  id: string;
+  customer_id: string;
+  project_id: string;
+  environment: Environment;
+  requested_single: bigint | null;
+  requested_daily: bigint | null;
+  requested_monthly: bigint | null;
+  approved_single: bigint | null;
+  approved_daily: bigint | null;
+  approved_monthly: bigint | null;
+  supporting_document_type: SupportingDocumentType | null;
+  supporting_document_id: string | null;
+  status: LimitRequestStatus;
+  review_comment: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const COLUMNS = `id, customer_id, project_id, environment, requested_single, requested_daily, requested_monthly,
+  approved_single, approved_daily, approved_monthly, supporting_document_type, supporting_document_id,
+  status, review_comment, created_at, updated_at`;
+
+/**
+ * Inserts a request unless the customer already has one IN_REVIEW: the partial unique index
+ * `limit_requests_one_in_review` decides, under any concurrency. Returns false when it refused.
+ */
+export async function insertLimitRequestUnlessInReview(db: Executor, row: LimitRequestRow): Promise<boolean> {
+  const inserted = await db.query<{ id: string }>(
+    `INSERT INTO limit_requests (${COLUMNS})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+     ON CONFLICT (customer_id) WHERE status = 'IN_REVIEW' DO NOTHING
+     RETURNING id`,
+    [
+      row.id,
+      row.customer_id,
+      row.project_id,
+      row.environment,
+      row.requested_single,
+      row.requested_daily,
+      row.requested_monthly,
+      row.approved_single,
+      row.approved_daily,
+      row.approved_monthly,
+      row.supporting_document_type,
+      row.supporting_document_id,
+      row.status,
+      row.review_comment,
+      row.created_at,
+      row.updated_at,
+    ],
+  );
+  return inserted.length === 1;
+}
+
+export async function findLimitRequest(
+  db: Executor,
+  tenant: Tenant,
+  customerId: string,
+  id: string,
+): Promise<LimitRequestRow | undefined> {
+  const rows = await db.query<LimitRequestRow>(
+    `SELECT ${COLUMNS} FROM limit_requests
+      WHERE id = $1 AND customer_id = $2 AND project_id = $3 AND environment = $4`,
+    [id, customerId, tenant.projectId, tenant.environment],
+  );
+  return rows[0];
+}
+
+/**
+ * A page of a customer's requests, newest first (served by the index `limit_requests_list`), and their
+ * total, read from the per-customer count the database keeps. `total` is undefined when the customer is
+ * not one of the tenant's.
+ */
+export async function listLimitRequests(
+  db: Executor,
+  tenant: Tenant,
+  customerId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: LimitRequestRow[]; total: number | undefined }> {
+  const [rows, count] = await Promise.all([
+    db.query<LimitRequestRow>(
+      `SELECT ${COLUMNS} FROM limit_requests
+        WHERE customer_id = $1 AND project_id = $2 AND environment = $3
+        ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
+      [customerId, tenant.projectId, tenant.environment, limit, offset],
+    ),
+    db.query<{ total: bigint }>(
+      `SELECT coalesce(k.total, 0) AS total
+         FROM customers c LEFT JOIN limit_request_counts k ON k.customer_id = c.id
+        WHERE c.id = $1 AND c.project_id = $2 AND c.environment = $3`,
+      [customerId, tenant.projectId, tenant.environment],
+    ),
+  ]);
+  return { rows, total: count[0] === undefined ? undefined : Number(count[0].total) };
+}
+
+/** Locks one request by id for its review (operators work across tenants). */
+export async function lockLimitRequest(db: Executor, id: string): Promise<LimitRequestRow | undefined> {
+  const rows = await db.query<LimitRequestRow>(
+    `SELECT ${COLUMNS} FROM limit_requests WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  return rows[0];
+}
+
+export type LimitRequestReview = {
+  status: Exclude<LimitRequestStatus, 'IN_REVIEW'>;
+  approved: LimitAmounts;
+  reviewComment: string | null;
+  at: Date;
+};
+
+/** Writes the outcome of a review; the caller holds the row lock and has checked the transition. */
+export async function updateLimitRequestReview(
+  db: Executor,
+  id: string,
+  review: LimitRequestReview,
+): Promise<LimitRequestRow> {
+  const rows = await db.query<LimitRequestRow>(
+    `UPDATE limit_requests
+        SET status = $2, approved_single = $3, approved_daily = $4, approved_monthly = $5,
+            review_comment = $6, updated_at = $7
+      WHERE id = $1
+      RETURNING ${COLUMNS}`,
+    [
+      id,
+      review.status,
+      review.approved.single,
+      review.approved.daily,
+      review.approved.monthly,
+      review.reviewComment,
+      review.at,
+    ],
+  );
+  return rows[0]!;
+}
