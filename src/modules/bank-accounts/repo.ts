@@ -1,0 +1,139 @@
+import type { Executor } from '../../db/types.ts';
+import type { Environment, Tenant } from '../../lib/environment.ts';
+import type { PixKeyType } from '../../lib/pix-key.ts';
+import type { VerificationStatus } from '../verifications/state.ts';
+import type { Address, HolderRelationship, HolderType } from './validation.ts';
+
+export type BankAccountRow = {
+  id: string;
+  customer_id: string;
+  project_id: string;
+  environment: Environment;
+  name: string;
+  type: 'EXTERNAL';
+  rail: 'PIX';
+  currency: 'BRL';
+  key_type: PixKeyType;
+  key_value: string;
+  holder_type: HolderType;
+  holder_relationship: HolderRelationship;
+  holder_legal_name: string;
+  holder_tax_id: string;
+  holder_incorporation_date: string | null;
+  holder_email: string;
+  holder_address: Address;
+  holder_verification_status: string;
+  holder_verification_level: string;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const COLUMNS = `id, customer_id, project_id, environment, name, type, rail, currency, key_type, key_value,
+  holder_type, holder_relationship, holder_legal_name, holder_tax_id, holder_incorporation_date,
+  holder_email, holder_address, holder_verification_status, holder_verification_level,
+  created_at, updated_at`;
+
+export async function insertBankAccount(db: Executor, row: BankAccountRow): Promise<void> {
+  await db.query(
+    `INSERT INTO bank_accounts (${COLUMNS})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
+    [
+      row.id,
+      row.customer_id,
+      row.project_id,
+      row.environment,
+      row.name,
+      row.type,
+      row.rail,
+      row.currency,
+      row.key_type,
+      row.key_value,
+      row.holder_type,
+      row.holder_relationship,
+      row.holder_legal_name,
+      row.holder_tax_id,
+      row.holder_incorporation_date,
+      row.holder_email,
+      JSON.stringify(row.holder_address),
+      row.holder_verification_status,
+      row.holder_verification_level,
+      row.created_at,
+      row.updated_at,
+    ],
+  );
+}
+
+/** One live account of the tenant, by primary key. */
+export async function findBankAccount(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+): Promise<BankAccountRow | undefined> {
+  const rows = await db.query<BankAccountRow>(
+    `SELECT ${COLUMNS} FROM bank_accounts
+      WHERE id = $1 AND project_id = $2 AND environment = $3 AND deleted_at IS NULL`,
+    [id, tenant.projectId, tenant.environment],
+  );
+  return rows[0];
+}
+
+export async function listBankAccounts(
+  db: Executor,
+  tenant: Tenant,
+  filter: { customerId?: string | undefined },
+  limit: number,
+  offset: number,
+): Promise<{ rows: BankAccountRow[]; total: number }> {
+  const params: unknown[] = [tenant.projectId, tenant.environment];
+  let where = 'project_id = $1 AND environment = $2 AND deleted_at IS NULL';
+  if (filter.customerId !== undefined) {
+    params.push(filter.customerId);
+    where += ` AND customer_id = $${params.length}`;
+  }
+  const [rows, count] = await Promise.all([
+    db.query<BankAccountRow>(
+      `SELECT ${COLUMNS} FROM bank_accounts WHERE ${where}
+        ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, limit, offset],
+    ),
+    db.query<{ n: bigint }>(`SELECT count(*) AS n FROM bank_accounts WHERE ${where}`, params),
+  ]);
+  return { rows, total: Number(count[0]!.n) };
+}
+
+/** Removes a live account of the tenant; false when there is none (missing, foreign or already removed). */
+export async function softDeleteBankAccount(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+  at: Date,
+): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    `UPDATE bank_accounts SET deleted_at = $4, updated_at = $4
+      WHERE id = $1 AND project_id = $2 AND environment = $3 AND deleted_at IS NULL
+      RETURNING id`,
+    [id, tenant.projectId, tenant.environment, at],
+  );
+  return rows.length > 0;
+}
+
+export type AccountOwner = { id: string; tax_id: string; verification_status: VerificationStatus };
+
+/**
+ * The customer who will own a new account, with the status of their verification. The verification row
+ * is share-locked so that a review deciding it cannot commit between this read and the new account.
+ */
+export async function findAccountOwner(
+  db: Executor,
+  tenant: Tenant,
+  customerId: string,
+): Promise<AccountOwner | undefined> {
+  const rows = await db.query<AccountOwner>(
+    `SELECT c.id, c.tax_id, v.status AS verification_status
+       FROM customers c JOIN verifications v ON v.customer_id = c.id
+      WHERE c.id = $1 AND c.project_id = $2 AND c.environment = $3
+        FOR SHARE OF v`,
+    [customerId, tenant.projectId, tenant.environment],
+  );
+  return rows[0];
+}

@@ -1,0 +1,106 @@
+/**
+ * PIX bank accounts of a partner's customers (PRODUCT.md, "Bank accounts"). An account is created in one
+ * transaction with its `bank_account.created` event. Its holder is approved at once only when the
+ * customer holds it themself (SELF) and is already approved; any other holder waits, UNDER_VERIFICATION,
+ * for an operator to screen it.
+ */
+import type { Database } from '../../db/types.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
+import { type PageRequest, type PageResult, pageResult } from '../../http/pagination.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Tenant } from '../../lib/environment.ts';
+import { newId } from '../../lib/ids.ts';
+import { recordEvent } from '../events/outbox.ts';
+import { type BankAccountView, presentBankAccount } from './presenter.ts';
+import * as repo from './repo.ts';
+import {
+  type CreateBankAccountInput,
+  taxIdKey,
+  type ValidBankAccount,
+  validateBankAccount,
+} from './validation.ts';
+
+export const HOLDER_VERIFICATION_LEVEL = 'BASIC';
+
+function holderVerificationStatus(account: ValidBankAccount, owner: repo.AccountOwner) {
+  return account.holder.relationship === 'SELF' && owner.verification_status === 'APPROVED'
+    ? 'APPROVED'
+    : 'UNDER_VERIFICATION';
+}
+
+export function createBankAccountService(deps: { db: Database; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function create(tenant: Tenant, input: CreateBankAccountInput): Promise<BankAccountView> {
+    const now = clock();
+    const account = validateBankAccount(input, now.toISOString().slice(0, 10));
+    return db.transaction(async (tx) => {
+      const owner = await repo.findAccountOwner(tx, tenant, input.customerId);
+      if (!owner) throw notFound('Customer');
+      if (
+        account.holder.relationship === 'SELF' &&
+        taxIdKey(account.holder.taxId) !== taxIdKey(owner.tax_id)
+      ) {
+        throw invalidField(
+          '/body/holder/taxId',
+          "must be the customer's taxId when the relationship is SELF",
+        );
+      }
+      const row: repo.BankAccountRow = {
+        id: newId(),
+        customer_id: owner.id,
+        project_id: tenant.projectId,
+        environment: tenant.environment,
+        name: account.name,
+        type: 'EXTERNAL',
+        rail: 'PIX',
+        currency: 'BRL',
+        key_type: account.keyType,
+        key_value: account.keyValue,
+        holder_type: account.holder.type,
+        holder_relationship: account.holder.relationship,
+        holder_legal_name: account.holder.legalName,
+        holder_tax_id: account.holder.taxId,
+        holder_incorporation_date: account.holder.incorporationDate,
+        holder_email: account.holder.email,
+        holder_address: account.holder.address,
+        holder_verification_status: holderVerificationStatus(account, owner),
+        holder_verification_level: HOLDER_VERIFICATION_LEVEL,
+        created_at: now,
+        updated_at: now,
+      };
+      await repo.insertBankAccount(tx, row);
+      const view = presentBankAccount(row);
+      await recordEvent(tx, {
+        tenant,
+        type: 'bank_account.created',
+        resourceType: 'bank_account',
+        resourceId: row.id,
+        data: view,
+        at: now,
+      });
+      return view;
+    });
+  }
+
+  async function get(tenant: Tenant, id: string): Promise<BankAccountView> {
+    const row = await repo.findBankAccount(db, tenant, id);
+    if (!row) throw notFound('Bank account');
+    return presentBankAccount(row);
+  }
+
+  async function list(
+    tenant: Tenant,
+    filter: { customerId?: string | undefined },
+    page: PageRequest,
+  ): Promise<PageResult<BankAccountView>> {
+    const { rows, total } = await repo.listBankAccounts(db, tenant, filter, page.limit, page.offset);
+    return pageResult(page, rows.map(presentBankAccount), total);
+  }
+
+  async function remove(tenant: Tenant, id: string): Promise<void> {
+    if (!(await repo.softDeleteBankAccount(db, tenant, id, clock()))) throw notFound('Bank account');
+  }
+
+  return { create, get, list, remove };
+}
