@@ -36,13 +36,19 @@ export const customerRoutes: FastifyPluginAsyncTypebox<PublicRouteOptions> = asy
       schema: {
         tags: ['customers'],
         summary: 'Read a customer',
+        description:
+          'With includeTransactionLimits=true, also the limits in force (the defaults of the customer type, ' +
+          'replaced by the latest approved grant) and how much of the daily and monthly ones is used.',
         security: bearerSecurity,
         params: IdParams,
         querystring: GetCustomerQuery,
         response: { 200: Type.Ref('Customer'), ...problems(400, 401, 404, 429) },
       },
     },
-    async (request) => customers.get(request.tenant, request.params.id),
+    async (request) =>
+      customers.get(request.tenant, request.params.id, {
+        includeTransactionLimits: request.query.includeTransactionLimits === true,
+      }),
   );
 
   app.get(

@@ -1,3 +1,4 @@
+import type { Config } from '../../config.ts';
 import type { Database } from '../../db/types.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../http/pagination.ts';
@@ -5,8 +6,11 @@ import type { Clock } from '../../lib/clock.ts';
 import { isCountryCode } from '../../lib/countries.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { newId } from '../../lib/ids.ts';
+import { formatAmount } from '../../lib/money.ts';
 import { normalizeCnpj, normalizeCpf } from '../../lib/tax-id.ts';
 import { recordEvent } from '../events/outbox.ts';
+import { limitsInForce } from '../limits/in-force.ts';
+import { limitUsage } from '../limits/usage.ts';
 import { insertVerification } from '../verifications/repo.ts';
 import { emptyStatusReason } from '../verifications/state.ts';
 import { type CustomerView, type LinkMinter, presentCustomer } from './presenter.ts';
@@ -54,8 +58,13 @@ function validate(input: CreateCustomerInput, today: string): { taxId: string } 
   return { taxId };
 }
 
-export function createCustomerService(deps: { db: Database; clock: Clock; link: LinkMinter }) {
-  const { db, clock, link } = deps;
+export function createCustomerService(deps: {
+  db: Database;
+  clock: Clock;
+  link: LinkMinter;
+  config: Pick<Config, 'defaultLimits'>;
+}) {
+  const { db, clock, link, config } = deps;
 
   async function create(tenant: Tenant, input: CreateCustomerInput): Promise<CustomerView> {
     const now = clock();
@@ -121,10 +130,41 @@ export function createCustomerService(deps: { db: Database; clock: Clock; link: 
     return view;
   }
 
-  async function get(tenant: Tenant, id: string): Promise<CustomerView> {
+  type TransactionLimits = Awaited<ReturnType<typeof transactionLimits>>;
+
+  /** Limits in force (defaults for the type, replaced by the latest grants) and what is used of them. */
+  async function transactionLimits(row: repo.CustomerWithVerification) {
+    // One snapshot: the grants and the usage are read as of the same moment.
+    const { max, used } = await db.transaction(
+      async (tx) => ({
+        max: await limitsInForce(tx, row.id, config.defaultLimits[row.type]),
+        used: await limitUsage(tx, row.id, clock()),
+      }),
+      { isolation: 'repeatable read' },
+    );
+    const period = (limit: bigint, usage: bigint) => ({
+      max: formatAmount(limit),
+      used: formatAmount(usage),
+      remaining: formatAmount(limit > usage ? limit - usage : 0n),
+    });
+    return {
+      single: { max: formatAmount(max.single) },
+      daily: period(max.daily, used.daily),
+      monthly: period(max.monthly, used.monthly),
+    };
+  }
+
+  async function get(
+    tenant: Tenant,
+    id: string,
+    options: { includeTransactionLimits?: boolean } = {},
+  ): Promise<CustomerView & { transactionLimits?: TransactionLimits }> {
     const row = await repo.findCustomer(db, tenant, id);
     if (!row) throw notFound('Customer');
-    return presentCustomer(row, link);
+    const view = presentCustomer(row, link);
+    return options.includeTransactionLimits
+      ? { ...view, transactionLimits: await transactionLimits(row) }
+      : view;
   }
 
   async function list(tenant: Tenant, page: PageRequest): Promise<PageResult<CustomerView>> {

@@ -1,0 +1,37 @@
+import type { Executor } from '../../db/types.ts';
+import type { Environment } from '../../lib/environment.ts';
+import type { VerificationRow } from '../verifications/repo.ts';
+
+export type PageVerificationRow = VerificationRow & { customer_name: string; project_name: string };
+
+/** The verification a hosted-page link names, in the environment of the listener that served the link. */
+export async function findVerificationForPage(
+  db: Executor,
+  id: string,
+  environment: Environment,
+): Promise<PageVerificationRow | undefined> {
+  const rows = await db.query<PageVerificationRow>(
+    `SELECT v.id, v.customer_id, v.project_id, v.environment, v.status, v.level, v.status_reason,
+            v.created_at, v.updated_at, c.name AS customer_name, p.name AS project_name
+       FROM verifications v
+       JOIN customers c ON c.id = v.customer_id
+       JOIN projects p ON p.id = v.project_id
+      WHERE v.id = $1 AND v.environment = $2`,
+    [id, environment],
+  );
+  return rows[0];
+}
+
+/** The customer of a verification of the tenant, for the sandbox simulation route. */
+export async function findVerificationIdOfCustomer(
+  db: Executor,
+  tenant: { projectId: string; environment: Environment },
+  customerId: string,
+): Promise<string | undefined> {
+  const rows = await db.query<{ id: string }>(
+    `SELECT v.id FROM verifications v
+      WHERE v.customer_id = $1 AND v.project_id = $2 AND v.environment = $3`,
+    [customerId, tenant.projectId, tenant.environment],
+  );
+  return rows[0]?.id;
+}

@@ -1,0 +1,90 @@
+/**
+ * The hosted verification page on the public listener of the customer's environment: `GET /verify/{token}`
+ * shows the verification's state, `POST /verify/{token}` (multipart form) takes an identity document and a
+ * selfie. The signed token is the only credential; a forged, expired or foreign one answers a 404 page.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { AppError, invalidField } from '../../http/errors.ts';
+import type { Environment } from '../../lib/environment.ts';
+import { IDENTITY_DOCUMENT_TYPES, type IdentityDocumentType } from '../documents/kinds.ts';
+import { readUpload, registerUploads } from '../documents/multipart.ts';
+import { multipartValidatorCompiler } from '../documents/schema.ts';
+import { sendPage } from './html.ts';
+import { errorPage, invalidLinkPage, verificationPage } from './page.ts';
+import { createHostedVerificationService } from './service.ts';
+
+const TokenParams = Type.Object({ token: Type.String() });
+
+const isIdentityType = (value: string): value is IdentityDocumentType =>
+  (IDENTITY_DOCUMENT_TYPES as readonly string[]).includes(value);
+
+export const hostedVerificationRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext;
+  environment: Environment;
+}> = async (app, { ctx, environment }) => {
+  const hosted = createHostedVerificationService(ctx, environment);
+  await registerUploads(app);
+
+  // Anything that goes wrong on these routes is answered as a page, never as JSON.
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
+    if (status >= 500) request.log.error({ err: error }, 'hosted page failed');
+    return status >= 500
+      ? sendPage(reply, 500, errorPage('Something went wrong', 'Please try again in a few minutes.'))
+      : sendPage(reply, status, errorPage('The request was not understood', 'Please go back and try again.'));
+  });
+
+  const action = (token: string) => `/verify/${encodeURIComponent(token)}`;
+
+  app.get(
+    '/verify/:token',
+    { schema: { hide: true, params: TokenParams }, config: { auth: 'none' } },
+    async (request, reply) => {
+      const verification = await hosted.resolve(request.params.token);
+      if (!verification) return sendPage(reply, 404, invalidLinkPage());
+      return sendPage(reply, 200, verificationPage(verification, action(request.params.token)));
+    },
+  );
+
+  app.post(
+    '/verify/:token',
+    {
+      schema: { hide: true, params: TokenParams },
+      config: { auth: 'none' },
+      validatorCompiler: multipartValidatorCompiler,
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      const verification = await hosted.resolve(token);
+      if (!verification) return sendPage(reply, 404, invalidLinkPage());
+      // Nothing to read when the verification takes no documents (under review, or decided).
+      if (!hosted.acceptsDocuments(verification)) {
+        return sendPage(reply, 409, verificationPage(verification, action(token)));
+      }
+      try {
+        const upload = await readUpload(request, {
+          files: ['document', 'selfie'],
+          fields: ['documentType'],
+        });
+        const documentType = upload.fields.get('documentType') ?? '';
+        if (!isIdentityType(documentType)) {
+          throw invalidField('/body/documentType', "must be a passport, identity card or driver's license");
+        }
+        await hosted.submit(verification, {
+          documentType,
+          document: upload.files.get('document')!,
+          selfie: upload.files.get('selfie')!,
+        });
+        // Post/redirect/get: a reload shows the new state instead of sending the files again.
+        return reply.code(303).header('location', action(token)).header('cache-control', 'no-store').send();
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        const current = (await hosted.resolve(token)) ?? verification;
+        const problem = { detail: error.message, errors: error.errors ?? [] };
+        return sendPage(reply, error.status, verificationPage(current, action(token), problem));
+      }
+    },
+  );
+};

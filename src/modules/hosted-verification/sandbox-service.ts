@@ -1,0 +1,40 @@
+/**
+ * Sandbox simulation of a verification's life: any legal transition on request, with the same rules,
+ * row lock and `customer.verification.updated` event as production. A rejection asked for without a
+ * statusReason gets the sample reasons of the automatic sandbox outcomes.
+ */
+import type { Database } from '../../db/types.ts';
+import { notFound } from '../../http/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Tenant } from '../../lib/environment.ts';
+import type { VerificationView } from '../verifications/presenter.ts';
+import { SAMPLE_FINAL_REJECTION, SAMPLE_TEMPORARY_REJECTION } from '../verifications/sandbox.ts';
+import type { StatusReason, VerificationStatus } from '../verifications/state.ts';
+import { transitionVerification } from '../verifications/transition.ts';
+import { findVerificationIdOfCustomer } from './repo.ts';
+import { type StatusReasonInput, statusReasonFor } from './rules.ts';
+
+const SAMPLE_REASON: Partial<Record<VerificationStatus, StatusReason>> = {
+  TEMPORARY_REJECTION: SAMPLE_TEMPORARY_REJECTION,
+  FINAL_REJECTION: SAMPLE_FINAL_REJECTION,
+};
+
+export function createSandboxVerificationService(deps: { db: Database; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function force(
+    tenant: Tenant,
+    customerId: string,
+    input: { status: VerificationStatus; statusReason?: StatusReasonInput | undefined },
+  ): Promise<VerificationView> {
+    const reason = statusReasonFor(input.status, input.statusReason, SAMPLE_REASON[input.status]);
+    return db.transaction(async (tx) => {
+      const id = await findVerificationIdOfCustomer(tx, tenant, customerId);
+      if (!id) throw notFound('Customer');
+      const { after } = await transitionVerification(tx, id, input.status, reason, clock());
+      return after;
+    });
+  }
+
+  return { force };
+}

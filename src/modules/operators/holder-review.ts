@@ -1,0 +1,88 @@
+/**
+ * Screening of bank-account holders that were not approved on creation (third parties, or the customer
+ * before their own verification was approved): UNDER_VERIFICATION → APPROVED | FINAL_REJECTION, once.
+ * The decision, under the account's row lock, and its audit row commit together.
+ */
+import type { Database } from '../../db/types.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { type PageRequest, pageResult } from '../../http/pagination.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { presentBankAccount } from '../bank-accounts/presenter.ts';
+import type { BankAccountRow } from '../bank-accounts/repo.ts';
+import { type Actor, recordAudit } from '../projects/audit.ts';
+import * as repo from './bank-account-repo.ts';
+
+export const HOLDER_STATUSES = ['UNDER_VERIFICATION', 'APPROVED', 'FINAL_REJECTION'] as const;
+export type HolderStatus = (typeof HOLDER_STATUSES)[number];
+
+export const HOLDER_TRANSITIONS: Record<HolderStatus, readonly HolderStatus[]> = {
+  UNDER_VERIFICATION: ['APPROVED', 'FINAL_REJECTION'],
+  APPROVED: [],
+  FINAL_REJECTION: [],
+};
+
+/** What a screening decides: where UNDER_VERIFICATION may go. */
+export const HOLDER_REVIEW_OUTCOMES = [
+  'APPROVED',
+  'FINAL_REJECTION',
+] as const satisfies readonly HolderStatus[];
+export type HolderReviewOutcome = (typeof HOLDER_REVIEW_OUTCOMES)[number];
+
+const canMoveHolder = (from: string, to: HolderStatus) =>
+  (HOLDER_TRANSITIONS[from as HolderStatus] ?? []).includes(to);
+
+export function presentOperatorBankAccount(row: BankAccountRow) {
+  return { ...presentBankAccount(row), projectId: row.project_id, environment: row.environment };
+}
+
+export function createHolderReviewService(deps: { db: Database; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function queue(filter: repo.HolderQueueFilter, page: PageRequest) {
+    const { rows, total } = await repo.listHolderQueue(db, filter, page.limit, page.offset);
+    return pageResult(page, rows.map(presentOperatorBankAccount), total);
+  }
+
+  async function get(id: string) {
+    const row = await repo.findLiveBankAccount(db, id);
+    if (!row) throw notFound('Bank account');
+    return presentOperatorBankAccount(row);
+  }
+
+  async function review(
+    actor: Actor,
+    id: string,
+    input: { status: HolderReviewOutcome; reviewComment?: string | undefined },
+  ) {
+    const comment = input.reviewComment?.trim() || null;
+    if (input.status === 'FINAL_REJECTION' && comment === null) {
+      throw new AppError('invalid_request', 'The review is invalid', {
+        errors: [{ pointer: '/body/reviewComment', message: 'is required with FINAL_REJECTION' }],
+      });
+    }
+    return db.transaction(async (tx) => {
+      const row = await repo.lockLiveBankAccount(tx, id);
+      if (!row) throw notFound('Bank account');
+      if (!canMoveHolder(row.holder_verification_status, input.status)) {
+        throw new AppError(
+          'invalid_state_transition',
+          `The holder is ${row.holder_verification_status}; only a holder UNDER_VERIFICATION can be screened`,
+        );
+      }
+      const at = clock();
+      const updated = await repo.updateHolderVerification(tx, id, input.status, at);
+      await recordAudit(tx, {
+        actor,
+        action: 'bank_account.holder_reviewed',
+        resourceType: 'bank_account',
+        resourceId: id,
+        before: { holderVerificationStatus: row.holder_verification_status },
+        after: { holderVerificationStatus: input.status, reviewComment: comment },
+        at,
+      });
+      return presentOperatorBankAccount(updated);
+    });
+  }
+
+  return { queue, get, review };
+}

@@ -1,0 +1,194 @@
+import { Type } from 'typebox';
+import { AmountInput, DateTime, Nullable, PageQuery, StringEnum, Uuid } from '../../http/schemas.ts';
+import { ENVIRONMENTS } from '../../lib/environment.ts';
+import { BankAccountSchema } from '../bank-accounts/schema.ts';
+import { CustomerType } from '../customers/schema.ts';
+import { CONTENT_TYPES, DOCUMENT_SOURCES } from '../documents/kinds.ts';
+import { StatusReasonInputSchema } from '../hosted-verification/schema.ts';
+import { LIMIT_REQUEST_STATUSES } from '../limit-requests/rules.ts';
+import { LimitRequestSchema } from '../limit-requests/schema.ts';
+import { VerificationSchema } from '../verifications/schema.ts';
+import { VERIFICATION_STATUSES } from '../verifications/state.ts';
+import { HOLDER_REVIEW_OUTCOMES, HOLDER_STATUSES } from './holder-review.ts';
+import { REVIEW_DECISION_NAMES } from './limit-review-rules.ts';
+import { REVIEW_OUTCOMES } from './verification-review.ts';
+
+export const operatorSecurity = [{ operatorAuth: [] as string[] }];
+
+// ---- operator accounts and audit log
+
+export const OperatorSchema = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  createdAt: DateTime(),
+  revokedAt: Nullable(DateTime()),
+});
+
+export const IssuedOperatorSchema = Type.Object({
+  ...OperatorSchema.properties,
+  token: Type.String({ description: 'The bearer token: shown only in this answer' }),
+});
+
+export const CreateOperatorBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 200, description: 'Who the account is for' }) },
+  { additionalProperties: false },
+);
+
+export const AuditEntrySchema = Type.Object({
+  id: Uuid(),
+  actor: Type.Object({
+    id: Nullable(Uuid('The operator account; null for the bootstrap token or first run')),
+    name: Type.String(),
+  }),
+  action: Type.String({ examples: ['limit_request.reviewed'] }),
+  resourceType: Type.String({ examples: ['limit_request'] }),
+  resourceId: Nullable(Uuid()),
+  before: Type.Unknown({ description: 'The state before the action, where there was one' }),
+  after: Type.Unknown({ description: 'The state after the action' }),
+  createdAt: DateTime(),
+});
+
+export const AuditLogQuery = Type.Object(
+  {
+    actorId: Type.Optional(Uuid('Only the actions of this operator account')),
+    action: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    resourceType: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    resourceId: Type.Optional(Uuid()),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+
+export const ListOperatorsQuery = Type.Object(PageQuery, { additionalProperties: false });
+
+// ---- queues
+
+const tenantFilter = {
+  projectId: Type.Optional(Uuid('Only this project')),
+  environment: Type.Optional(StringEnum(ENVIRONMENTS)),
+};
+
+const tenantFields = { projectId: Uuid(), environment: StringEnum(ENVIRONMENTS) };
+
+export const VerificationQueueQuery = Type.Object(
+  {
+    status: Type.Optional({ ...StringEnum(VERIFICATION_STATUSES), default: 'UNDER_VERIFICATION' }),
+    ...tenantFilter,
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+
+export const LimitRequestQueueQuery = Type.Object(
+  {
+    status: Type.Optional({ ...StringEnum(LIMIT_REQUEST_STATUSES), default: 'IN_REVIEW' }),
+    ...tenantFilter,
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+
+export const HolderQueueQuery = Type.Object(
+  {
+    holderStatus: Type.Optional({ ...StringEnum(HOLDER_STATUSES), default: 'UNDER_VERIFICATION' }),
+    relationship: Type.Optional(StringEnum(['SELF', 'THIRD_PARTY'])),
+    ...tenantFilter,
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+
+// ---- views
+
+export const OperatorDocumentSchema = Type.Object({
+  id: Uuid(),
+  type: Type.String(),
+  fileName: Type.String(),
+  size: Type.Integer(),
+  createdAt: DateTime(),
+  customerId: Uuid(),
+  ...tenantFields,
+  source: StringEnum(DOCUMENT_SOURCES),
+  verificationId: Nullable(Uuid()),
+  contentType: StringEnum(CONTENT_TYPES),
+  sha256: Type.String(),
+});
+
+export const OperatorVerificationSchema = Type.Object({
+  ...VerificationSchema.properties,
+  ...tenantFields,
+  customer: Type.Object({
+    id: Uuid(),
+    type: CustomerType,
+    name: Type.String(),
+    taxId: Type.String(),
+    country: Type.String(),
+    email: Type.String(),
+  }),
+});
+
+export const OperatorVerificationDetailSchema = Type.Object({
+  ...OperatorVerificationSchema.properties,
+  documents: Type.Array(OperatorDocumentSchema),
+});
+
+const Limits = Type.Object({ single: Type.String(), daily: Type.String(), monthly: Type.String() });
+
+export const OperatorLimitRequestSchema = Type.Object({
+  ...LimitRequestSchema.properties,
+  ...tenantFields,
+  customer: Type.Object({ id: Uuid(), type: CustomerType, name: Type.String() }),
+});
+
+export const OperatorLimitRequestDetailSchema = Type.Object({
+  ...OperatorLimitRequestSchema.properties,
+  limitsInForce: Type.Object(Limits.properties, { description: "The customer's limits in force today" }),
+  supportingDocument: Nullable(OperatorDocumentSchema),
+});
+
+export const OperatorBankAccountSchema = Type.Object({ ...BankAccountSchema.properties, ...tenantFields });
+
+// ---- reviews
+
+export const VerificationReviewBody = Type.Object(
+  {
+    status: StringEnum(REVIEW_OUTCOMES),
+    statusReason: Type.Optional(StatusReasonInputSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const LimitRequestReviewBody = Type.Object(
+  {
+    decision: StringEnum(REVIEW_DECISION_NAMES, {
+      description:
+        'APPROVE grants the requested amounts; PARTIALLY_APPROVE grants lower ones (approved and a comment ' +
+        'required); REJECT grants nothing (comment required)',
+    }),
+    approved: Type.Optional(
+      Type.Object(
+        {
+          single: Type.Optional(AmountInput()),
+          daily: Type.Optional(AmountInput()),
+          monthly: Type.Optional(AmountInput()),
+        },
+        {
+          additionalProperties: false,
+          description: 'PARTIALLY_APPROVE: an amount for each requested limit, none above it, one below',
+        },
+      ),
+    ),
+    reviewComment: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  },
+  { additionalProperties: false },
+);
+
+export const HolderReviewBody = Type.Object(
+  {
+    status: StringEnum(HOLDER_REVIEW_OUTCOMES),
+    reviewComment: Type.Optional(
+      Type.String({ maxLength: 2000, description: 'Required with FINAL_REJECTION' }),
+    ),
+  },
+  { additionalProperties: false },
+);

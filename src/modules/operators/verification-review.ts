@@ -1,0 +1,90 @@
+/**
+ * Compliance review of verifications: the queue of those UNDER_VERIFICATION (or any status), one
+ * verification with the documents the end customer submitted, and the decision — APPROVED,
+ * TEMPORARY_REJECTION or FINAL_REJECTION, rejections with a statusReason naming at least one label.
+ * The transition (row lock, table check, event) and the audit row commit together.
+ */
+import type { Database } from '../../db/types.ts';
+import { notFound } from '../../http/errors.ts';
+import { type PageRequest, type PageResult, pageResult } from '../../http/pagination.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { presentOperatorDocument } from '../documents/presenter.ts';
+import { listVerificationDocuments } from '../documents/repo.ts';
+import { type StatusReasonInput, statusReasonFor } from '../hosted-verification/rules.ts';
+import { type Actor, recordAudit } from '../projects/audit.ts';
+import { presentVerification, type VerificationView } from '../verifications/presenter.ts';
+import type { VerificationStatus } from '../verifications/state.ts';
+import { transitionVerification } from '../verifications/transition.ts';
+import type { QueueFilter } from './queue-filter.ts';
+import * as repo from './verification-repo.ts';
+
+/** The outcomes of a review: where UNDER_VERIFICATION may go (VERIFICATION_TRANSITIONS). */
+export const REVIEW_OUTCOMES = ['APPROVED', 'TEMPORARY_REJECTION', 'FINAL_REJECTION'] as const;
+export type ReviewOutcome = (typeof REVIEW_OUTCOMES)[number];
+
+export function presentOperatorVerification(row: repo.OperatorVerificationRow) {
+  return {
+    ...presentVerification(row),
+    projectId: row.project_id,
+    environment: row.environment,
+    customer: {
+      id: row.customer_id,
+      type: row.customer_type,
+      name: row.customer_name,
+      taxId: row.customer_tax_id,
+      country: row.customer_country,
+      email: row.customer_email,
+    },
+  };
+}
+
+export type OperatorVerificationView = ReturnType<typeof presentOperatorVerification>;
+
+export function createVerificationReviewService(deps: { db: Database; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function queue(
+    filter: QueueFilter,
+    page: PageRequest,
+  ): Promise<PageResult<OperatorVerificationView>> {
+    const { rows, total } = await repo.listVerificationQueue(db, filter, page.limit, page.offset);
+    return pageResult(page, rows.map(presentOperatorVerification), total);
+  }
+
+  async function get(id: string) {
+    const row = await repo.findOperatorVerification(db, id);
+    if (!row) throw notFound('Verification');
+    const documents = await listVerificationDocuments(db, id);
+    return { ...presentOperatorVerification(row), documents: documents.map(presentOperatorDocument) };
+  }
+
+  async function review(
+    actor: Actor,
+    id: string,
+    input: { status: ReviewOutcome; statusReason?: StatusReasonInput | undefined },
+  ): Promise<VerificationView> {
+    const reason = statusReasonFor(input.status, input.statusReason);
+    return db.transaction(async (tx) => {
+      const at = clock();
+      const { before, after } = await transitionVerification(
+        tx,
+        id,
+        input.status as VerificationStatus,
+        reason,
+        at,
+      );
+      await recordAudit(tx, {
+        actor,
+        action: 'verification.reviewed',
+        resourceType: 'verification',
+        resourceId: id,
+        before: { status: before },
+        after: { status: after.status, statusReason: after.statusReason },
+        at,
+      });
+      return after;
+    });
+  }
+
+  return { queue, get, review };
+}
