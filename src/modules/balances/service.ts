@@ -1,0 +1,32 @@
+import type { Database } from '../../db/types.ts';
+import { notFound } from '../../http/errors.ts';
+import { formatDecimal } from '../../lib/decimal.ts';
+import type { Tenant } from '../../lib/environment.ts';
+import { findCustomer } from '../customers/repo.ts';
+import { CURRENCY_SCALE, type Currency } from '../ledger/accounts.ts';
+import { customerBalances } from '../ledger/repo.ts';
+
+/**
+ * A customer's balances, derived from the ledger: stablecoin in their wallet, and BRL the platform
+ * holds for them (deposits that could not be converted, held for refund). Every currency is listed.
+ */
+const ORDER: Currency[] = ['USDC', 'USDT', 'BRL'];
+
+export function createBalanceService(deps: { db: Database }) {
+  const { db } = deps;
+
+  async function get(tenant: Tenant, customerId: string) {
+    const customer = await findCustomer(db, tenant, customerId);
+    if (!customer) throw notFound('Customer');
+    const balances = await customerBalances(db, customer.id);
+    return {
+      customerId: customer.id,
+      balances: ORDER.map((currency) => ({
+        currency,
+        amount: formatDecimal(balances.get(currency) ?? 0n, CURRENCY_SCALE[currency]),
+      })),
+    };
+  }
+
+  return { get };
+}

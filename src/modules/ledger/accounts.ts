@@ -1,0 +1,41 @@
+/**
+ * The chart of accounts and the scale of each currency. Entries are signed: a debit is positive, a
+ * credit negative, and every journal sums to zero in each currency. Customer accounts are liabilities
+ * (credit-normal): what the platform owes the customer is the negated sum of their entries.
+ */
+export const CURRENCY_SCALE = { BRL: 2, USDC: 6, USDT: 6 } as const;
+export type Currency = keyof typeof CURRENCY_SCALE;
+export const LEDGER_CURRENCIES = Object.keys(CURRENCY_SCALE) as Currency[];
+
+export type Account =
+  /** BRL that arrived in the platform's PIX account. */
+  | 'PIX_SETTLEMENT'
+  /** BRL the platform holds for a customer: deposits not yet converted, or held for refund. */
+  | 'CUSTOMER_FIAT'
+  /** Fees the platform earned. */
+  | 'FEE_REVENUE'
+  /** The platform's conversion desk: takes BRL, delivers stablecoin. */
+  | 'CONVERSION_DESK'
+  /** Stablecoin bought for a customer and on its way to their wallet. */
+  | 'STABLECOIN_IN_TRANSIT'
+  /** Stablecoin a customer holds. */
+  | 'CUSTOMER_WALLET';
+
+export const CUSTOMER_ACCOUNTS: readonly Account[] = ['CUSTOMER_FIAT', 'CUSTOMER_WALLET'];
+
+export type JournalKind = 'DEPOSIT_RECEIVED' | 'FEE' | 'CONVERSION' | 'STABLECOIN_CREDITED';
+
+export type Entry = {
+  account: Account;
+  customerId: string | null;
+  currency: Currency;
+  /** Units at the currency's scale: positive debits, negative credits, never zero. */
+  amount: bigint;
+};
+
+/** Whether the entries sum to zero in every currency (what the database checks at commit). */
+export function isBalanced(entries: readonly Entry[]): boolean {
+  const sums = new Map<Currency, bigint>();
+  for (const entry of entries) sums.set(entry.currency, (sums.get(entry.currency) ?? 0n) + entry.amount);
+  return [...sums.values()].every((sum) => sum === 0n);
+}

@@ -1,0 +1,72 @@
+import type { Executor } from '../../db/types.ts';
+import type { Tenant } from '../../lib/environment.ts';
+import { newId } from '../../lib/ids.ts';
+import { type Currency, type Entry, isBalanced, type JournalKind } from './accounts.ts';
+
+export type NewJournal = {
+  tenant: Tenant;
+  kind: JournalKind;
+  /** What the movement is about (a deposit's end-to-end id, a transaction id): posted once per kind. */
+  reference: string;
+  transactionId: string | null;
+  entries: Entry[];
+  at: Date;
+};
+
+/**
+ * Posts a journal in the caller's transaction. Refuses an unbalanced one here already; the database
+ * checks it again when the transaction commits.
+ */
+export async function postJournal(db: Executor, journal: NewJournal): Promise<string> {
+  const entries = journal.entries.filter((entry) => entry.amount !== 0n);
+  if (entries.length === 0 || !isBalanced(entries)) {
+    throw new Error(`unbalanced ${journal.kind} journal for ${journal.reference}`);
+  }
+  const id = newId();
+  await db.query(
+    `INSERT INTO ledger_journals (id, project_id, environment, kind, reference, transaction_id, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      id,
+      journal.tenant.projectId,
+      journal.tenant.environment,
+      journal.kind,
+      journal.reference,
+      journal.transactionId,
+      journal.at,
+    ],
+  );
+  await db.query(
+    `INSERT INTO ledger_entries (journal_id, account, customer_id, currency, amount)
+     SELECT $1, e.account, e.customer_id, e.currency, e.amount
+       FROM unnest($2::text[], $3::uuid[], $4::text[], $5::bigint[])
+         AS e(account, customer_id, currency, amount)`,
+    [
+      id,
+      entries.map((e) => e.account),
+      entries.map((e) => e.customerId),
+      entries.map((e) => e.currency),
+      entries.map((e) => e.amount.toString()),
+    ],
+  );
+  return id;
+}
+
+/** What the platform owes a customer, per currency: the negated sum of their account entries. */
+export async function customerBalances(db: Executor, customerId: string): Promise<Map<Currency, bigint>> {
+  const rows = await db.query<{ currency: Currency; balance: string }>(
+    `SELECT currency, (-sum(amount))::text AS balance
+       FROM ledger_entries
+      WHERE customer_id = $1
+      GROUP BY currency`,
+    [customerId],
+  );
+  return new Map(rows.map((row) => [row.currency, BigInt(row.balance)]));
+}
+
+/** Journals that do not sum to zero in some currency: always none. */
+export async function unbalancedJournals(db: Executor): Promise<{ journal_id: string; currency: string }[]> {
+  return db.query(
+    `SELECT journal_id, currency FROM ledger_entries GROUP BY journal_id, currency HAVING sum(amount) <> 0`,
+  );
+}

@@ -1,0 +1,30 @@
+import type { Executor } from '../../db/types.ts';
+
+export const PAIRS = ['BRL/USDC', 'BRL/USDT'] as const;
+export type Pair = (typeof PAIRS)[number];
+
+export type RateRow = { id: string; pair: Pair; rate: bigint; set_by: string; created_at: Date };
+
+export async function insertRate(db: Executor, row: RateRow): Promise<void> {
+  await db.query(
+    'INSERT INTO conversion_rates (id, pair, rate, set_by, created_at) VALUES ($1, $2, $3, $4, $5)',
+    [row.id, row.pair, row.rate, row.set_by, row.created_at],
+  );
+}
+
+/** The rate in force for a pair: the newest one set. */
+export async function currentRate(db: Executor, pair: Pair): Promise<RateRow | undefined> {
+  const rows = await db.query<RateRow>(
+    `SELECT id, pair, rate, set_by, created_at FROM conversion_rates
+      WHERE pair = $1 ORDER BY created_at DESC, id DESC LIMIT 1`,
+    [pair],
+  );
+  return rows[0];
+}
+
+export async function currentRates(db: Executor): Promise<RateRow[]> {
+  return db.query<RateRow>(
+    `SELECT DISTINCT ON (pair) id, pair, rate, set_by, created_at FROM conversion_rates
+      ORDER BY pair, created_at DESC, id DESC`,
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * Enforces the limits in force on a new on-ramp. Runs under the customer's row lock, in the transaction
+ * that inserts the new one, so that concurrent requests (on any number of processes) are checked one
+ * after the other against everything committed before them.
+ */
+import type { LimitSet } from '../../config.ts';
+import type { Executor } from '../../db/types.ts';
+import { AppError } from '../../http/errors.ts';
+import { formatAmount } from '../../lib/money.ts';
+import { limitsInForce } from '../limits/in-force.ts';
+import { limitUsage } from '../limits/usage.ts';
+
+type LimitName = 'single' | 'daily' | 'monthly';
+
+const PERIOD: Record<LimitName, string> = {
+  single: 'per-transaction',
+  daily: 'daily (UTC day)',
+  monthly: 'monthly (UTC month)',
+};
+
+function exceeded(limit: LimitName, amount: bigint, max: bigint, used: bigint | null): AppError {
+  const remaining = used === null ? max : max > used ? max - used : 0n;
+  return new AppError(
+    'limit_exceeded',
+    `The amount ${formatAmount(amount)} exceeds what remains of the ${PERIOD[limit]} limit: ` +
+      `${formatAmount(remaining)} of ${formatAmount(max)} BRL`,
+    {
+      extra: {
+        limit,
+        max: formatAmount(max),
+        ...(used === null ? {} : { used: formatAmount(used) }),
+        remaining: formatAmount(remaining),
+      },
+    },
+  );
+}
+
+export async function assertWithinLimits(
+  tx: Executor,
+  customerId: string,
+  defaults: LimitSet,
+  amount: bigint,
+  at: Date,
+): Promise<void> {
+  const limits = await limitsInForce(tx, customerId, defaults);
+  if (amount > limits.single) throw exceeded('single', amount, limits.single, null);
+  const usage = await limitUsage(tx, customerId, at);
+  if (usage.daily + amount > limits.daily) throw exceeded('daily', amount, limits.daily, usage.daily);
+  if (usage.monthly + amount > limits.monthly)
+    throw exceeded('monthly', amount, limits.monthly, usage.monthly);
+}

@@ -1,0 +1,211 @@
+import type { Executor } from '../../db/types.ts';
+import type { Environment, Tenant } from '../../lib/environment.ts';
+import type { TargetCurrency, TransactionStatus } from './state.ts';
+
+export type TimelineStep = { status: TransactionStatus; at: string };
+
+export type TransactionRow = {
+  id: string;
+  customer_id: string;
+  project_id: string;
+  environment: Environment;
+  type: 'ON_RAMP';
+  status: TransactionStatus;
+  currency: 'BRL';
+  amount: bigint;
+  target_currency: TargetCurrency;
+  rail: 'PIX';
+  pix_txid: string;
+  br_code: string;
+  expires_at: Date;
+  fee_basis_points: number;
+  fee_flat: bigint;
+  deposit_amount: bigint | null;
+  deposit_end_to_end_id: string | null;
+  deposited_at: Date | null;
+  rate: bigint | null;
+  fee: bigint | null;
+  net_amount: bigint | null;
+  target_amount: bigint | null;
+  failure_reason: string | null;
+  timeline: TimelineStep[];
+  created_at: Date;
+  updated_at: Date;
+};
+
+const COLUMNS = `id, customer_id, project_id, environment, type, status, currency, amount, target_currency, rail,
+  pix_txid, br_code, expires_at, fee_basis_points, fee_flat, deposit_amount, deposit_end_to_end_id,
+  deposited_at, rate, fee, net_amount, target_amount, failure_reason, timeline, created_at, updated_at`;
+
+export async function insertTransaction(db: Executor, row: TransactionRow): Promise<void> {
+  await db.query(
+    `INSERT INTO transactions (${COLUMNS})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+             $21, $22, $23, $24, $25, $26)`,
+    [
+      row.id,
+      row.customer_id,
+      row.project_id,
+      row.environment,
+      row.type,
+      row.status,
+      row.currency,
+      row.amount,
+      row.target_currency,
+      row.rail,
+      row.pix_txid,
+      row.br_code,
+      row.expires_at,
+      row.fee_basis_points,
+      row.fee_flat,
+      row.deposit_amount,
+      row.deposit_end_to_end_id,
+      row.deposited_at,
+      row.rate,
+      row.fee,
+      row.net_amount,
+      row.target_amount,
+      row.failure_reason,
+      JSON.stringify(row.timeline),
+      row.created_at,
+      row.updated_at,
+    ],
+  );
+}
+
+export async function findTransaction(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+): Promise<TransactionRow | undefined> {
+  const rows = await db.query<TransactionRow>(
+    `SELECT ${COLUMNS} FROM transactions WHERE id = $1 AND project_id = $2 AND environment = $3`,
+    [id, tenant.projectId, tenant.environment],
+  );
+  return rows[0];
+}
+
+/** Locks a transaction for a state change. */
+export async function lockTransaction(db: Executor, id: string): Promise<TransactionRow | undefined> {
+  const rows = await db.query<TransactionRow>(
+    `SELECT ${COLUMNS} FROM transactions WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  return rows[0];
+}
+
+/** Locks the transaction a PIX charge's txid belongs to, in one environment. */
+export async function lockTransactionByTxid(
+  db: Executor,
+  environment: Environment,
+  txid: string,
+): Promise<TransactionRow | undefined> {
+  const rows = await db.query<TransactionRow>(
+    `SELECT ${COLUMNS} FROM transactions WHERE pix_txid = $1 AND environment = $2 FOR UPDATE`,
+    [txid, environment],
+  );
+  return rows[0];
+}
+
+export type ListFilter = { customerId?: string | undefined };
+
+export async function listTransactions(
+  db: Executor,
+  tenant: Tenant,
+  filter: ListFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: TransactionRow[]; total: number }> {
+  const where = `project_id = $1 AND environment = $2 AND ($3::uuid IS NULL OR customer_id = $3)`;
+  const params = [tenant.projectId, tenant.environment, filter.customerId ?? null];
+  const [rows, count] = await Promise.all([
+    db.query<TransactionRow>(
+      `SELECT ${COLUMNS} FROM transactions WHERE ${where}
+        ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
+      [...params, limit, offset],
+    ),
+    db.query<{ n: bigint }>(`SELECT count(*) AS n FROM transactions WHERE ${where}`, params),
+  ]);
+  return { rows, total: Number(count[0]!.n) };
+}
+
+/** Fields a step may set besides the status. */
+export type StepChanges = Partial<
+  Pick<
+    TransactionRow,
+    | 'deposit_amount'
+    | 'deposit_end_to_end_id'
+    | 'deposited_at'
+    | 'rate'
+    | 'fee'
+    | 'net_amount'
+    | 'target_amount'
+    | 'failure_reason'
+  >
+>;
+
+/** Moves to `status`, appends the step to the timeline and applies `changes`; returns the new row. */
+export async function updateStep(
+  db: Executor,
+  id: string,
+  status: TransactionStatus,
+  at: Date,
+  changes: StepChanges,
+): Promise<TransactionRow> {
+  const step: TimelineStep = { status, at: at.toISOString() };
+  const rows = await db.query<TransactionRow>(
+    `UPDATE transactions SET
+        status = $2,
+        timeline = timeline || $3::jsonb,
+        updated_at = $4,
+        deposit_amount = coalesce($5, deposit_amount),
+        deposit_end_to_end_id = coalesce($6, deposit_end_to_end_id),
+        deposited_at = coalesce($7, deposited_at),
+        rate = coalesce($8, rate),
+        fee = coalesce($9, fee),
+        net_amount = coalesce($10, net_amount),
+        target_amount = coalesce($11, target_amount),
+        failure_reason = coalesce($12, failure_reason)
+      WHERE id = $1
+      RETURNING ${COLUMNS}`,
+    [
+      id,
+      status,
+      JSON.stringify([step]),
+      at,
+      changes.deposit_amount ?? null,
+      changes.deposit_end_to_end_id ?? null,
+      changes.deposited_at ?? null,
+      changes.rate ?? null,
+      changes.fee ?? null,
+      changes.net_amount ?? null,
+      changes.target_amount ?? null,
+      changes.failure_reason ?? null,
+    ],
+  );
+  return rows[0]!;
+}
+
+/** Charges past their expiry still waiting for a deposit, locked and skipped by other workers. */
+export async function claimExpired(db: Executor, now: Date, limit: number): Promise<TransactionRow[]> {
+  return db.query<TransactionRow>(
+    `SELECT ${COLUMNS} FROM transactions
+      WHERE status = 'AWAITING_FUNDS' AND expires_at <= $1
+      ORDER BY expires_at
+      LIMIT $2
+        FOR UPDATE SKIP LOCKED`,
+    [now, limit],
+  );
+}
+
+/** One transaction that settlement should carry forward, locked and skipped by other workers. */
+export async function claimInFlight(db: Executor): Promise<TransactionRow | undefined> {
+  const rows = await db.query<TransactionRow>(
+    `SELECT ${COLUMNS} FROM transactions
+      WHERE status IN ('TRANSFERRING_FIAT', 'TRADING', 'TRANSFERRING_STABLECOIN')
+      ORDER BY updated_at
+      LIMIT 1
+        FOR UPDATE SKIP LOCKED`,
+  );
+  return rows[0];
+}

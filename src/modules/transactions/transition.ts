@@ -1,0 +1,33 @@
+/**
+ * Moves a locked transaction to its next status: refuses moves the state machine does not allow,
+ * appends the step to the timeline, and records the `transaction.updated` event in the same database
+ * transaction. Every status change goes through here.
+ */
+import type { Executor } from '../../db/types.ts';
+import { AppError } from '../../http/errors.ts';
+import { recordEvent } from '../events/outbox.ts';
+import { presentTransaction } from './presenter.ts';
+import { type StepChanges, type TransactionRow, updateStep } from './repo.ts';
+import { canTransition, type TransactionStatus } from './state.ts';
+
+export async function transitionTransaction(
+  tx: Executor,
+  row: TransactionRow,
+  to: TransactionStatus,
+  at: Date,
+  changes: StepChanges = {},
+): Promise<TransactionRow> {
+  if (!canTransition(row.status, to)) {
+    throw new AppError('invalid_state_transition', `A transaction cannot move from ${row.status} to ${to}`);
+  }
+  const updated = await updateStep(tx, row.id, to, at, changes);
+  await recordEvent(tx, {
+    tenant: { projectId: updated.project_id, environment: updated.environment },
+    type: 'transaction.updated',
+    resourceType: 'transaction',
+    resourceId: updated.id,
+    data: presentTransaction(updated),
+    at,
+  });
+  return updated;
+}
