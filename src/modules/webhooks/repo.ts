@@ -1,0 +1,177 @@
+import type { Executor } from '../../db/types.ts';
+import type { Environment, Tenant } from '../../lib/environment.ts';
+
+export type EndpointStatus = 'ENABLED' | 'DISABLED';
+export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
+
+export type EndpointRow = {
+  id: string;
+  project_id: string;
+  environment: Environment;
+  url: string;
+  event_types: string[] | null;
+  secret_ciphertext: string;
+  status: EndpointStatus;
+  disabled_reason: string | null;
+  failing_since: Date | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type DeliveryRow = {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  next_attempt_at: Date | null;
+  claim_token: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type AttemptRow = {
+  delivery_id: string;
+  attempted_at: Date;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+};
+
+const ENDPOINT_COLUMNS = `id, project_id, environment, url, event_types, secret_ciphertext, status, disabled_reason,
+       failing_since, created_at, updated_at`;
+
+export async function insertEndpoint(db: Executor, row: EndpointRow): Promise<void> {
+  await db.query(
+    `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [
+      row.id,
+      row.project_id,
+      row.environment,
+      row.url,
+      row.event_types,
+      row.secret_ciphertext,
+      row.status,
+      row.disabled_reason,
+      row.failing_since,
+      row.created_at,
+      row.updated_at,
+    ],
+  );
+}
+
+export async function findEndpoint(db: Executor, tenant: Tenant, id: string, lock = false) {
+  const rows = await db.query<EndpointRow>(
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
+      WHERE id = $1 AND project_id = $2 AND environment = $3 AND deleted_at IS NULL${lock ? ' FOR UPDATE' : ''}`,
+    [id, tenant.projectId, tenant.environment],
+  );
+  return rows[0];
+}
+
+export async function listEndpoints(db: Executor, tenant: Tenant, limit: number, offset: number) {
+  const [rows, count] = await Promise.all([
+    db.query<EndpointRow>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
+        WHERE project_id = $1 AND environment = $2 AND deleted_at IS NULL
+        ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+      [tenant.projectId, tenant.environment, limit, offset],
+    ),
+    db.query<{ n: bigint }>(
+      `SELECT count(*) AS n FROM webhook_endpoints
+        WHERE project_id = $1 AND environment = $2 AND deleted_at IS NULL`,
+      [tenant.projectId, tenant.environment],
+    ),
+  ]);
+  return { rows, total: Number(count[0]!.n) };
+}
+
+export async function markEndpointDeleted(db: Executor, id: string, at: Date): Promise<void> {
+  await db.query('UPDATE webhook_endpoints SET deleted_at = $2, updated_at = $2 WHERE id = $1', [id, at]);
+}
+
+/** Ends every delivery still waiting for this endpoint (it was deleted or disabled). */
+export async function failPendingDeliveries(
+  db: Executor,
+  endpointId: string,
+  reason: string,
+  at: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE webhook_deliveries
+        SET status = 'FAILED', next_attempt_at = NULL, manual = false, last_error = $2, updated_at = $3
+      WHERE endpoint_id = $1 AND status = 'PENDING'`,
+    [endpointId, reason, at],
+  );
+}
+
+const DELIVERY_SELECT = `SELECT d.id, d.endpoint_id, d.event_id, e.type AS event_type, d.status,
+       d.next_attempt_at, d.claim_token, d.created_at, d.updated_at
+  FROM webhook_deliveries d JOIN events e ON e.id = d.event_id`;
+
+export async function listDeliveries(
+  db: Executor,
+  tenant: Tenant,
+  endpointId: string,
+  status: DeliveryStatus | undefined,
+  limit: number,
+  offset: number,
+) {
+  const filter = `d.endpoint_id = $1 AND d.project_id = $2 AND d.environment = $3
+    AND ($4::text IS NULL OR d.status = $4)`;
+  const params = [endpointId, tenant.projectId, tenant.environment, status ?? null];
+  const rows = await db.query<DeliveryRow>(
+    `${DELIVERY_SELECT} WHERE ${filter} ORDER BY d.created_at DESC, d.id DESC LIMIT $5 OFFSET $6`,
+    [...params, limit, offset],
+  );
+  const count = await db.query<{ n: bigint }>(
+    `SELECT count(*) AS n FROM webhook_deliveries d WHERE ${filter}`,
+    params,
+  );
+  return { rows, total: Number(count[0]!.n) };
+}
+
+export async function findDelivery(
+  db: Executor,
+  tenant: Tenant,
+  endpointId: string,
+  id: string,
+  lock = false,
+): Promise<DeliveryRow | undefined> {
+  const rows = await db.query<DeliveryRow>(
+    `${DELIVERY_SELECT}
+      WHERE d.id = $1 AND d.endpoint_id = $2 AND d.project_id = $3 AND d.environment = $4
+      ${lock ? 'FOR UPDATE OF d' : ''}`,
+    [id, endpointId, tenant.projectId, tenant.environment],
+  );
+  return rows[0];
+}
+
+export async function listAttempts(db: Executor, deliveryIds: string[]): Promise<AttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  return db.query<AttemptRow>(
+    `SELECT delivery_id, attempted_at, status_code, latency_ms, error FROM webhook_attempts
+      WHERE delivery_id = ANY($1::uuid[]) ORDER BY attempted_at, id`,
+    [deliveryIds],
+  );
+}
+
+/**
+ * Makes a delivery due now. `retryUntil` replaces its deadline (a failed delivery gets one more attempt);
+ * `manual` lets the attempt go out even while the endpoint is disabled.
+ */
+export async function requeueDelivery(
+  db: Executor,
+  id: string,
+  at: Date,
+  change: { retryUntil?: Date; manual: boolean },
+): Promise<void> {
+  await db.query(
+    `UPDATE webhook_deliveries
+        SET status = 'PENDING', next_attempt_at = $2, retry_until = COALESCE($3, retry_until),
+            manual = $4, updated_at = $2
+      WHERE id = $1`,
+    [id, at, change.retryUntil ?? null, change.manual],
+  );
+}

@@ -1,0 +1,125 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { pageRequest } from '../../http/pagination.ts';
+import { bearerSecurity, Page, problems } from '../../http/schemas.ts';
+import type { Environment } from '../../lib/environment.ts';
+import {
+  CreatedEndpointSchema,
+  CreateEndpointBody,
+  DeliveryParams,
+  EndpointParams,
+  ListDeliveriesQuery,
+  ListEndpointsQuery,
+} from './schema.ts';
+import { createWebhookService } from './service.ts';
+
+const tags = ['webhooks'];
+
+export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; environment: Environment }> = async (
+  app,
+  { ctx },
+) => {
+  const webhooks = createWebhookService(ctx);
+
+  app.post(
+    '/webhook-endpoints',
+    {
+      schema: {
+        tags,
+        summary: 'Register a webhook endpoint (its signing secret is shown only in this answer)',
+        description:
+          'Events are POSTed as {eventId, eventType, createdAt, data}, signed per Standard Webhooks ' +
+          '(webhook-id = eventId, webhook-timestamp, webhook-signature), retried with exponential back-off ' +
+          'for at least 24 hours, and delivered in order per resource.',
+        security: bearerSecurity,
+        body: CreateEndpointBody,
+        response: { 201: CreatedEndpointSchema, ...problems(400, 401, 409, 415, 422, 429, 503) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await webhooks.create(request.tenant, request.body)),
+  );
+
+  app.get(
+    '/webhook-endpoints',
+    {
+      schema: {
+        tags,
+        summary: 'List webhook endpoints, newest first',
+        security: bearerSecurity,
+        querystring: ListEndpointsQuery,
+        response: { 200: Page(Type.Ref('WebhookEndpoint')), ...problems(400, 401, 429) },
+      },
+    },
+    async (request) => webhooks.list(request.tenant, pageRequest(request.query)),
+  );
+
+  app.get(
+    '/webhook-endpoints/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Read a webhook endpoint',
+        security: bearerSecurity,
+        params: EndpointParams,
+        response: { 200: Type.Ref('WebhookEndpoint'), ...problems(400, 401, 404, 429) },
+      },
+    },
+    async (request) => webhooks.get(request.tenant, request.params.id),
+  );
+
+  app.delete(
+    '/webhook-endpoints/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a webhook endpoint; deliveries still waiting for it end as FAILED',
+        security: bearerSecurity,
+        params: EndpointParams,
+        response: { 204: Type.Null(), ...problems(400, 401, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      await webhooks.remove(request.tenant, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/webhook-endpoints/:id/deliveries',
+    {
+      schema: {
+        tags,
+        summary: "List an endpoint's deliveries with every attempt, newest first",
+        security: bearerSecurity,
+        params: EndpointParams,
+        querystring: ListDeliveriesQuery,
+        response: { 200: Page(Type.Ref('WebhookDelivery')), ...problems(400, 401, 404, 429) },
+      },
+    },
+    async (request) =>
+      webhooks.listDeliveries(
+        request.tenant,
+        request.params.id,
+        pageRequest(request.query),
+        request.query.status,
+      ),
+  );
+
+  app.post(
+    '/webhook-endpoints/:id/deliveries/:deliveryId/retry',
+    {
+      schema: {
+        tags,
+        summary: 'Attempt a pending or failed delivery again now',
+        security: bearerSecurity,
+        params: DeliveryParams,
+        response: { 202: Type.Ref('WebhookDelivery'), ...problems(400, 401, 404, 409, 429) },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(202)
+        .send(await webhooks.retry(request.tenant, request.params.id, request.params.deliveryId)),
+  );
+};

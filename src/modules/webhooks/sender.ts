@@ -1,0 +1,75 @@
+/**
+ * One HTTP attempt of a webhook: a POST to the endpoint URL that connects to the address checked beforehand
+ * (the URL's host still names the server for the Host header and TLS), bounded by a timeout from connection
+ * to the response headers, never following redirects. Only the status code matters; the response body is
+ * discarded.
+ */
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { ResolvedAddress } from './url-safety.ts';
+
+export type AttemptResult = { statusCode: number | null; latencyMs: number; error: string | null };
+
+export type Post = (request: {
+  url: URL;
+  address: ResolvedAddress;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+}) => Promise<AttemptResult>;
+
+/** A `lookup` that answers the one address already checked, whatever name is asked. */
+function pinnedLookup(target: ResolvedAddress): LookupFunction {
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  }) as LookupFunction;
+}
+
+function describeError(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  const text = message ?? String(error);
+  return code && !text.includes(code) ? `${code}: ${text}` : text;
+}
+
+export const postWebhook: Post = ({ url, address, headers, body, timeoutMs }) =>
+  new Promise((resolve) => {
+    const started = performance.now();
+    const latency = () => Math.max(0, Math.round(performance.now() - started));
+    let settled = false;
+    const settle = (result: AttemptResult) => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    const client = url.protocol === 'https:' ? https : http;
+    const request = client.request(url, {
+      method: 'POST',
+      agent: false,
+      lookup: pinnedLookup(address),
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': 'Ponte-Webhooks/1.0',
+      },
+    });
+    // Also bounds how long a response body is drained after its status has been taken.
+    const timer = setTimeout(() => {
+      request.destroy(new Error(`no response within ${timeoutMs} ms`));
+    }, timeoutMs);
+    request.on('close', () => clearTimeout(timer));
+    request.on('response', (response: IncomingMessage) => {
+      const statusCode = response.statusCode ?? null;
+      settle({ statusCode, latencyMs: latency(), error: null });
+      response.on('error', () => {});
+      // The body is not needed: it is drained, and the connection closes when it ends.
+      response.resume();
+    });
+    request.on('error', (error) =>
+      settle({ statusCode: null, latencyMs: latency(), error: describeError(error) }),
+    );
+    request.end(body);
+  });
