@@ -5,24 +5,31 @@
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import scalar from '@scalar/fastify-api-reference';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { publicUrl } from './config.ts';
 import type { AppContext } from './context.ts';
 import { registerApiKeyAuth, registerOperatorAuth } from './http/auth.ts';
 import { registerHealthRoutes } from './http/health.ts';
+import { registerIdempotency } from './http/idempotency.ts';
 import { loggerOptions } from './http/logger.ts';
+import { registerMetricsRoute, registerRequestMetrics } from './http/metrics.ts';
+import { readOutboxDepth } from './http/metrics-outbox.ts';
 import { registerProblemHandlers } from './http/problem.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
 import { genRequestId } from './http/request-id.ts';
 import { validatorCompiler } from './http/validation.ts';
 import type { Environment } from './lib/environment.ts';
 import { openPublicRoutes, operatorRoutes, partnerRoutes, sharedSchemas } from './modules/index.ts';
 
-export type BuildOptions = { logLevel?: string };
+export type BuildOptions = { logLevel?: string; logStream?: DestinationStream };
 
 function baseApp(ctx: AppContext, options: BuildOptions): FastifyInstance {
   const app = Fastify({
-    logger: loggerOptions(options.logLevel ?? ctx.config.logLevel),
+    logger: loggerOptions(options.logLevel ?? ctx.config.logLevel, options.logStream),
     genReqId: genRequestId,
+    // Log lines name the request id as problem bodies do.
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -79,11 +86,14 @@ export async function buildPublicApp(
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = baseApp(ctx, options);
+  registerRequestMetrics(app, environment);
   await registerOpenApi(app, ctx, environment);
   registerHealthRoutes(app, ctx.db);
   for (const plugin of openPublicRoutes) await app.register(plugin, { ctx, environment });
   await app.register(async (api) => {
     registerApiKeyAuth(api, environment, ctx.keys);
+    registerRateLimit(api, ctx);
+    registerIdempotency(api, ctx);
     for (const plugin of partnerRoutes) await api.register(plugin, { ctx, environment });
   });
   app.log.debug({ url: publicUrl(ctx.config, environment).origin }, 'public app built');
@@ -95,7 +105,9 @@ export async function buildOperatorApp(
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = baseApp(ctx, options);
+  registerRequestMetrics(app, 'operator');
   registerHealthRoutes(app, ctx.db);
+  registerMetricsRoute(app, ctx.db, readOutboxDepth);
   await app.register(async (api) => {
     registerOperatorAuth(api, ctx.db, ctx.config.operatorToken);
     for (const plugin of operatorRoutes) await api.register(plugin, { ctx });

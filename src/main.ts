@@ -4,14 +4,14 @@
  * SIGTERM/SIGINT (stop accepting, finish in-flight requests, stop workers, close the database).
  */
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { buildOperatorApp, buildPublicApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { processLogger } from './http/logger.ts';
 import { createProjectService } from './modules/projects/service.ts';
 import { openContext } from './runtime.ts';
 import { startWorkers } from './workers/index.ts';
 
-const log = pino({ level: process.env.PONTE_LOG_LEVEL ?? 'info' });
+const log = processLogger(process.env.PONTE_LOG_LEVEL ?? 'info');
 
 function listenOptions(url: URL) {
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));

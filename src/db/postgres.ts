@@ -9,8 +9,17 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock detected
 
 export function connectPostgres(connectionString: string, options: { max?: number } = {}): Database {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 20, idleTimeoutMillis: 30_000 });
-  // An idle client losing its connection (server restart) must not crash the process.
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 20,
+    idleTimeoutMillis: 30_000,
+    // An unreachable server fails a request quickly instead of holding a pool slot indefinitely,
+    // and dead connections are noticed by TCP keepalive.
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
+  });
+  // An idle client losing its connection (server restart) must not crash the process; the pool drops
+  // it and opens a new one on the next request, so the service recovers without a restart.
   pool.on('error', () => {});
 
   const queryable = (client: pg.PoolClient | pg.Pool): Queryable => ({
@@ -24,6 +33,12 @@ export function connectPostgres(connectionString: string, options: { max?: numbe
     for (let attempt = 1; ; attempt++) {
       const client = await pool.connect();
       let broken = false;
+      // A connection lost while the transaction is between statements fails the transaction (its next
+      // statement rejects) rather than the process (an unhandled 'error' event).
+      const onError = () => {
+        broken = true;
+      };
+      client.on('error', onError);
       try {
         await client.query(options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN');
         const tx: Transaction = {
@@ -45,6 +60,7 @@ export function connectPostgres(connectionString: string, options: { max?: numbe
         if (code && RETRYABLE.has(code) && attempt < 5) continue;
         throw error;
       } finally {
+        client.removeListener('error', onError);
         client.release(broken);
       }
     }

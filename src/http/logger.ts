@@ -1,28 +1,67 @@
 import type { FastifyServerOptions } from 'fastify';
+import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 
 /**
- * Structured logs (pino). Secrets and personal data are redacted wherever they could appear: auth
- * headers, keys, tokens, secrets and tax ids in any logged object.
+ * Structured logs (pino). Secrets and personal data never reach a log line, in two layers:
+ * - `redact` removes the fields that carry them wherever they are logged: auth headers, keys, tokens,
+ *   secrets, tax ids, and the `detail` of database errors (which echoes row values);
+ * - every finished line is scrubbed of anything shaped like an API key, an operator token, a webhook
+ *   signing secret, a hosted-page link token or a CPF/CNPJ, whatever field or message it ended up in.
+ * Request lines carry `requestId`, the same id as the `x-request-id` header and problem bodies.
  */
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
-  return {
-    level,
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'headers.authorization',
-        '*.key',
-        '*.token',
-        '*.secret',
-        '*.taxId',
-        '*.tax_id',
-        '*.keyValue',
-        'key',
-        'token',
-        'secret',
-        'taxId',
-      ],
-      censor: '[redacted]',
-    },
-  };
+const SCRUBBERS: [RegExp, string][] = [
+  [/\b(sk_(?:live|sandbox)_)[0-9A-Za-z]+/g, '$1[redacted]'],
+  [/\bop_[0-9A-Za-z]{16,}/g, 'op_[redacted]'],
+  [/\bwhsec_[A-Za-z0-9+/=_-]+/g, 'whsec_[redacted]'],
+  [/(\/verify\/)[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, '$1[redacted]'],
+  // CPF, punctuated or bare; never inside a JSON number (a value right after ':' or within a decimal)
+  [/(?<![\w./:-])\d{3}\.?\d{3}\.?\d{3}-?\d{2}(?![\w/-]|\.\d)/g, '[redacted-tax-id]'],
+  // CNPJ (numeric or alphanumeric), punctuated or bare, with the same boundaries
+  [
+    /(?<![\w./:-])[0-9A-Z]{2}\.?[0-9A-Z]{3}\.?[0-9A-Z]{3}\/?[0-9A-Z]{4}-?\d{2}(?![\w/-]|\.\d)/g,
+    '[redacted-tax-id]',
+  ],
+];
+
+export function scrubSecrets(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of SCRUBBERS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** Wraps a destination so that every line is scrubbed before it is written. */
+export function scrubbingStream(destination: DestinationStream): DestinationStream {
+  return { write: (line: string) => destination.write(scrubSecrets(line)) };
+}
+
+const REDACT: LoggerOptions['redact'] = {
+  paths: [
+    'req.headers.authorization',
+    'headers.authorization',
+    'err.detail',
+    'err.parameters',
+    '*.key',
+    '*.token',
+    '*.secret',
+    '*.signingSecret',
+    '*.taxId',
+    '*.tax_id',
+    '*.keyValue',
+    'key',
+    'token',
+    'secret',
+    'taxId',
+  ],
+  censor: '[redacted]',
+};
+
+const stdout = () => pino.destination({ dest: 1, sync: true });
+
+export function loggerOptions(level: string, stream?: DestinationStream): FastifyServerOptions['logger'] {
+  return { level, redact: REDACT, stream: scrubbingStream(stream ?? stdout()) };
+}
+
+/** The process logger (startup, workers, shutdown), with the same protections. */
+export function processLogger(level: string, stream?: DestinationStream): pino.Logger {
+  return pino({ level, redact: REDACT }, scrubbingStream(stream ?? stdout()));
 }

@@ -105,6 +105,34 @@ const BY_STATUS: Record<number, ErrorCode> = {
   503: 'service_unavailable',
 };
 
+const UNAVAILABLE_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+
+/**
+ * The database could not be reached (refused, dropped, timed out, shutting down): a temporary
+ * condition the client may retry, answered 503 rather than as an internal error.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (UNAVAILABLE_NODE_CODES.has(code)) return true;
+    // SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, cannot connect now)
+    if (/^08[0-9A-Z]{3}$/.test(code) || /^57P0[123]$/.test(code)) return true;
+  }
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+      message,
+    )
+  );
+}
+
 export function registerProblemHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
@@ -128,6 +156,16 @@ export function registerProblemHandlers(app: FastifyInstance): void {
     const status = fastifyError.statusCode ?? 500;
     const code = frameworkCode ?? (status >= 400 && status < 500 ? BY_STATUS[status] : undefined);
     if (code) return sendProblem(reply, request, code, fastifyError.message);
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', '1');
+      return sendProblem(
+        reply,
+        request,
+        'service_unavailable',
+        'The service is temporarily unavailable; retry shortly',
+      );
+    }
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(
       reply,

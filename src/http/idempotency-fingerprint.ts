@@ -1,0 +1,63 @@
+/**
+ * What makes two requests "the same" for an idempotency key, and how a stored answer is kept at rest.
+ *
+ * The fingerprint is a SHA-256 over the method, the path, the query and the body in canonical form
+ * (object keys sorted), so a retry that serialises the same JSON in another key order still matches.
+ * Bodies the server does not parse before the handler (multipart uploads, streamed by the handler) are
+ * fingerprinted by their media type without the boundary, which a client may draw anew on each retry.
+ *
+ * Stored answers may carry personal data or a secret shown once (a webhook signing secret), so they are
+ * encrypted with AES-256-GCM under a key derived from the instance's encryption key.
+ */
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return 'null';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Buffer.isBuffer(value)) return JSON.stringify(value.toString('base64'));
+  const entries = Object.keys(value)
+    .sort()
+    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+  return `{${entries.join(',')}}`;
+}
+
+export type FingerprintInput = {
+  method: string;
+  path: string;
+  query: unknown;
+  contentType: string | undefined;
+  body: unknown;
+};
+
+export function requestFingerprint(input: FingerprintInput): string {
+  const mediaType = (input.contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const body = mediaType.startsWith('multipart/') ? `multipart:${mediaType}` : canonicalJson(input.body);
+  return createHash('sha256')
+    .update(`${input.method}\n${input.path}\n${canonicalJson(input.query ?? {})}\n${body}`)
+    .digest('hex');
+}
+
+export type AnswerCipher = { seal(plain: string): string; open(sealed: string): string };
+
+export function answerCipher(encryptionKey: Buffer): AnswerCipher {
+  const key = createHmac('sha256', encryptionKey).update('idempotent-answers').digest();
+  return {
+    seal(plain) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      return `v1.${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${sealed.toString('base64url')}`;
+    },
+    open(sealed) {
+      const [version, iv, tag, data] = sealed.split('.');
+      if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('unknown sealed answer');
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString(
+        'utf8',
+      );
+    },
+  };
+}

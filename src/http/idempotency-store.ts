@@ -1,0 +1,122 @@
+/**
+ * SQL for idempotency keys. A claim is one INSERT ... ON CONFLICT: it succeeds for a new key, for an
+ * expired one, and for one whose first request was abandoned (its lock older than the lease, as when a
+ * process died mid-request); otherwise the existing row tells the caller what to answer.
+ */
+import type { Executor } from '../db/types.ts';
+import type { Tenant } from '../lib/environment.ts';
+
+/** How long a key lives after its first use. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+/** After this long without an answer, the first request is presumed dead and a retry may take over. */
+export const IDEMPOTENCY_LOCK_LEASE_MS = 60_000;
+
+export type IdempotencyScope = Tenant & { method: string; route: string; key: string };
+
+export type StoredAnswer = { status: number; headers: Record<string, string>; body: string };
+
+export type ExistingKey = {
+  fingerprint: string;
+  inFlight: boolean;
+  answer: StoredAnswer | null;
+};
+
+type Row = {
+  fingerprint: string;
+  lock_token: string | null;
+  response_status: number | null;
+  response_headers: Record<string, string> | null;
+  response_body: string | null;
+};
+
+const SCOPE = 'project_id = $1 AND environment = $2 AND method = $3 AND route = $4 AND key = $5';
+const scopeParams = (s: IdempotencyScope) => [s.projectId, s.environment, s.method, s.route, s.key];
+
+/**
+ * Takes the key for this request. Returns true when this request now owns it (and must run); false when
+ * a live row exists, which `findKey` then describes.
+ */
+export async function claimKey(
+  db: Executor,
+  scope: IdempotencyScope,
+  fingerprint: string,
+  lockToken: string,
+  now: Date,
+): Promise<boolean> {
+  const rows = await db.query(
+    `INSERT INTO idempotency_keys AS k (project_id, environment, method, route, key, fingerprint, lock_token,
+                                        locked_at, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9)
+     ON CONFLICT (project_id, environment, method, route, key) DO UPDATE
+        SET fingerprint = EXCLUDED.fingerprint, lock_token = EXCLUDED.lock_token,
+            locked_at = EXCLUDED.locked_at, response_status = NULL, response_headers = NULL,
+            response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+      WHERE k.expires_at <= $8
+         OR (k.lock_token IS NOT NULL AND k.locked_at <= $10 AND k.fingerprint = EXCLUDED.fingerprint)
+     RETURNING 1`,
+    [
+      ...scopeParams(scope),
+      fingerprint,
+      lockToken,
+      now,
+      new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+      new Date(now.getTime() - IDEMPOTENCY_LOCK_LEASE_MS),
+    ],
+  );
+  return rows.length === 1;
+}
+
+export async function findKey(db: Executor, scope: IdempotencyScope, now: Date): Promise<ExistingKey | null> {
+  const rows = await db.query<Row>(
+    `SELECT fingerprint, lock_token, response_status, response_headers, response_body
+       FROM idempotency_keys WHERE ${SCOPE} AND expires_at > $6`,
+    [...scopeParams(scope), now],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const answered = row.response_status !== null && row.response_body !== null;
+  return {
+    fingerprint: row.fingerprint,
+    inFlight: row.lock_token !== null,
+    answer: answered
+      ? { status: row.response_status!, headers: row.response_headers ?? {}, body: row.response_body! }
+      : null,
+  };
+}
+
+/** Records the first answer; only the request holding the lock may (a presumed-dead one may not). */
+export async function storeAnswer(
+  db: Executor,
+  scope: IdempotencyScope,
+  lockToken: string,
+  answer: StoredAnswer,
+): Promise<void> {
+  await db.query(
+    `UPDATE idempotency_keys
+        SET lock_token = NULL, locked_at = NULL, response_status = $7, response_headers = $8,
+            response_body = $9
+      WHERE ${SCOPE} AND lock_token = $6`,
+    [...scopeParams(scope), lockToken, answer.status, JSON.stringify(answer.headers), answer.body],
+  );
+}
+
+/** Gives the key back (the request failed on our side): a retry runs the request again. */
+export async function releaseKey(db: Executor, scope: IdempotencyScope, lockToken: string): Promise<void> {
+  await db.query(`DELETE FROM idempotency_keys WHERE ${SCOPE} AND lock_token = $6`, [
+    ...scopeParams(scope),
+    lockToken,
+  ]);
+}
+
+/** Deletes up to `batch` expired keys; several processes may sweep at once. Returns how many went. */
+export async function deleteExpiredKeys(db: Executor, now: Date, batch = 500): Promise<number> {
+  const rows = await db.query(
+    `DELETE FROM idempotency_keys
+      WHERE (project_id, environment, method, route, key) IN (
+        SELECT project_id, environment, method, route, key FROM idempotency_keys
+         WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING 1`,
+    [now, batch],
+  );
+  return rows.length;
+}

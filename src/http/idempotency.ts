@@ -1,0 +1,158 @@
+/**
+ * `Idempotency-Key` on every POST of the public API (PRODUCT.md, "Common rules"), as hooks, so routes
+ * and services know nothing of it:
+ *
+ * - the header (1–255 characters) is added to every POST route's schema, so it is validated like any
+ *   other input (400, pointer `/headers/idempotency-key`) and published in the OpenAPI document;
+ * - preHandler (after authentication and validation) claims the key for the project, environment,
+ *   method and route with one INSERT ... ON CONFLICT. A retry with the same fingerprint gets the first
+ *   answer again with `Idempotent-Replayed: true`; another request under the same key gets 422
+ *   `idempotency_key_reused`; a retry while the first request still runs gets 409 `conflict`;
+ * - onSend stores the answer: 2xx and 4xx answers are kept for 24 hours (a 4xx is the outcome of that
+ *   request, and clients do not retry 4xx); a 5xx is not kept and the key is released, so a retry runs
+ *   the request again. Requests refused before the handler could run (authentication, rate limit,
+ *   schema validation) never take the key.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
+import { Type } from 'typebox';
+import type { Database } from '../db/types.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { InstanceKeys } from '../lib/instance-keys.ts';
+import { answerCipher, requestFingerprint } from './idempotency-fingerprint.ts';
+import {
+  claimKey,
+  findKey,
+  type IdempotencyScope,
+  releaseKey,
+  type StoredAnswer,
+  storeAnswer,
+} from './idempotency-store.ts';
+import { sendProblem } from './problem.ts';
+import { problems } from './schemas.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency: { scope: IdempotencyScope; token: string } | null;
+  }
+}
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+/** Headers that are part of an answer and come back with its replay (not request ids or rate limits). */
+const KEPT_HEADERS = ['content-type', 'location', 'cache-control', 'content-language', 'link'];
+
+const IdempotencyKeyHeader = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  description:
+    'Makes the request safe to retry: within 24 hours the same key and request return the first answer ' +
+    '(with `Idempotent-Replayed: true`); the same key with another request is refused with 422.',
+});
+
+/** Declares the header, and the answers it can cause (409 in flight, 422 reused), on every POST route. */
+function addToSchema(route: RouteOptions): void {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (!methods.includes('POST')) return;
+  if (!route.schema) route.schema = {};
+  const schema = route.schema as {
+    headers?: { properties?: Record<string, unknown> };
+    response?: Record<string, unknown>;
+  };
+  if (schema.headers?.properties) {
+    schema.headers.properties[IDEMPOTENCY_HEADER] ??= IdempotencyKeyHeader;
+  } else if (!schema.headers) {
+    schema.headers = Type.Object({ [IDEMPOTENCY_HEADER]: Type.Optional(IdempotencyKeyHeader) });
+  }
+  if (schema.response) schema.response = { ...problems(400, 409, 422), ...schema.response };
+}
+
+function replay(reply: FastifyReply, answer: StoredAnswer, body: string): FastifyReply {
+  reply.code(answer.status);
+  for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
+  reply.header(REPLAYED_HEADER, 'true');
+  return reply.send(body);
+}
+
+/** Registers the hooks on a scope whose requests carry `request.tenant` (the partner API). */
+export function registerIdempotency(
+  app: FastifyInstance,
+  deps: { db: Database; clock: Clock; instanceKeys: InstanceKeys },
+): void {
+  const { db, clock } = deps;
+  const cipher = answerCipher(deps.instanceKeys.encryption);
+
+  app.decorateRequest('idempotency', null);
+  app.addHook('onRoute', addToSchema);
+
+  app.addHook('preHandler', async (request, reply) => {
+    const key = request.headers[IDEMPOTENCY_HEADER];
+    if (request.method !== 'POST' || typeof key !== 'string' || !request.tenant) return;
+    const scope: IdempotencyScope = {
+      ...request.tenant,
+      method: request.method,
+      route: request.routeOptions.url ?? request.url,
+      key,
+    };
+    const fingerprint = requestFingerprint({
+      method: request.method,
+      path: request.url.split('?')[0]!,
+      query: request.query,
+      contentType: request.headers['content-type'],
+      body: request.body,
+    });
+    const token = randomUUID();
+    // A key released or expired between the claim and the read is simply claimed again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (await claimKey(db, scope, fingerprint, token, clock())) {
+        request.idempotency = { scope, token };
+        return;
+      }
+      const existing = await findKey(db, scope, clock());
+      if (!existing) continue;
+      if (existing.fingerprint !== fingerprint) {
+        return sendProblem(
+          reply,
+          request,
+          'idempotency_key_reused',
+          'This Idempotency-Key was already used with another request; use a new key for a new request',
+        );
+      }
+      if (existing.answer) return replay(reply, existing.answer, cipher.open(existing.answer.body));
+      break;
+    }
+    reply.header('retry-after', '1');
+    return sendProblem(
+      reply,
+      request,
+      'conflict',
+      'A request with this Idempotency-Key is still in progress; retry once it has answered',
+    );
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotency;
+    if (!claim) return payload;
+    request.idempotency = null;
+    const status = reply.statusCode;
+    const storable = payload === null || payload === undefined || typeof payload === 'string';
+    try {
+      if (status >= 500 || status < 200 || !storable) {
+        await releaseKey(db, claim.scope, claim.token);
+      } else {
+        const headers: Record<string, string> = {};
+        for (const name of KEPT_HEADERS) {
+          const value = reply.getHeader(name);
+          if (value !== undefined) headers[name] = String(value);
+        }
+        const body = cipher.seal((payload as string | null | undefined) ?? '');
+        await storeAnswer(db, claim.scope, claim.token, { status, headers, body });
+      }
+    } catch (err) {
+      // The answer still goes out; the key stays locked until its lease ends, then a retry runs again.
+      request.log.error({ err }, 'could not record the answer for an idempotency key');
+    }
+    return payload;
+  });
+}

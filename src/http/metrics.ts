@@ -1,0 +1,80 @@
+/**
+ * Prometheus metrics of the process, served as text at `GET /metrics` on the operator listener.
+ *
+ * - `ponte_http_requests_total` and `ponte_http_request_duration_seconds`, per surface (production,
+ *   sandbox, operator), method, route pattern and status; unmatched paths count as route "unmatched",
+ *   so scanning cannot blow up the label set;
+ * - `ponte_outbox_depth`: events not yet delivered to every endpoint they are due to, read when scraped;
+ * - `ponte_webhook_delivery_attempts_total`: incremented by the webhook dispatcher per attempt, with
+ *   `outcome` = `delivered` (2xx) or `failed` (anything else, including timeouts);
+ * - `ponte_rate_limited_total`, and the default process metrics (CPU, memory, event loop lag).
+ */
+import type { FastifyInstance } from 'fastify';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Executor } from '../db/types.ts';
+
+const registry = new Registry();
+collectDefaultMetrics({ register: registry, prefix: 'ponte_' });
+
+const httpLabels = ['surface', 'method', 'route', 'status'] as const;
+
+export const metrics = {
+  registry,
+  httpRequests: new Counter({
+    name: 'ponte_http_requests_total',
+    help: 'HTTP requests answered, by surface, method, route and status',
+    labelNames: httpLabels,
+    registers: [registry],
+  }),
+  httpDuration: new Histogram({
+    name: 'ponte_http_request_duration_seconds',
+    help: 'Time from receiving a request to sending its answer',
+    labelNames: httpLabels,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  }),
+  outboxDepth: new Gauge({
+    name: 'ponte_outbox_depth',
+    help: 'Webhook events recorded but not yet delivered (or given up on)',
+    registers: [registry],
+  }),
+  deliveryAttempts: new Counter({
+    name: 'ponte_webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts, by outcome (delivered, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  }),
+  rateLimited: new Counter({
+    name: 'ponte_rate_limited_total',
+    help: 'Requests refused with 429 by the per-key rate limit',
+    registers: [registry],
+  }),
+};
+
+/** Counts and times every answer of an app; `surface` names the listener. */
+export function registerRequestMetrics(app: FastifyInstance, surface: string): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = {
+      surface,
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status: String(reply.statusCode),
+    };
+    metrics.httpRequests.inc(labels);
+    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+  });
+}
+
+export type OutboxDepthReader = (db: Executor) => Promise<number>;
+
+/** `GET /metrics` (no token: the operator listener is loopback by default; scrape it from the host). */
+export function registerMetricsRoute(app: FastifyInstance, db: Executor, outboxDepth: OutboxDepthReader) {
+  app.get('/metrics', { schema: { hide: true }, config: { auth: 'none' } }, async (request, reply) => {
+    try {
+      metrics.outboxDepth.set(await outboxDepth(db));
+    } catch (err) {
+      request.log.warn({ err }, 'outbox depth not read');
+    }
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+}

@@ -1,0 +1,8 @@
+import type { Database } from '../db/types.ts';
+import { deleteExpiredKeys } from '../http/idempotency-store.ts';
+import type { Clock } from '../lib/clock.ts';
+
+/** Deletes idempotency keys past their 24 hours, a batch per tick; any number of processes may sweep. */
+export function sweepExpiredIdempotencyKeys(db: Database, clock: Clock): Promise<number> {
+  return deleteExpiredKeys(db, clock());
+}
