@@ -7,22 +7,64 @@ import type { TSchema } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../http/schemas.ts';
 import type { Environment } from '../lib/environment.ts';
+import { balanceRoutes } from './balances/routes.ts';
+import { bankAccountRoutes } from './bank-accounts/routes.ts';
+import { BankAccountSchema } from './bank-accounts/schema.ts';
 import { customerRoutes } from './customers/routes.ts';
 import { CustomerSchema } from './customers/schema.ts';
+import { documentRoutes } from './documents/routes.ts';
+import { DocumentSchema } from './documents/schema.ts';
+import { hostedVerificationRoutes } from './hosted-verification/routes.ts';
+import { sandboxVerificationRoutes } from './hosted-verification/sandbox-routes.ts';
+import { limitRequestRoutes } from './limit-requests/routes.ts';
+import { LimitRequestSchema } from './limit-requests/schema.ts';
+import { complianceOperatorRoutes } from './operators/routes.ts';
 import { projectOperatorRoutes } from './projects/routes.ts';
+import { pixProviderRoutes } from './rails/pix/provider-routes.ts';
+import { sandboxDepositRoutes } from './rails/pix/sandbox-routes.ts';
+import { rateOperatorRoutes } from './rates/routes.ts';
+import { transactionRoutes } from './transactions/routes.ts';
+import { TransactionSchema } from './transactions/schema.ts';
 import { verificationRoutes } from './verifications/routes.ts';
 import { VerificationSchema } from './verifications/schema.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
+import { WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks/schema.ts';
 
 export type PublicPlugin = FastifyPluginAsyncTypebox<{ ctx: AppContext; environment: Environment }>;
 export type OperatorPlugin = FastifyPluginAsyncTypebox<{ ctx: AppContext }>;
 
-export const sharedSchemas: TSchema[] = [Problem, VerificationSchema, CustomerSchema];
+export const sharedSchemas: TSchema[] = [
+  Problem,
+  VerificationSchema,
+  CustomerSchema,
+  LimitRequestSchema,
+  BankAccountSchema,
+  DocumentSchema,
+  WebhookEndpointSchema,
+  WebhookDeliverySchema,
+  TransactionSchema,
+];
 
 /** Routes that need an API key of the listener's environment. */
-export const partnerRoutes: PublicPlugin[] = [customerRoutes, verificationRoutes];
+export const partnerRoutes: PublicPlugin[] = [
+  customerRoutes,
+  verificationRoutes,
+  limitRequestRoutes,
+  bankAccountRoutes,
+  documentRoutes,
+  sandboxVerificationRoutes,
+  webhookRoutes,
+  transactionRoutes,
+  sandboxDepositRoutes,
+  balanceRoutes,
+];
 
 /** Routes on the public listeners that carry their own authentication (or none): pages, provider callbacks. */
-export const openPublicRoutes: PublicPlugin[] = [];
+export const openPublicRoutes: PublicPlugin[] = [pixProviderRoutes, hostedVerificationRoutes];
 
 /** Routes on the operator listener, behind an operator token. */
-export const operatorRoutes: OperatorPlugin[] = [projectOperatorRoutes];
+export const operatorRoutes: OperatorPlugin[] = [
+  projectOperatorRoutes,
+  rateOperatorRoutes,
+  complianceOperatorRoutes,
+];

@@ -1,5 +1,9 @@
 import type { AppContext } from '../context.ts';
+import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
+import { startDispatcher } from './dispatcher.ts';
+import { expireDueTransactions } from './expiry.ts';
+import { sweepExpiredIdempotencyKeys } from './idempotency-sweeper.ts';
 import { type Loop, startLoop } from './loop.ts';
 
 export type Logger = { error(obj: unknown, msg: string): void };
@@ -8,6 +12,16 @@ export type Logger = { error(obj: unknown, msg: string): void };
 export function startWorkers(ctx: AppContext, log: Logger): Loop {
   const loops = [
     startLoop('sandbox-verifications', 200, () => applyDueSandboxOutcomes(ctx.db, ctx.clock), log),
+    startLoop('transaction-expiry', 1_000, () => expireDueTransactions(ctx.db, ctx.clock), log),
+    startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx.db, ctx.clock), log),
+    startLoop('idempotency-sweeper', 60_000, () => sweepExpiredIdempotencyKeys(ctx.db, ctx.clock), log),
+    startDispatcher({
+      db: ctx.db,
+      clock: ctx.clock,
+      config: ctx.config.webhooks,
+      encryptionKey: ctx.instanceKeys.encryption,
+      log,
+    }),
   ];
   return {
     async stop() {

@@ -68,10 +68,10 @@ describe('operator: projects and API keys', () => {
     const tenant = await server.newTenant();
     const api = client(server.sandbox, tenant.sandboxKey);
     expect((await api.get('/customers')).statusCode).toBe(200);
-    const [{ id }] = await server.ctx.db.query<{ id: string }>(
-      'SELECT id FROM api_keys WHERE key_hash = $1',
-      [sha256Hex(tenant.sandboxKey)],
-    );
+    const rows = await server.ctx.db.query<{ id: string }>('SELECT id FROM api_keys WHERE key_hash = $1', [
+      sha256Hex(tenant.sandboxKey),
+    ]);
+    const id = rows[0]!.id;
     const revoke = () =>
       server.operator.inject({ method: 'DELETE', url: `/operator/api-keys/${id}`, headers: operator() });
     expect((await revoke()).statusCode).toBe(204);

@@ -2,8 +2,9 @@
  * Real resources of one tenant, created through the API, to fill the path parameters of every route
  * in the security suite. A route whose parameters cannot be filled fails the suite: add its fixture here.
  */
-import { approvedCustomer, individualBody, validCpf } from '../helpers/factories.ts';
-import type { Client } from '../helpers/server.ts';
+import { form, PDF } from '../compliance/files.ts';
+import { approvedCustomer, createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
+import { type Client, eventually } from '../helpers/server.ts';
 
 export type Fixtures = Record<string, string>;
 
@@ -22,6 +23,14 @@ export async function createFixtures(api: Client, operations: Operation[]): Prom
   const customer = await approvedCustomer(api, individualBody({ taxId }));
   const fixtures: Fixtures = { customer: customer.id, verification: customer.verification.id };
 
+  if (has('post', '/customers/{id}/documents')) {
+    const id = await created(
+      api,
+      `/customers/${customer.id}/documents`,
+      form({ file: { content: PDF, name: 'statement.pdf' } }),
+    );
+    if (id) fixtures.document = id;
+  }
   if (has('post', '/customers/{id}/limit-requests')) {
     const id = await created(api, `/customers/${customer.id}/limit-requests`, {
       requested: { single: '100.00' },
@@ -62,7 +71,17 @@ export async function createFixtures(api: Client, operations: Operation[]): Prom
   }
   if (has('post', '/webhook-endpoints')) {
     const id = await created(api, '/webhook-endpoints', { url: 'http://127.0.0.1:9/hooks' });
-    if (id) fixtures.webhookEndpoint = id;
+    if (id) {
+      fixtures.webhookEndpoint = id;
+      // an event after the endpoint exists gives it a delivery (to a closed port: it stays pending)
+      await createCustomer(api, individualBody({ taxId: validCpf('1') }));
+      const deliveries = await eventually(
+        () => api.get(`/webhook-endpoints/${id}/deliveries`).then((r) => r.json().data as { id: string }[]),
+        (data) => data.length > 0,
+        20_000,
+      );
+      fixtures.delivery = deliveries[0]!.id;
+    }
   }
   return fixtures;
 }

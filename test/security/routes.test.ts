@@ -105,7 +105,7 @@ describe('security of every partner route', () => {
         const ok =
           response.statusCode === 401 &&
           response.headers['www-authenticate'] === 'Bearer' &&
-          response.headers['content-type']?.startsWith('application/problem+json') &&
+          String(response.headers['content-type']).startsWith('application/problem+json') &&
           response.json().code === code;
         if (!ok)
           wrong.push(
