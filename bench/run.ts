@@ -1,0 +1,84 @@
+/**
+ * `npm run bench`: creates a fresh PostgreSQL database, migrates it with the service's migrations, seeds
+ * it, then either measures the service's reads against two baselines (default) or compares the pg and
+ * postgres.js drivers (`npm run bench -- drivers`). The database is dropped at the end, whatever happens.
+ *
+ * Exit codes: 0 all good; 1 a non-2xx answer, a socket error, a failed check or a route not served yet;
+ * 2 a read by id below the throughput target.
+ */
+import { mkdirSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { compareDrivers } from './compare-drivers.ts';
+import { compareRoutes } from './compare-routes.ts';
+import type { BenchContext } from './context.ts';
+import { createBenchDatabase, prepareTenant } from './database.ts';
+import { measureOnRamp } from './onramp.ts';
+import { stopAll } from './processes.ts';
+import { loadWindows, mainThreadProfile, summariseProfile } from './profile.ts';
+import { drawSamples } from './samples.ts';
+import { seed } from './seed.ts';
+import { readSettings } from './settings.ts';
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Set on Ctrl-C or SIGTERM: the run in progress is abandoned, its failures are no news. */
+let interrupted = false;
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const settings = readSettings(process.argv.slice(2), process.env);
+  const shape = {
+    customers: settings.customers,
+    accountsPerCustomer: settings.accountsPerCustomer,
+    largeRequests: settings.largeRequests,
+    smallRequests: settings.smallRequests,
+  };
+  log(
+    `Ponte benchmark: ${settings.mode}${settings.quick ? ' (quick)' : ''}; node ${process.version}, ` +
+      `${cpus().length} cores; ${shape.customers * shape.accountsPerCustomer} bank accounts over ` +
+      `${shape.customers} customers`,
+  );
+  if (settings.profileDir) mkdirSync(settings.profileDir, { recursive: true });
+  const database = await createBenchDatabase(settings.serverUrl);
+  log(`database ${database.name} created on ${new URL(settings.serverUrl).host}`);
+
+  const interrupt = () => {
+    if (interrupted) return;
+    interrupted = true;
+    log('\ninterrupted: stopping servers and dropping the benchmark database');
+    void stopAll()
+      .then(() => (settings.keepDatabase ? undefined : database.drop()))
+      .finally(() => process.exit(130));
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+
+  try {
+    const { tenant, apiKey } = await prepareTenant(database.url);
+    const counts = await seed(database.url, tenant, shape);
+    log(
+      `seeded ${counts.customers} customers, ${counts.bankAccounts} bank accounts, ${counts.limitRequests} ` +
+        `limit requests in ${counts.seconds.toFixed(1)} s`,
+    );
+    const samples = await drawSamples(database.url, tenant, shape);
+    const ctx: BenchContext = { settings, databaseUrl: database.url, tenant, apiKey, samples };
+    if (settings.mode === 'drivers') return await compareDrivers(ctx);
+    if (settings.mode === 'onramp') return await measureOnRamp(ctx);
+    return await compareRoutes(ctx);
+  } finally {
+    await stopAll();
+    const profile = settings.profileDir && mainThreadProfile(settings.profileDir, started);
+    if (profile) log(`\n${summariseProfile(profile, loadWindows)}`);
+    if (settings.keepDatabase) log(`database kept: ${database.url}`);
+    else await database.drop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (interrupted) return;
+    log(`\nBENCHMARK FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);
