@@ -204,7 +204,9 @@ export async function compareRoutes(ctx: BenchContext): Promise<number> {
     );
   }
   for (const child of [serviceChild, minimalChild, bareChild]) {
-    if (child.exit()) log(`\nFAILED: the ${child.name} process ${child.exit()} during the run`);
+    if (!child.exit()) continue;
+    failed = true;
+    log(`\nFAILED: the ${child.name} process ${child.exit()} during the run`);
   }
   if (broken.some((t) => t.origin === service.origin)) {
     log(`\nservice output (last lines):\n${serviceChild.output() || '(none)'}`);
