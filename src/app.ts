@@ -7,7 +7,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import scalar from '@scalar/fastify-api-reference';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { publicUrl } from './config.ts';
 import type { AppContext } from './context.ts';
 import { registerApiKeyAuth, registerOperatorAuth } from './http/auth.ts';
 import { registerHealthRoutes } from './http/health.ts';
@@ -96,7 +95,6 @@ export async function buildPublicApp(
     registerIdempotency(api, ctx);
     for (const plugin of partnerRoutes) await api.register(plugin, { ctx, environment });
   });
-  app.log.debug({ url: publicUrl(ctx.config, environment).origin }, 'public app built');
   return app;
 }
 

@@ -19,7 +19,7 @@ export function pageRequest(query: { page?: number; cursor?: number; limit?: num
 }
 
 export function pageResult<T>(request: PageRequest, data: T[], total: number): PageResult<T> {
-  const hasNextPage = request.offset + data.length < total && data.length > 0;
+  const hasNextPage = request.offset + data.length < total;
   return {
     data,
     pagination: {

@@ -1,13 +1,5 @@
 import { Type } from 'typebox';
-import {
-  CalendarDate,
-  Country,
-  DateTime,
-  Nullable,
-  PageQuery,
-  StringEnum,
-  Uuid,
-} from '../../http/schemas.ts';
+import { CalendarDate, Country, DateTime, PageQuery, StringEnum, Uuid } from '../../http/schemas.ts';
 import { VerificationStatusSchema } from '../verifications/schema.ts';
 
 export const CustomerType = StringEnum(['INDIVIDUAL', 'BUSINESS']);
@@ -65,5 +57,3 @@ export const GetCustomerQuery = Type.Object(
   { includeTransactionLimits: Type.Optional(Type.Boolean({ default: false })) },
   { additionalProperties: false },
 );
-
-export const NullableString = Nullable(Type.String());
