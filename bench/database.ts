@@ -4,9 +4,9 @@
  * (so the stored key hash is exactly what the service computes), and dropped at the end.
  */
 import pg from 'pg';
+import { systemClock } from '../src/core/clock.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { connectPostgres } from '../src/db/postgres.ts';
-import { systemClock } from '../src/lib/clock.ts';
 import type { Tenant } from '../src/lib/environment.ts';
 import { ApiKeyCache } from '../src/modules/projects/key-cache.ts';
 import { createProjectService } from '../src/modules/projects/service.ts';

@@ -1,7 +1,7 @@
 /** What every module's routes and services may depend on; built once per process in main.ts. */
 import type { Config } from './config.ts';
+import type { Clock } from './core/clock.ts';
 import type { Database } from './db/types.ts';
-import type { Clock } from './lib/clock.ts';
 import type { InstanceKeys } from './lib/instance-keys.ts';
 import type { ApiKeyCache } from './modules/projects/key-cache.ts';
 

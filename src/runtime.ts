@@ -1,9 +1,9 @@
 /** Opens what a process needs: the database (migrated), server keys and the API key cache. */
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
+import { type Clock, systemClock } from './core/clock.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrate } from './db/migrate.ts';
-import { type Clock, systemClock } from './lib/clock.ts';
 import { loadInstanceKeys } from './lib/instance-keys.ts';
 import { ApiKeyCache } from './modules/projects/key-cache.ts';
 

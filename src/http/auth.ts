@@ -5,6 +5,7 @@
  * `environment_mismatch` without a lookup either.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../core/errors.ts';
 import type { Database } from '../db/types.ts';
 import { parseApiKey } from '../lib/api-key.ts';
 import type { Environment, Tenant } from '../lib/environment.ts';
@@ -12,7 +13,6 @@ import { constantTimeEqual, sha256Hex } from '../lib/secrets.ts';
 import type { Actor } from '../modules/projects/audit.ts';
 import type { ApiKeyCache } from '../modules/projects/key-cache.ts';
 import { findActiveOperatorByHash } from '../modules/projects/repo.ts';
-import { AppError } from './errors.ts';
 
 export type AuthMode = 'apiKey' | 'operator' | 'none';
 

@@ -16,8 +16,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
 import { Type } from 'typebox';
+import type { Clock } from '../core/clock.ts';
 import type { Database } from '../db/types.ts';
-import type { Clock } from '../lib/clock.ts';
 import type { InstanceKeys } from '../lib/instance-keys.ts';
 import { answerCipher, requestFingerprint } from './idempotency-fingerprint.ts';
 import {

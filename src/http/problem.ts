@@ -4,8 +4,8 @@
  * carries only the request id. No answer ever includes a stack trace, SQL or driver message.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ERRORS, type ErrorCode, type FieldError } from '../core/errors.ts';
 import { AMOUNT_PATTERN } from '../lib/money.ts';
-import { AppError, ERRORS, type ErrorCode, type FieldError } from './errors.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 

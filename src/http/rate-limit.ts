@@ -14,7 +14,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Clock } from '../lib/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import { metrics } from './metrics.ts';
 import { sendProblem } from './problem.ts';
 import { memoryStore, type RateLimitStore, redisStore } from './rate-limit-store.ts';

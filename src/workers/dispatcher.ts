@@ -8,10 +8,10 @@
  * recorded only under the claim that produced it.
  */
 import type { WebhookConfig } from '../config.ts';
+import type { Clock } from '../core/clock.ts';
+import { newId } from '../core/ids.ts';
 import type { Database } from '../db/types.ts';
 import { metrics } from '../http/metrics.ts';
-import type { Clock } from '../lib/clock.ts';
-import { newId } from '../lib/ids.ts';
 import { nextAttemptAfterFailure } from '../modules/webhooks/backoff.ts';
 import {
   type ClaimedDelivery,

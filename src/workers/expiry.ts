@@ -3,8 +3,9 @@
  * event, and stops counting against the customer's limits. Claims with SKIP LOCKED, so several
  * processes sweep side by side without touching the same charge.
  */
+
+import type { Clock } from '../core/clock.ts';
 import type { Database } from '../db/types.ts';
-import type { Clock } from '../lib/clock.ts';
 import { claimExpired } from '../modules/transactions/repo.ts';
 import { transitionTransaction } from '../modules/transactions/transition.ts';
 

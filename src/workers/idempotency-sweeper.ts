@@ -1,6 +1,6 @@
+import type { Clock } from '../core/clock.ts';
 import type { Database } from '../db/types.ts';
 import { deleteExpiredKeys } from '../http/idempotency-store.ts';
-import type { Clock } from '../lib/clock.ts';
 
 /** Deletes idempotency keys past their 24 hours, a batch per tick; any number of processes may sweep. */
 export function sweepExpiredIdempotencyKeys(db: Database, clock: Clock): Promise<number> {

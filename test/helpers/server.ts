@@ -7,7 +7,7 @@ import { inject as injected } from 'vitest';
 import { buildOperatorApp, buildPublicApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
-import type { Clock } from '../../src/lib/clock.ts';
+import type { Clock } from '../../src/core/clock.ts';
 import type { Environment } from '../../src/lib/environment.ts';
 import { randomBase62 } from '../../src/lib/secrets.ts';
 import { openContext } from '../../src/runtime.ts';

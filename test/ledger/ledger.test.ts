@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/lib/ids.ts';
+import { newId } from '../../src/core/ids.ts';
 import { unbalancedJournals } from '../../src/modules/ledger/repo.ts';
 import { type Client, client } from '../helpers/server.ts';
 import {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../src/lib/ids.ts';
+import { newId } from '../../src/core/ids.ts';
 import { signLinkToken, verifyLinkToken } from '../../src/lib/signed-link.ts';
 
 const key = randomBytes(32);

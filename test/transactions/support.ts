@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { Clock } from '../../src/lib/clock.ts';
+import type { Clock } from '../../src/core/clock.ts';
 import { approvedCustomer, individualBody } from '../helpers/factories.ts';
 import { type Client, startTestServer, type TestServer } from '../helpers/server.ts';
 

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import type { Clock } from '../../src/lib/clock.ts';
+import type { Clock } from '../../src/core/clock.ts';
 import {
   type Client,
   eventually,

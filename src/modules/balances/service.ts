@@ -1,5 +1,5 @@
+import { notFound } from '../../core/errors.ts';
 import type { Database } from '../../db/types.ts';
-import { notFound } from '../../http/errors.ts';
 import { formatDecimal } from '../../lib/decimal.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { findCustomer } from '../customers/repo.ts';

@@ -4,12 +4,13 @@
  * customer holds it themself (SELF) and is already approved; any other holder waits, UNDER_VERIFICATION,
  * for an operator to screen it.
  */
+
+import type { Clock } from '../../core/clock.ts';
+import { invalidField, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
-import { type PageRequest, type PageResult, pageResult } from '../../http/pagination.ts';
-import type { Clock } from '../../lib/clock.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { newId } from '../../lib/ids.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { type BankAccountView, presentBankAccount } from './presenter.ts';
 import * as repo from './repo.ts';

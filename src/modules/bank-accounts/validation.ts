@@ -2,7 +2,7 @@
  * The rules a new bank account's fields must satisfy beyond their JSON shape. Every problem is reported
  * at once, each with a pointer into the body; the answer is the account's fields in canonical form.
  */
-import { AppError, type FieldError } from '../../http/errors.ts';
+import { AppError, type FieldError } from '../../core/errors.ts';
 import { isCountryCode } from '../../lib/countries.ts';
 import { normalizePixKey, PIX_KEY_EXPECTATION, type PixKeyType } from '../../lib/pix-key.ts';
 import { normalizeCnpj, normalizeCpf } from '../../lib/tax-id.ts';

@@ -1,5 +1,5 @@
 import { type Config, publicUrl } from '../../config.ts';
-import type { Clock } from '../../lib/clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { Environment } from '../../lib/environment.ts';
 import type { InstanceKeys } from '../../lib/instance-keys.ts';
 import { signLinkToken } from '../../lib/signed-link.ts';

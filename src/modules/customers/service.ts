@@ -1,11 +1,11 @@
 import type { Config } from '../../config.ts';
+import type { Clock } from '../../core/clock.ts';
+import { AppError, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import { type PageRequest, type PageResult, pageResult } from '../../http/pagination.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { isCountryCode } from '../../lib/countries.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { newId } from '../../lib/ids.ts';
 import { formatAmount } from '../../lib/money.ts';
 import { normalizeCnpj, normalizeCpf } from '../../lib/tax-id.ts';
 import { recordEvent } from '../events/outbox.ts';

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../core/errors.ts';
 import { CONTENT_TYPES, type ContentType } from './kinds.ts';
 
 const DESCRIBE: Record<ContentType, string> = {

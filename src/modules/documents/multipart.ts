@@ -4,7 +4,7 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, type FieldError } from '../../http/errors.ts';
+import { AppError, type FieldError } from '../../core/errors.ts';
 import { MAX_DOCUMENT_BYTES } from './kinds.ts';
 
 export type UploadedFile = { fileName: string; content: Buffer };

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { invalidField } from '../../http/errors.ts';
-import { pageRequest } from '../../http/pagination.ts';
+import { invalidField } from '../../core/errors.ts';
+import { pageRequest } from '../../core/pagination.ts';
 import { bearerSecurity, IdParams, Page, problems } from '../../http/schemas.ts';
 import { sendFile } from './download.ts';
 import { CONTENT_TYPES, PARTNER_DOCUMENT_TYPES, type PartnerDocumentType } from './kinds.ts';

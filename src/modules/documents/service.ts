@@ -3,12 +3,13 @@
  * database with their recognised content type. A partner document's id is what a limit request names
  * as its `supportingDocumentId`.
  */
+
+import type { Clock } from '../../core/clock.ts';
+import { type FieldError, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import { type FieldError, notFound } from '../../http/errors.ts';
-import { type PageRequest, type PageResult, pageResult } from '../../http/pagination.ts';
-import type { Clock } from '../../lib/clock.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
-import { newId } from '../../lib/ids.ts';
 import { findCustomer } from '../customers/repo.ts';
 import { detectContentType, sha256OfBytes } from './content.ts';
 import { CONTENT_TYPES, type ContentType, type DocumentSource, type DocumentType } from './kinds.ts';

@@ -2,9 +2,10 @@
  * The transactional outbox. A service records the event in the same database transaction as the state
  * change it reports, so an event exists exactly when its change committed. Delivery reads from here.
  */
+
+import { newId } from '../../core/ids.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { newId } from '../../lib/ids.ts';
 
 export const EVENT_TYPES = [
   'customer.created',

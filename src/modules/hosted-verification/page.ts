@@ -3,7 +3,7 @@
  * waiting note (UNDER_VERIFICATION), what to fix plus the form again (TEMPORARY_REJECTION), and a final
  * answer that accepts nothing more (APPROVED, FINAL_REJECTION).
  */
-import type { FieldError } from '../../http/errors.ts';
+import type { FieldError } from '../../core/errors.ts';
 import { IDENTITY_DOCUMENT_TYPES, type IdentityDocumentType } from '../documents/kinds.ts';
 import type { StatusReason, VerificationStatus } from '../verifications/state.ts';
 import { type Html, html, layout } from './html.ts';

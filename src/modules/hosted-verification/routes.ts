@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { AppError, invalidField } from '../../http/errors.ts';
+import { AppError, invalidField } from '../../core/errors.ts';
 import type { Environment } from '../../lib/environment.ts';
 import { IDENTITY_DOCUMENT_TYPES, type IdentityDocumentType } from '../documents/kinds.ts';
 import { readUpload, registerUploads } from '../documents/multipart.ts';

@@ -2,7 +2,7 @@
  * Rules of a verification's status change beyond the transition table (VERIFICATION_TRANSITIONS):
  * a rejection says why, with at least one reject label; any other status carries no reason.
  */
-import { AppError, type FieldError } from '../../http/errors.ts';
+import { AppError, type FieldError } from '../../core/errors.ts';
 import { emptyStatusReason, type StatusReason, type VerificationStatus } from '../verifications/state.ts';
 
 export const REJECTIONS: readonly VerificationStatus[] = ['TEMPORARY_REJECTION', 'FINAL_REJECTION'];

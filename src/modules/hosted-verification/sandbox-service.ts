@@ -3,9 +3,10 @@
  * row lock and `customer.verification.updated` event as production. A rejection asked for without a
  * statusReason gets the sample reasons of the automatic sandbox outcomes.
  */
+
+import type { Clock } from '../../core/clock.ts';
+import { notFound } from '../../core/errors.ts';
 import type { Database } from '../../db/types.ts';
-import { notFound } from '../../http/errors.ts';
-import type { Clock } from '../../lib/clock.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { VerificationView } from '../verifications/presenter.ts';
 import { SAMPLE_FINAL_REJECTION, SAMPLE_TEMPORARY_REJECTION } from '../verifications/sandbox.ts';

@@ -4,9 +4,10 @@
  * it to UNDER_VERIFICATION (from NOT_STARTED, or from TEMPORARY_REJECTION as a resubmission) and stores
  * both files, in one transaction with the `customer.verification.updated` event.
  */
+
+import type { Clock } from '../../core/clock.ts';
+import { AppError } from '../../core/errors.ts';
 import type { Database } from '../../db/types.ts';
-import { AppError } from '../../http/errors.ts';
-import type { Clock } from '../../lib/clock.ts';
 import type { Environment } from '../../lib/environment.ts';
 import type { InstanceKeys } from '../../lib/instance-keys.ts';
 import { verifyLinkToken } from '../../lib/signed-link.ts';

@@ -1,6 +1,6 @@
+import { newId } from '../../core/ids.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { newId } from '../../lib/ids.ts';
 import { type Currency, type Entry, isBalanced, type JournalKind } from './accounts.ts';
 
 export type NewJournal = {

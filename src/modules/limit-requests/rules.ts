@@ -4,7 +4,7 @@
  * one amount, each a strictly positive amount of at most 13 digits and 2 decimals, and the given ones
  * ordered single <= daily <= monthly.
  */
-import type { FieldError } from '../../http/errors.ts';
+import type { FieldError } from '../../core/errors.ts';
 import { AMOUNT_PATTERN, parseAmount } from '../../lib/money.ts';
 
 export const LIMIT_REQUEST_STATUSES = ['IN_REVIEW', 'APPROVED', 'PARTIALLY_APPROVED', 'REJECTED'] as const;

@@ -1,9 +1,9 @@
+import type { Clock } from '../../core/clock.ts';
+import { AppError, type FieldError, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
-import { AppError, type FieldError, notFound } from '../../http/errors.ts';
-import { type PageRequest, type PageResult, pageResult } from '../../http/pagination.ts';
-import type { Clock } from '../../lib/clock.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { newId } from '../../lib/ids.ts';
 import { lockCustomer } from '../customers/repo.ts';
 import { supportingDocumentProblem } from '../documents/service.ts';
 import { recordEvent } from '../events/outbox.ts';

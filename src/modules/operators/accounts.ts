@@ -2,12 +2,13 @@
  * Operator accounts: platform staff, each with a bearer token shown once and stored only as a hash, so
  * that the audit log names who did what. Creating and revoking an account are audited themselves.
  */
+
+import type { Clock } from '../../core/clock.ts';
+import { AppError, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import { type PageRequest, type PageResult, pageResult } from '../../http/pagination.ts';
 import { generateOperatorToken } from '../../lib/api-key.ts';
-import type { Clock } from '../../lib/clock.ts';
-import { newId } from '../../lib/ids.ts';
 import { type Actor, recordAudit } from '../projects/audit.ts';
 import { insertOperator } from '../projects/repo.ts';
 import * as repo from './repo.ts';

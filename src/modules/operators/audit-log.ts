@@ -1,6 +1,7 @@
 /** Reading the operators' audit log: who did what to which resource, and when. Newest first. */
+
+import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Executor } from '../../db/types.ts';
-import { type PageRequest, type PageResult, pageResult } from '../../http/pagination.ts';
 import * as repo from './repo.ts';
 
 /** The stored actor label back as an id and a name (`operator:{id}:{name}`, or a bare name). */

@@ -1,7 +1,7 @@
 /** Screening of bank-account holders, and downloads of stored documents. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
-import { pageRequest } from '../../http/pagination.ts';
+import { pageRequest } from '../../core/pagination.ts';
 import { IdParams, Page, problems } from '../../http/schemas.ts';
 import { sendFile } from '../documents/download.ts';
 import { CONTENT_TYPES } from '../documents/kinds.ts';

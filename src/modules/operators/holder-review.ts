@@ -3,10 +3,11 @@
  * before their own verification was approved): UNDER_VERIFICATION → APPROVED | FINAL_REJECTION, once.
  * The decision, under the account's row lock, and its audit row commit together.
  */
+
+import type { Clock } from '../../core/clock.ts';
+import { AppError, notFound } from '../../core/errors.ts';
+import { type PageRequest, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import { type PageRequest, pageResult } from '../../http/pagination.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { presentBankAccount } from '../bank-accounts/presenter.ts';
 import type { BankAccountRow } from '../bank-accounts/repo.ts';
 import { type Actor, recordAudit } from '../projects/audit.ts';

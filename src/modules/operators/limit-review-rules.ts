@@ -6,7 +6,7 @@
  * - REJECT grants nothing (approved.* all null); a comment is required.
  * Only a request IN_REVIEW can be reviewed; every outcome is final.
  */
-import { AppError, type FieldError } from '../../http/errors.ts';
+import { AppError, type FieldError } from '../../core/errors.ts';
 import {
   LIMIT_KINDS,
   type LimitAmounts,

@@ -5,10 +5,10 @@
  * gets 409; the new state, its `limit_request.reviewed` event and the audit row commit together.
  */
 import type { Config } from '../../config.ts';
+import type { Clock } from '../../core/clock.ts';
+import { AppError, notFound } from '../../core/errors.ts';
+import { type PageRequest, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import { type PageRequest, pageResult } from '../../http/pagination.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { formatAmount } from '../../lib/money.ts';
 import { presentOperatorDocument } from '../documents/presenter.ts';
 import { findDocument } from '../documents/repo.ts';

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { pageRequest } from '../../http/pagination.ts';
+import { pageRequest } from '../../core/pagination.ts';
 import { IdParams, Page, problems } from '../../http/schemas.ts';
 import { createLimitReviewService } from './limit-review.ts';
 import {

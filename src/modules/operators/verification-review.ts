@@ -4,10 +4,11 @@
  * TEMPORARY_REJECTION or FINAL_REJECTION, rejections with a statusReason naming at least one label.
  * The transition (row lock, table check, event) and the audit row commit together.
  */
+
+import type { Clock } from '../../core/clock.ts';
+import { notFound } from '../../core/errors.ts';
+import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
-import { notFound } from '../../http/errors.ts';
-import { type PageRequest, type PageResult, pageResult } from '../../http/pagination.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { presentOperatorDocument } from '../documents/presenter.ts';
 import { listVerificationDocuments } from '../documents/repo.ts';
 import { type StatusReasonInput, statusReasonFor } from '../hosted-verification/rules.ts';

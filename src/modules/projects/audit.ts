@@ -1,6 +1,7 @@
 /** The operators' audit log: who did what to which resource, written in the transaction of the change. */
+
+import { newId } from '../../core/ids.ts';
 import type { Executor } from '../../db/types.ts';
-import { newId } from '../../lib/ids.ts';
 
 export type Actor = { id: string | null; name: string };
 

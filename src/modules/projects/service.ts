@@ -1,9 +1,9 @@
+import type { Clock } from '../../core/clock.ts';
+import { notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
 import type { Database } from '../../db/types.ts';
-import { notFound } from '../../http/errors.ts';
 import { generateApiKey, generateOperatorToken } from '../../lib/api-key.ts';
-import type { Clock } from '../../lib/clock.ts';
 import type { Environment } from '../../lib/environment.ts';
-import { newId } from '../../lib/ids.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import type { ApiKeyCache } from './key-cache.ts';
 import * as repo from './repo.ts';

@@ -1,8 +1,8 @@
+import type { Clock } from '../../core/clock.ts';
+import { invalidField } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
 import type { Database } from '../../db/types.ts';
-import { invalidField } from '../../http/errors.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { formatDecimalTrimmed, parseDecimal } from '../../lib/decimal.ts';
-import { newId } from '../../lib/ids.ts';
 import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
 import { RATE_INTEGER_DIGITS, RATE_SCALE } from './convert.ts';
 import * as repo from './repo.ts';

@@ -4,8 +4,8 @@
  * after the other against everything committed before them.
  */
 import type { LimitSet } from '../../config.ts';
+import { AppError } from '../../core/errors.ts';
 import type { Executor } from '../../db/types.ts';
-import { AppError } from '../../http/errors.ts';
 import { formatAmount } from '../../lib/money.ts';
 import { limitsInForce } from '../limits/in-force.ts';
 import { limitUsage } from '../limits/usage.ts';

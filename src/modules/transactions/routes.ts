@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { pageRequest } from '../../http/pagination.ts';
+import { pageRequest } from '../../core/pagination.ts';
 import { bearerSecurity, IdParams, Page, problems } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
 import { CreateOnRampBody, ListTransactionsQuery } from './schema.ts';

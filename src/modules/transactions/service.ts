@@ -1,10 +1,10 @@
 import type { Config } from '../../config.ts';
+import type { Clock } from '../../core/clock.ts';
+import { AppError, invalidField, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
-import { AppError, invalidField, notFound } from '../../http/errors.ts';
-import { type PageRequest, type PageResult, pageResult } from '../../http/pagination.ts';
-import type { Clock } from '../../lib/clock.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { newId } from '../../lib/ids.ts';
 import { formatAmount, parseAmount } from '../../lib/money.ts';
 import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib/pix-brcode.ts';
 import { randomBase62 } from '../../lib/secrets.ts';

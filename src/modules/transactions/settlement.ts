@@ -9,8 +9,9 @@
  * crash or a failure left in flight. Each step checks the status it starts from, so running it twice,
  * or from two processes, does it once.
  */
+
+import type { Clock } from '../../core/clock.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { formatDecimalTrimmed } from '../../lib/decimal.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { converted, feeCharged, stablecoinCredited } from '../ledger/postings.ts';

@@ -3,8 +3,9 @@
  * appends the step to the timeline, and records the `transaction.updated` event in the same database
  * transaction. Every status change goes through here.
  */
+
+import { AppError } from '../../core/errors.ts';
 import type { Executor } from '../../db/types.ts';
-import { AppError } from '../../http/errors.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { presentTransaction } from './presenter.ts';
 import { type StepChanges, type TransactionRow, updateStep } from './repo.ts';

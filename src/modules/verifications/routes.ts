@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../core/errors.ts';
 import { bearerSecurity, problems, Uuid } from '../../http/schemas.ts';
 import { presentVerification } from './presenter.ts';
 import { findVerification } from './repo.ts';

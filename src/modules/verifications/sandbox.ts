@@ -4,8 +4,9 @@
  * `1` stays NOT_STARTED, `2` TEMPORARY_REJECTION, `3` FINAL_REJECTION, anything else APPROVED — each
  * passing through UNDER_VERIFICATION first.
  */
+
+import type { Clock } from '../../core/clock.ts';
 import type { Database } from '../../db/types.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { claimDueSandboxVerifications, clearSandboxDue } from './repo.ts';
 import type { StatusReason, VerificationStatus } from './state.ts';
 import { transitionVerification } from './transition.ts';

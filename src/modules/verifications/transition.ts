@@ -3,8 +3,9 @@
  * `customer.verification.updated` event in the same transaction. Shared by operator review, the hosted
  * page, and the sandbox simulation.
  */
+
+import { AppError, notFound } from '../../core/errors.ts';
 import type { Executor } from '../../db/types.ts';
-import { AppError, notFound } from '../../http/errors.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { presentVerification, type VerificationView } from './presenter.ts';
 import { lockVerification, updateVerificationStatus } from './repo.ts';

@@ -2,9 +2,10 @@
  * SQL of the dispatcher: turning outbox events into deliveries, claiming due deliveries, and recording
  * what each attempt did. Every step is safe with several dispatchers on one database.
  */
+
+import { newId } from '../../core/ids.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
-import { newId } from '../../lib/ids.ts';
 
 type PendingEvent = {
   seq: bigint;

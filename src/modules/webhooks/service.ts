@@ -1,10 +1,10 @@
 import type { Config } from '../../config.ts';
+import type { Clock } from '../../core/clock.ts';
+import { AppError, invalidField, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import { AppError, invalidField, notFound } from '../../http/errors.ts';
-import { type PageRequest, type PageResult, pageResult } from '../../http/pagination.ts';
-import type { Clock } from '../../lib/clock.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { newId } from '../../lib/ids.ts';
 import type { InstanceKeys } from '../../lib/instance-keys.ts';
 import type { EventType } from '../events/outbox.ts';
 import { type DeliveryView, type EndpointView, presentDelivery, presentEndpoint } from './presenter.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../../context.ts';
-import { AppError } from '../../../http/errors.ts';
+import { AppError } from '../../../core/errors.ts';
 import { DateTime, problems, StringEnum } from '../../../http/schemas.ts';
 import type { Environment } from '../../../lib/environment.ts';
 import { END_TO_END_ID_PATTERN } from './end-to-end-id.ts';

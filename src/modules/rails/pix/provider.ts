@@ -4,8 +4,9 @@
  * payment is received in its own database transaction; a redelivered one is recognised by its
  * end-to-end id and changes nothing.
  */
+
+import type { Clock } from '../../../core/clock.ts';
 import type { Database } from '../../../db/types.ts';
-import type { Clock } from '../../../lib/clock.ts';
 import { parseAmount } from '../../../lib/money.ts';
 import { settleNow } from '../../transactions/settlement.ts';
 import { type DepositResult, receivePixPayment } from './deposit.ts';

@@ -2,9 +2,10 @@
  * Sandbox deposits: a partner simulates the customer paying a charge, with the requested amount or
  * another one, through the same rail adapter and settlement as production.
  */
+
+import type { Clock } from '../../../core/clock.ts';
+import { AppError, invalidField, notFound } from '../../../core/errors.ts';
 import type { Database } from '../../../db/types.ts';
-import { AppError, invalidField, notFound } from '../../../http/errors.ts';
-import type { Clock } from '../../../lib/clock.ts';
 import type { Tenant } from '../../../lib/environment.ts';
 import { parseAmount } from '../../../lib/money.ts';
 import { presentTransaction, type TransactionView } from '../../transactions/presenter.ts';
