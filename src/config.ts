@@ -4,6 +4,7 @@
  */
 import type { Environment } from './lib/environment.ts';
 import { merchantProblem, SANDBOX_PIX_KEY } from './lib/pix-brcode.ts';
+import { type ChainsConfig, parseChainsConfig } from './modules/rails/chains/networks.ts';
 
 export type LimitSet = { single: bigint; daily: bigint; monthly: bigint };
 
@@ -63,6 +64,8 @@ export type Config = {
   /** How long a rate limit check waits for Redis before letting the request through. */
   redisTimeoutMs: number;
   webhooks: WebhookConfig;
+  /** Blockchains, stablecoin contracts, nodes and confirmations. */
+  chains: ChainsConfig;
 };
 
 export class ConfigError extends Error {}
@@ -174,6 +177,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       disableAfterMs: atLeastOne(env, 'PONTE_WEBHOOK_DISABLE_AFTER_MS', 3 * 24 * 3_600_000),
       dispatchIntervalMs: atLeastOne(env, 'PONTE_WEBHOOK_DISPATCH_INTERVAL_MS', 250),
     },
+    chains: parseChainsConfig(
+      env,
+      (name, fallback) => positiveInt(env, name, fallback),
+      (message) => {
+        throw new ConfigError(message);
+      },
+    ),
   };
 }
 

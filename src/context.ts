@@ -4,6 +4,7 @@ import type { Clock } from './core/clock.ts';
 import type { Database } from './db/types.ts';
 import type { InstanceKeys } from './lib/instance-keys.ts';
 import type { ApiKeyCache } from './modules/projects/key-cache.ts';
+import type { ChainRegistry } from './modules/rails/chains/registry.ts';
 
 export type AppContext = {
   config: Config;
@@ -11,4 +12,5 @@ export type AppContext = {
   clock: Clock;
   keys: ApiKeyCache;
   instanceKeys: InstanceKeys;
+  chains: ChainRegistry;
 };

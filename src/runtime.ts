@@ -6,13 +6,15 @@ import { connectDatabase } from './db/connect.ts';
 import { migrate } from './db/migrate.ts';
 import { loadInstanceKeys } from './lib/instance-keys.ts';
 import { ApiKeyCache } from './modules/projects/key-cache.ts';
+import { openChainRegistry } from './modules/rails/chains/registry.ts';
 
 export async function openContext(config: Config, clock: Clock = systemClock): Promise<AppContext> {
   const db = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrate(db);
     const instanceKeys = await loadInstanceKeys(db, process.env.PONTE_INSTANCE_SECRET, clock());
-    return { config, db, clock, keys: new ApiKeyCache(db, config.apiKeyCacheTtlMs), instanceKeys };
+    const chains = await openChainRegistry(db, config.chains, instanceKeys.encryption, clock());
+    return { config, db, clock, keys: new ApiKeyCache(db, config.apiKeyCacheTtlMs), instanceKeys, chains };
   } catch (error) {
     await db.close();
     throw error;

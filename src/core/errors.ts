@@ -20,6 +20,7 @@ export const ERRORS = {
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
   internal_error: { status: 500, title: 'Internal error' },
+  insufficient_funds: { status: 422, title: 'Insufficient funds' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

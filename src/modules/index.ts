@@ -27,6 +27,7 @@ import { transactionRoutes } from './transactions/routes.ts';
 import { TransactionSchema } from './transactions/schema.ts';
 import { verificationRoutes } from './verifications/routes.ts';
 import { VerificationSchema } from './verifications/schema.ts';
+import { walletRoutes } from './wallets/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks/schema.ts';
 
@@ -57,6 +58,7 @@ export const partnerRoutes: PublicPlugin[] = [
   transactionRoutes,
   sandboxDepositRoutes,
   balanceRoutes,
+  walletRoutes,
 ];
 
 /** Routes on the public listeners that carry their own authentication (or none): pages, provider callbacks. */

@@ -1,6 +1,9 @@
 import type { AppContext } from '../context.ts';
 import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
+import { confirmSimulatedDeposits } from '../modules/wallets/deposits.ts';
+import { checkSubmitted, signQueued } from '../modules/wallets/sender.ts';
+import { watchChains } from '../modules/wallets/watcher.ts';
 import { startDispatcher } from './dispatcher.ts';
 import { expireDueTransactions } from './expiry.ts';
 import { sweepExpiredIdempotencyKeys } from './idempotency-sweeper.ts';
@@ -13,7 +16,11 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
   const loops = [
     startLoop('sandbox-verifications', 200, () => applyDueSandboxOutcomes(ctx.db, ctx.clock), log),
     startLoop('transaction-expiry', 1_000, () => expireDueTransactions(ctx.db, ctx.clock), log),
-    startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx.db, ctx.clock), log),
+    startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx.db, ctx.clock, ctx.chains), log),
+    startLoop('chain-signer', ctx.config.chains.pollIntervalMs, () => signQueued(ctx), log),
+    startLoop('chain-confirmations', ctx.config.chains.pollIntervalMs, () => checkSubmitted(ctx), log),
+    startLoop('chain-deposits', ctx.config.chains.pollIntervalMs, () => watchChains(ctx), log),
+    startLoop('sandbox-chain-deposits', 500, () => confirmSimulatedDeposits(ctx), log),
     startLoop('idempotency-sweeper', 60_000, () => sweepExpiredIdempotencyKeys(ctx.db, ctx.clock), log),
     startDispatcher({
       db: ctx.db,

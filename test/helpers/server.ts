@@ -37,6 +37,8 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): { config: Config;
     PONTE_DATA_DIR: 'memory://',
     PONTE_OPERATOR_TOKEN: operatorToken,
     PONTE_LOG_LEVEL: 'silent',
+    // simulated chains confirm at once, so that a sandbox flow completes within its request
+    PONTE_SANDBOX_CHAIN_CONFIRMATION_MS: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...overrides,
   });

@@ -88,6 +88,11 @@ describe('POST /sandbox/transactions/{id}/deposit', () => {
       rate: '0.1834',
       targetCurrency: 'USDC',
       targetAmount: '182.299600',
+      blockchain: {
+        network: 'ETHEREUM',
+        transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        blockExplorerUrl: `https://sepolia.etherscan.io/tx/${done.receipt.blockchain.transactionHash}`,
+      },
     });
     expect(done.failureReason).toBeNull();
     expect((await sandbox.get(`/transactions/${created.id}`)).json()).toEqual(done);

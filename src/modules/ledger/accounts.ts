@@ -3,6 +3,8 @@
  * credit negative, and every journal sums to zero in each currency. Customer accounts are liabilities
  * (credit-normal): what the platform owes the customer is the negated sum of their entries.
  */
+import type { Blockchain } from '../rails/chains/networks.ts';
+
 export const CURRENCY_SCALE = { BRL: 2, USDC: 6, USDT: 6 } as const;
 export type Currency = keyof typeof CURRENCY_SCALE;
 export const LEDGER_CURRENCIES = Object.keys(CURRENCY_SCALE) as Currency[];
@@ -18,12 +20,25 @@ export type Account =
   | 'CONVERSION_DESK'
   /** Stablecoin bought for a customer and on its way to their wallet. */
   | 'STABLECOIN_IN_TRANSIT'
-  /** Stablecoin a customer holds. */
-  | 'CUSTOMER_WALLET';
+  /** Stablecoin a customer holds, per blockchain (entries name their chain). */
+  | 'CUSTOMER_WALLET'
+  /** Stablecoin the platform controls on chain (its treasury and its customers' custodial addresses). */
+  | 'CHAIN_HOLDINGS'
+  /** Stablecoin a customer sent to an external address, until the chain confirms it or it fails. */
+  | 'CHAIN_OUTBOUND';
 
 export const CUSTOMER_ACCOUNTS: readonly Account[] = ['CUSTOMER_FIAT', 'CUSTOMER_WALLET'];
 
-export type JournalKind = 'DEPOSIT_RECEIVED' | 'FEE' | 'CONVERSION' | 'STABLECOIN_CREDITED';
+export type JournalKind =
+  | 'DEPOSIT_RECEIVED'
+  | 'FEE'
+  | 'CONVERSION'
+  | 'STABLECOIN_CREDITED'
+  | 'WALLET_TRANSFER'
+  | 'CHAIN_SEND'
+  | 'CHAIN_SEND_SETTLED'
+  | 'CHAIN_SEND_REVERSED'
+  | 'CHAIN_DEPOSIT';
 
 export type Entry = {
   account: Account;
@@ -31,6 +46,8 @@ export type Entry = {
   currency: Currency;
   /** Units at the currency's scale: positive debits, negative credits, never zero. */
   amount: bigint;
+  /** The chain of a CUSTOMER_WALLET entry. */
+  blockchain?: Blockchain | undefined;
 };
 
 /** Whether the entries sum to zero in every currency (what the database checks at commit). */

@@ -5,6 +5,7 @@
  * - conversion: the rest goes to the conversion desk, which delivers stablecoin into transit;
  * - stablecoin credited: the stablecoin in transit lands in the customer's wallet.
  */
+import type { Blockchain } from '../rails/chains/networks.ts';
 import type { Currency, Entry } from './accounts.ts';
 
 export function depositReceived(customerId: string, amount: bigint): Entry[] {
@@ -30,9 +31,78 @@ export function converted(customerId: string, net: bigint, target: Currency, tar
   ];
 }
 
-export function stablecoinCredited(customerId: string, currency: Currency, amount: bigint): Entry[] {
+export function stablecoinCredited(
+  customerId: string,
+  currency: Currency,
+  amount: bigint,
+  blockchain: Blockchain,
+): Entry[] {
   return [
     { account: 'STABLECOIN_IN_TRANSIT', customerId: null, currency, amount },
-    { account: 'CUSTOMER_WALLET', customerId, currency, amount: -amount },
+    { account: 'CUSTOMER_WALLET', customerId, currency, amount: -amount, blockchain },
+  ];
+}
+
+/**
+ * The money movements of wallets, each per chain:
+ * - wallet transfer: from one customer's wallet to another's, on the same chain, at once;
+ * - chain send: a customer's stablecoin leaves their wallet for an external address and waits;
+ * - settled: the chain confirmed it, so it left the platform's holdings; reversed: it failed, and
+ *   goes back to the wallet;
+ * - chain deposit: tokens that arrived on chain at a customer's address, now theirs.
+ */
+export function walletTransfer(
+  from: string,
+  to: string,
+  currency: Currency,
+  amount: bigint,
+  blockchain: Blockchain,
+): Entry[] {
+  return [
+    { account: 'CUSTOMER_WALLET', customerId: from, currency, amount, blockchain },
+    { account: 'CUSTOMER_WALLET', customerId: to, currency, amount: -amount, blockchain },
+  ];
+}
+
+export function chainSend(
+  customerId: string,
+  currency: Currency,
+  amount: bigint,
+  blockchain: Blockchain,
+): Entry[] {
+  return [
+    { account: 'CUSTOMER_WALLET', customerId, currency, amount, blockchain },
+    { account: 'CHAIN_OUTBOUND', customerId: null, currency, amount: -amount },
+  ];
+}
+
+export function chainSendSettled(currency: Currency, amount: bigint): Entry[] {
+  return [
+    { account: 'CHAIN_OUTBOUND', customerId: null, currency, amount },
+    { account: 'CHAIN_HOLDINGS', customerId: null, currency, amount: -amount },
+  ];
+}
+
+export function chainSendReversed(
+  customerId: string,
+  currency: Currency,
+  amount: bigint,
+  blockchain: Blockchain,
+): Entry[] {
+  return [
+    { account: 'CHAIN_OUTBOUND', customerId: null, currency, amount },
+    { account: 'CUSTOMER_WALLET', customerId, currency, amount: -amount, blockchain },
+  ];
+}
+
+export function chainDeposit(
+  customerId: string,
+  currency: Currency,
+  amount: bigint,
+  blockchain: Blockchain,
+): Entry[] {
+  return [
+    { account: 'CHAIN_HOLDINGS', customerId: null, currency, amount },
+    { account: 'CUSTOMER_WALLET', customerId, currency, amount: -amount, blockchain },
   ];
 }

@@ -37,16 +37,17 @@ export async function postJournal(db: Executor, journal: NewJournal): Promise<st
     ],
   );
   await db.query(
-    `INSERT INTO ledger_entries (journal_id, account, customer_id, currency, amount)
-     SELECT $1, e.account, e.customer_id, e.currency, e.amount
-       FROM unnest($2::text[], $3::uuid[], $4::text[], $5::bigint[])
-         AS e(account, customer_id, currency, amount)`,
+    `INSERT INTO ledger_entries (journal_id, account, customer_id, currency, amount, blockchain)
+     SELECT $1, e.account, e.customer_id, e.currency, e.amount, e.blockchain
+       FROM unnest($2::text[], $3::uuid[], $4::text[], $5::bigint[], $6::text[])
+         AS e(account, customer_id, currency, amount, blockchain)`,
     [
       id,
       entries.map((e) => e.account),
       entries.map((e) => e.customerId),
       entries.map((e) => e.currency),
       entries.map((e) => e.amount.toString()),
+      entries.map((e) => e.blockchain ?? null),
     ],
   );
   return id;

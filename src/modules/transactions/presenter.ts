@@ -13,6 +13,11 @@ function receipt(row: TransactionRow) {
     rate: formatDecimalTrimmed(row.rate, RATE_SCALE),
     targetCurrency: row.target_currency,
     targetAmount: formatDecimal(row.target_amount!, STABLECOIN_SCALE),
+    blockchain: {
+      network: row.blockchain,
+      transactionHash: row.transaction_hash,
+      blockExplorerUrl: row.block_explorer_url,
+    },
   };
 }
 
@@ -27,6 +32,7 @@ export function presentTransaction(row: TransactionRow) {
       currency: row.currency,
       amount: formatAmount(row.amount),
       targetCurrency: row.target_currency,
+      blockchain: row.blockchain,
     },
     depositInstructions: {
       rail: row.rail,

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
+import type { Blockchain } from '../rails/chains/networks.ts';
 import type { TargetCurrency, TransactionStatus } from './state.ts';
 
 export type TimelineStep = { status: TransactionStatus; at: string };
@@ -28,6 +29,12 @@ export type TransactionRow = {
   net_amount: bigint | null;
   target_amount: bigint | null;
   failure_reason: string | null;
+  /** The chain the stablecoin goes to (null on on-ramps older than wallets: the default chain). */
+  blockchain: Blockchain | null;
+  /** The send that delivers it, once queued, and its hash once signed. */
+  chain_send_id: string | null;
+  transaction_hash: string | null;
+  block_explorer_url: string | null;
   timeline: TimelineStep[];
   created_at: Date;
   updated_at: Date;
@@ -35,13 +42,14 @@ export type TransactionRow = {
 
 const COLUMNS = `id, customer_id, project_id, environment, type, status, currency, amount, target_currency, rail,
   pix_txid, br_code, expires_at, fee_basis_points, fee_flat, deposit_amount, deposit_end_to_end_id,
-  deposited_at, rate, fee, net_amount, target_amount, failure_reason, timeline, created_at, updated_at`;
+  deposited_at, rate, fee, net_amount, target_amount, failure_reason, timeline, created_at, updated_at,
+  blockchain, chain_send_id, transaction_hash, block_explorer_url`;
 
 export async function insertTransaction(db: Executor, row: TransactionRow): Promise<void> {
   await db.query(
     `INSERT INTO transactions (${COLUMNS})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-             $21, $22, $23, $24, $25, $26)`,
+             $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)`,
     [
       row.id,
       row.customer_id,
@@ -69,6 +77,10 @@ export async function insertTransaction(db: Executor, row: TransactionRow): Prom
       JSON.stringify(row.timeline),
       row.created_at,
       row.updated_at,
+      row.blockchain,
+      row.chain_send_id,
+      row.transaction_hash,
+      row.block_explorer_url,
     ],
   );
 }
@@ -203,6 +215,7 @@ export async function claimInFlight(db: Executor): Promise<TransactionRow | unde
   const rows = await db.query<TransactionRow>(
     `SELECT ${COLUMNS} FROM transactions
       WHERE status IN ('TRANSFERRING_FIAT', 'TRADING', 'TRANSFERRING_STABLECOIN')
+        AND chain_send_id IS NULL
       ORDER BY updated_at
       LIMIT 1
         FOR UPDATE SKIP LOCKED`,

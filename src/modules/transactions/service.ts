@@ -10,23 +10,35 @@ import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib
 import { randomBase62 } from '../../lib/secrets.ts';
 import { lockCustomer } from '../customers/repo.ts';
 import { recordEvent } from '../events/outbox.ts';
+import type { Blockchain } from '../rails/chains/networks.ts';
+import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { onRampFee } from '../rates/convert.ts';
+import { type ChainTransactionView, presentChainTransaction } from '../wallets/presenter.ts';
+import { findChainTransaction, listChainTransactions } from '../wallets/repo.ts';
 import { assertWithinLimits } from './limits.ts';
 import { presentTransaction, type TransactionView } from './presenter.ts';
 import * as repo from './repo.ts';
 import type { TargetCurrency } from './state.ts';
+
+export type AnyTransactionView = TransactionView | ChainTransactionView;
 
 export type CreateOnRampInput = {
   customerId: string;
   currency: 'BRL';
   amount: string;
   targetCurrency?: TargetCurrency | undefined;
+  blockchain?: Blockchain | undefined;
 };
 
 const TXID_LENGTH = 25;
 
-export function createTransactionService(deps: { db: Database; clock: Clock; config: Config }) {
-  const { db, clock, config } = deps;
+export function createTransactionService(deps: {
+  db: Database;
+  clock: Clock;
+  config: Config;
+  chains: ChainRegistry;
+}) {
+  const { db, clock, config, chains } = deps;
   const onRamp = config.onRamp;
 
   function validAmount(text: string): bigint {
@@ -55,6 +67,11 @@ export function createTransactionService(deps: { db: Database; clock: Clock; con
 
   async function create(tenant: Tenant, input: CreateOnRampInput): Promise<TransactionView> {
     const amount = validAmount(input.amount);
+    const targetCurrency = input.targetCurrency ?? 'USDC';
+    const blockchain = input.blockchain ?? chains.config.defaultChain;
+    if (!chains.get(tenant.environment, blockchain).supports(targetCurrency)) {
+      throw invalidField('/body/blockchain', `${targetCurrency} is not available on ${blockchain}`);
+    }
     const pixKey = pixKeyFor(tenant);
     return db.transaction(async (tx) => {
       const customer = await lockCustomer(tx, tenant, input.customerId);
@@ -77,7 +94,7 @@ export function createTransactionService(deps: { db: Database; clock: Clock; con
         status: 'AWAITING_FUNDS',
         currency: 'BRL',
         amount,
-        target_currency: input.targetCurrency ?? 'USDC',
+        target_currency: targetCurrency,
         rail: 'PIX',
         pix_txid: txid,
         br_code: buildPixBrCode({
@@ -98,6 +115,10 @@ export function createTransactionService(deps: { db: Database; clock: Clock; con
         net_amount: null,
         target_amount: null,
         failure_reason: null,
+        blockchain,
+        chain_send_id: null,
+        transaction_hash: null,
+        block_explorer_url: null,
         timeline: [{ status: 'AWAITING_FUNDS', at: now.toISOString() }],
         created_at: now,
         updated_at: now,
@@ -116,19 +137,39 @@ export function createTransactionService(deps: { db: Database; clock: Clock; con
     });
   }
 
-  async function get(tenant: Tenant, id: string): Promise<TransactionView> {
+  async function get(tenant: Tenant, id: string): Promise<AnyTransactionView> {
     const row = await repo.findTransaction(db, tenant, id);
-    if (!row) throw notFound('Transaction');
-    return presentTransaction(row);
+    if (row) return presentTransaction(row);
+    const moved = await findChainTransaction(db, tenant, id);
+    if (moved) return presentChainTransaction(chains, moved);
+    throw notFound('Transaction');
   }
 
+  /** On-ramps and stablecoin transfers/deposits, merged newest first. */
   async function list(
     tenant: Tenant,
     filter: repo.ListFilter,
     page: PageRequest,
-  ): Promise<PageResult<TransactionView>> {
-    const { rows, total } = await repo.listTransactions(db, tenant, filter, page.limit, page.offset);
-    return pageResult(page, rows.map(presentTransaction), total);
+  ): Promise<PageResult<AnyTransactionView>> {
+    const upTo = page.offset + page.limit;
+    const [ramps, moves] = await Promise.all([
+      repo.listTransactions(db, tenant, filter, upTo, 0),
+      listChainTransactions(db, tenant, filter.customerId, upTo),
+    ]);
+    const merged = [
+      ...ramps.rows.map((row) => ({
+        at: row.created_at,
+        id: row.id,
+        view: presentTransaction(row) as AnyTransactionView,
+      })),
+      ...moves.rows.map((row) => ({
+        at: row.created_at,
+        id: row.id,
+        view: presentChainTransaction(chains, row),
+      })),
+    ].sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    const data = merged.slice(page.offset, upTo).map((item) => item.view);
+    return pageResult(page, data, ramps.total + moves.total);
   }
 
   return { create, get, list };

@@ -4,7 +4,8 @@
  * - TRANSFERRING_FIAT → TRADING: the deposit has settled in the platform's PIX account;
  * - TRADING → TRANSFERRING_STABLECOIN: the fee is charged and the rest converted at the rate in force
  *   (no rate for the pair, or an amount too small to convert: FAILED, the BRL held for refund);
- * - TRANSFERRING_STABLECOIN → SUCCESS: the stablecoin is credited to the customer's wallet.
+ * - TRANSFERRING_STABLECOIN → SUCCESS: the stablecoin goes to the customer's wallet on its chain
+ *   (delivery.ts), credited once the chain has confirmed the transfer.
  * The request that received the deposit runs the steps right away; a worker finishes whatever a
  * crash or a failure left in flight. Each step checks the status it starts from, so running it twice,
  * or from two processes, does it once.
@@ -14,10 +15,13 @@ import type { Clock } from '../../core/clock.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import { formatDecimalTrimmed } from '../../lib/decimal.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { converted, feeCharged, stablecoinCredited } from '../ledger/postings.ts';
+import { converted, feeCharged } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/repo.ts';
+import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { convertOnRamp, RATE_SCALE } from '../rates/convert.ts';
 import { currentRate } from '../rates/repo.ts';
+import { progressSend } from '../wallets/sender.ts';
+import { deliverStablecoin } from './delivery.ts';
 import { claimInFlight, lockTransaction, type TransactionRow } from './repo.ts';
 import { IN_FLIGHT } from './state.ts';
 import { transitionTransaction } from './transition.ts';
@@ -67,41 +71,41 @@ async function trade(tx: Executor, row: TransactionRow, at: Date): Promise<Trans
   });
 }
 
-async function credit(tx: Executor, row: TransactionRow, at: Date): Promise<TransactionRow> {
-  await postJournal(tx, {
-    tenant: tenantOf(row),
-    kind: 'STABLECOIN_CREDITED',
-    reference: row.id,
-    transactionId: row.id,
-    entries: stablecoinCredited(row.customer_id, row.target_currency, row.target_amount!),
-    at,
-  });
-  return transitionTransaction(tx, row, 'SUCCESS', at);
-}
-
 /** Performs the next settlement step of a locked transaction; a transaction not in flight is left alone. */
-export async function settleStep(tx: Executor, row: TransactionRow, at: Date): Promise<TransactionRow> {
+export async function settleStep(
+  tx: Executor,
+  chains: ChainRegistry,
+  row: TransactionRow,
+  at: Date,
+): Promise<TransactionRow> {
   switch (row.status) {
     case 'TRANSFERRING_FIAT':
       return transitionTransaction(tx, row, 'TRADING', at);
     case 'TRADING':
       return trade(tx, row, at);
     case 'TRANSFERRING_STABLECOIN':
-      return credit(tx, row, at);
+      return deliverStablecoin(tx, chains, row, at);
     default:
       return row;
   }
 }
 
 /** Runs every remaining step of one transaction, each in its own database transaction. */
-export async function settle(db: Database, clock: Clock, id: string): Promise<void> {
+export async function settle(db: Database, clock: Clock, chains: ChainRegistry, id: string): Promise<void> {
   for (;;) {
-    const status = await db.transaction(async (tx) => {
+    const step = await db.transaction(async (tx) => {
       const row = await lockTransaction(tx, id);
       if (!row) return null;
-      return (await settleStep(tx, row, clock())).status;
+      const next = await settleStep(tx, chains, row, clock());
+      return { moved: next.status !== row.status, status: next.status, send: next.chain_send_id };
     });
-    if (status === null || !IN_FLIGHT.includes(status)) return;
+    if (step === null) return;
+    if (!step.moved) {
+      // waiting for its on-chain delivery: carry the send as far as it goes now
+      if (step.send) await progressSend({ db, chains, clock }, step.send);
+      return;
+    }
+    if (!IN_FLIGHT.includes(step.status)) return;
   }
 }
 
@@ -110,22 +114,32 @@ export async function settle(db: Database, clock: Clock, id: string): Promise<vo
  * already committed, so an unexpected error here only delays settlement: the worker carries the
  * transaction on, and the caller answers with the state reached so far.
  */
-export async function settleNow(db: Database, clock: Clock, id: string): Promise<void> {
+export async function settleNow(
+  db: Database,
+  clock: Clock,
+  chains: ChainRegistry,
+  id: string,
+): Promise<void> {
   try {
-    await settle(db, clock, id);
+    await settle(db, clock, chains, id);
   } catch {
     // left in flight for settleInFlight
   }
 }
 
 /** Worker: carries forward up to `batch` in-flight steps; safe on several processes (SKIP LOCKED). */
-export async function settleInFlight(db: Database, clock: Clock, batch = 50): Promise<number> {
+export async function settleInFlight(
+  db: Database,
+  clock: Clock,
+  chains: ChainRegistry,
+  batch = 50,
+): Promise<number> {
   let done = 0;
   while (done < batch) {
     const moved = await db.transaction(async (tx) => {
       const row = await claimInFlight(tx);
       if (!row) return false;
-      await settleStep(tx, row, clock());
+      await settleStep(tx, chains, row, clock());
       return true;
     });
     if (!moved) break;

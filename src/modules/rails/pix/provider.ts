@@ -9,12 +9,13 @@ import type { Clock } from '../../../core/clock.ts';
 import type { Database } from '../../../db/types.ts';
 import { parseAmount } from '../../../lib/money.ts';
 import { settleNow } from '../../transactions/settlement.ts';
+import type { ChainRegistry } from '../chains/registry.ts';
 import { type DepositResult, receivePixPayment } from './deposit.ts';
 
 export type ProviderPix = { endToEndId: string; txid: string; valor: string; horario: string };
 
-export function createPixNotificationService(deps: { db: Database; clock: Clock }) {
-  const { db, clock } = deps;
+export function createPixNotificationService(deps: { db: Database; clock: Clock; chains: ChainRegistry }) {
+  const { db, clock, chains } = deps;
 
   async function receive(items: ProviderPix[]): Promise<(DepositResult & { endToEndId: string })[]> {
     const results: (DepositResult & { endToEndId: string })[] = [];
@@ -34,7 +35,7 @@ export function createPixNotificationService(deps: { db: Database; clock: Clock 
         ),
       );
       if (result.outcome === 'APPLIED' && result.transactionId) {
-        await settleNow(db, clock, result.transactionId);
+        await settleNow(db, clock, chains, result.transactionId);
       }
       results.push({ ...result, endToEndId: item.endToEndId });
     }

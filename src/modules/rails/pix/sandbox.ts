@@ -11,11 +11,12 @@ import { parseAmount } from '../../../lib/money.ts';
 import { presentTransaction, type TransactionView } from '../../transactions/presenter.ts';
 import { findTransaction, lockTransaction } from '../../transactions/repo.ts';
 import { settleNow } from '../../transactions/settlement.ts';
+import type { ChainRegistry } from '../chains/registry.ts';
 import { receivePixPayment } from './deposit.ts';
 import { sandboxEndToEndId } from './end-to-end-id.ts';
 
-export function createSandboxDepositService(deps: { db: Database; clock: Clock }) {
-  const { db, clock } = deps;
+export function createSandboxDepositService(deps: { db: Database; clock: Clock; chains: ChainRegistry }) {
+  const { db, clock, chains } = deps;
 
   async function deposit(
     tenant: Tenant,
@@ -57,7 +58,7 @@ export function createSandboxDepositService(deps: { db: Database; clock: Clock }
         now,
       );
     });
-    await settleNow(db, clock, id);
+    await settleNow(db, clock, chains, id);
     const row = await findTransaction(db, tenant, id);
     return presentTransaction(row!);
   }

@@ -1,0 +1,121 @@
+/**
+ * An EVM chain (Ethereum, Polygon, Base) through a node's JSON-RPC, with viem: ERC-20 `transfer`s signed
+ * by the chain signer as EIP-1559 transactions, their receipts and confirmations, and the `Transfer`
+ * logs that bring tokens to the watched addresses.
+ */
+import {
+  type Address,
+  createPublicClient,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  http,
+  keccak256,
+  parseAbiItem,
+  TransactionReceiptNotFoundError,
+} from 'viem';
+import type { ChainNode, InboundTransfer, SendRequest, SendStatus } from './adapter.ts';
+import { SendRefused } from './adapter.ts';
+import type { ChainSigner } from './keys.ts';
+import type { NetworkConfig, Stablecoin } from './networks.ts';
+
+const TRANSFER_EVENT = parseAbiItem(
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
+);
+
+export function evmNode(network: NetworkConfig & { rpcUrl: string }, signer: ChainSigner): ChainNode {
+  const client = createPublicClient({ transport: http(network.rpcUrl, { retryCount: 1, timeout: 10_000 }) });
+  const tokenOf = (currency: Stablecoin): Address => {
+    const token = network.tokens[currency];
+    if (!token) throw new SendRefused(`${currency} is not configured on this chain`);
+    return getAddress(token);
+  };
+  const currencyByToken = new Map(
+    Object.entries(network.tokens).map(([currency, token]) => [token.toLowerCase(), currency as Stablecoin]),
+  );
+  let chainId: number | undefined;
+
+  async function status(hash: string): Promise<SendStatus> {
+    let receipt: Awaited<ReturnType<typeof client.getTransactionReceipt>>;
+    try {
+      receipt = await client.getTransactionReceipt({ hash: hash as Hex });
+    } catch (error) {
+      if (error instanceof TransactionReceiptNotFoundError) return { state: 'PENDING' };
+      throw error;
+    }
+    const head = await client.getBlockNumber({ cacheTime: 0 });
+    if (head - receipt.blockNumber + 1n < BigInt(network.confirmations)) return { state: 'PENDING' };
+    if (receipt.status === 'reverted')
+      return { state: 'FAILED', reason: 'The token transfer reverted on chain' };
+    return { state: 'CONFIRMED' };
+  }
+
+  return {
+    async pendingNonce(address) {
+      return client.getTransactionCount({ address: address as Address, blockTag: 'pending' });
+    },
+    async sign(request: SendRequest) {
+      const account = signer.evmAccount(request.fromIndex);
+      const token = tokenOf(request.currency);
+      const data = encodeFunctionData({
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [getAddress(request.to), request.amount],
+      });
+      chainId ??= await client.getChainId();
+      let gas: bigint;
+      try {
+        gas = await client.estimateGas({ account: account.address, to: token, data });
+      } catch (error) {
+        throw new SendRefused(`The chain refuses the transfer: ${(error as Error).message.split('\n')[0]}`);
+      }
+      const fees = await client.estimateFeesPerGas();
+      const raw = await account.signTransaction({
+        chainId,
+        type: 'eip1559',
+        to: token,
+        data,
+        nonce: request.nonce,
+        gas: (gas * 12n) / 10n,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
+      return { hash: keccak256(raw), raw };
+    },
+    async broadcast(raw) {
+      try {
+        await client.sendRawTransaction({ serializedTransaction: raw as Hex });
+      } catch (error) {
+        const message = (error as Error).message.toLowerCase();
+        // the node has it already, or it has been mined: both are what a rebroadcast wants
+        if (message.includes('already') || message.includes('nonce too low')) return;
+        throw error;
+      }
+    },
+    status,
+    head: () => client.getBlockNumber({ cacheTime: 0 }),
+    async inbound(fromBlock, toBlock, addresses): Promise<InboundTransfer[]> {
+      if (addresses.length === 0 || fromBlock > toBlock || currencyByToken.size === 0) return [];
+      const logs = await client.getLogs({
+        address: [...currencyByToken.keys()].map((token) => getAddress(token)),
+        event: TRANSFER_EVENT,
+        args: { to: addresses as Address[] },
+        fromBlock,
+        toBlock,
+      });
+      return logs
+        .filter((log) => !log.removed && log.args.value && log.args.value > 0n)
+        .map((log) => ({
+          transactionHash: log.transactionHash,
+          logIndex: log.logIndex,
+          blockHash: log.blockHash,
+          blockNumber: log.blockNumber,
+          from: getAddress(log.args.from!),
+          to: getAddress(log.args.to!),
+          currency: currencyByToken.get(log.address.toLowerCase())!,
+          amount: log.args.value!,
+        }));
+    },
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * Inbound stablecoin: a token transfer to a customer's address becomes a DEPOSIT transaction when it is
+ * first seen (PROCESSING), credited to that wallet once the chain has confirmed it (SUCCESS), or FAILED
+ * when a reorganisation removed it before that. The chain_deposits row (one per log per block) makes
+ * seeing a log again change nothing; the journal's unique reference makes crediting twice impossible.
+ */
+import type { Clock } from '../../core/clock.ts';
+import { newId } from '../../core/ids.ts';
+import type { Database, Executor } from '../../db/types.ts';
+import type { Environment } from '../../lib/environment.ts';
+import { chainDeposit } from '../ledger/postings.ts';
+import { postJournal } from '../ledger/repo.ts';
+import type { InboundTransfer } from '../rails/chains/adapter.ts';
+import type { Blockchain } from '../rails/chains/networks.ts';
+import type { ChainRegistry } from '../rails/chains/registry.ts';
+import { createChainTransaction, moveChainTransaction } from './events.ts';
+import { type ChainTransactionRow, lockChainTransaction, walletByAddress } from './repo.ts';
+
+/** Records a log seen on chain; returns its DEPOSIT transaction id (null: not to a customer's wallet). */
+export async function recordInbound(
+  tx: Executor,
+  chains: ChainRegistry,
+  environment: Environment,
+  blockchain: Blockchain,
+  log: Omit<InboundTransfer, 'blockNumber'> & { blockNumber: bigint | null },
+  at: Date,
+): Promise<string | null> {
+  const seen = await tx.query<{ transaction_id: string }>(
+    `SELECT transaction_id FROM chain_deposits
+      WHERE environment = $1 AND blockchain = $2 AND transaction_hash = $3 AND log_index = $4 AND block_hash = $5`,
+    [environment, blockchain, log.transactionHash, log.logIndex, log.blockHash],
+  );
+  if (seen[0]) return seen[0].transaction_id;
+  const wallet = await walletByAddress(tx, environment, blockchain, log.to);
+  if (!wallet) return null;
+  const row: ChainTransactionRow = {
+    id: newId(),
+    customer_id: wallet.customer_id,
+    project_id: wallet.project_id,
+    environment,
+    type: 'DEPOSIT',
+    status: 'PROCESSING',
+    currency: log.currency,
+    amount: log.amount,
+    blockchain,
+    to_customer_id: null,
+    from_address: log.from,
+    to_address: wallet.address,
+    transaction_hash: log.transactionHash,
+    failure_reason: null,
+    metadata: null,
+    timeline: [{ status: 'PROCESSING', at: at.toISOString() }],
+    created_at: at,
+    updated_at: at,
+  };
+  await createChainTransaction(tx, chains, row);
+  await tx.query(
+    `INSERT INTO chain_deposits (environment, blockchain, transaction_hash, log_index, block_hash, block_number,
+                                 transaction_id, seen_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [environment, blockchain, log.transactionHash, log.logIndex, log.blockHash, log.blockNumber, row.id, at],
+  );
+  return row.id;
+}
+
+/** Credits a PROCESSING deposit to its wallet; a deposit already decided is left alone. */
+export async function creditDeposit(
+  tx: Executor,
+  chains: ChainRegistry,
+  id: string,
+  at: Date,
+): Promise<boolean> {
+  const row = await lockChainTransaction(tx, id);
+  if (!row || row.status !== 'PROCESSING') return false;
+  await postJournal(tx, {
+    tenant: { projectId: row.project_id, environment: row.environment },
+    kind: 'CHAIN_DEPOSIT',
+    reference: row.id,
+    transactionId: null,
+    entries: chainDeposit(row.customer_id, row.currency, row.amount, row.blockchain),
+    at,
+  });
+  await moveChainTransaction(tx, chains, row, 'SUCCESS', at);
+  return true;
+}
+
+/** A deposit a reorganisation removed before its confirmations: FAILED, nothing credited. */
+export async function dropDeposit(
+  tx: Executor,
+  chains: ChainRegistry,
+  id: string,
+  confirmations: number,
+  at: Date,
+): Promise<boolean> {
+  const row = await lockChainTransaction(tx, id);
+  if (!row || row.status !== 'PROCESSING') return false;
+  await moveChainTransaction(tx, chains, row, 'FAILED', at, {
+    failureReason: `A chain reorganisation removed the transfer before its ${confirmations} confirmations; nothing was credited`,
+  });
+  return true;
+}
+
+/** Sandbox: credits simulated deposits whose confirmation delay has passed. */
+export async function confirmSimulatedDeposits(deps: {
+  db: Database;
+  chains: ChainRegistry;
+  clock: Clock;
+}): Promise<number> {
+  const { db, chains, clock } = deps;
+  const due = new Date(clock().getTime() - chains.config.sandboxConfirmationMs);
+  return db.transaction(async (tx) => {
+    const rows = await tx.query<{ id: string }>(
+      `SELECT t.id FROM chain_transactions t
+        WHERE t.type = 'DEPOSIT' AND t.status = 'PROCESSING' AND t.environment = 'sandbox' AND t.created_at <= $1
+        ORDER BY t.created_at LIMIT 50 FOR UPDATE SKIP LOCKED`,
+      [due],
+    );
+    let credited = 0;
+    for (const row of rows) if (await creditDeposit(tx, chains, row.id, clock())) credited++;
+    return credited;
+  });
+}

@@ -1,0 +1,245 @@
+/** SQL of wallets and of stablecoin transactions (transfers and deposits). */
+import type { Executor } from '../../db/types.ts';
+import type { Environment, Tenant } from '../../lib/environment.ts';
+import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
+
+export type WalletRow = {
+  id: string;
+  customer_id: string;
+  project_id: string;
+  environment: Environment;
+  blockchain: Blockchain;
+  address: string;
+  hd_index: number;
+  created_at: Date;
+};
+
+const WALLET_COLUMNS = 'id, customer_id, project_id, environment, blockchain, address, hd_index, created_at';
+
+export async function walletsOf(db: Executor, customerId: string): Promise<WalletRow[]> {
+  return db.query<WalletRow>(`SELECT ${WALLET_COLUMNS} FROM wallets WHERE customer_id = $1`, [customerId]);
+}
+
+export async function nextHdIndex(db: Executor): Promise<number> {
+  const rows = await db.query<{ n: bigint }>(`SELECT nextval('wallet_hd_index') AS n`);
+  return Number(rows[0]!.n);
+}
+
+export async function insertWallets(db: Executor, rows: WalletRow[]): Promise<void> {
+  for (const row of rows) {
+    await db.query(
+      `INSERT INTO wallets (${WALLET_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (customer_id, blockchain) DO NOTHING`,
+      [
+        row.id,
+        row.customer_id,
+        row.project_id,
+        row.environment,
+        row.blockchain,
+        row.address,
+        row.hd_index,
+        row.created_at,
+      ],
+    );
+  }
+}
+
+/** The wallet an address belongs to, in one environment (EVM addresses in any case). */
+export async function walletByAddress(
+  db: Executor,
+  environment: Environment,
+  blockchain: Blockchain,
+  address: string,
+): Promise<WalletRow | undefined> {
+  const rows = await db.query<WalletRow>(
+    `SELECT ${WALLET_COLUMNS} FROM wallets
+      WHERE environment = $1 AND blockchain = $2 AND lower(address) = lower($3)`,
+    [environment, blockchain, address],
+  );
+  return rows[0];
+}
+
+export async function walletAddresses(
+  db: Executor,
+  environment: Environment,
+  blockchain: Blockchain,
+): Promise<string[]> {
+  const rows = await db.query<{ address: string }>(
+    `SELECT address FROM wallets WHERE environment = $1 AND blockchain = $2`,
+    [environment, blockchain],
+  );
+  return rows.map((row) => row.address);
+}
+
+export type WalletBalanceRow = {
+  blockchain: Blockchain;
+  currency: Stablecoin;
+  amount: bigint;
+  updated_at: Date;
+};
+
+/**
+ * A customer's stablecoin per chain, from the ledger: the negated sum of their wallet entries. Entries
+ * written before wallets had chains count on `defaultChain`.
+ */
+export async function walletBalances(
+  db: Executor,
+  customerId: string,
+  defaultChain: Blockchain,
+): Promise<WalletBalanceRow[]> {
+  const rows = await db.query<{
+    blockchain: Blockchain;
+    currency: Stablecoin;
+    amount: string;
+    updated_at: Date;
+  }>(
+    `SELECT coalesce(e.blockchain, $2) AS blockchain, e.currency, (-sum(e.amount))::text AS amount,
+            max(j.created_at) AS updated_at
+       FROM ledger_entries e JOIN ledger_journals j ON j.id = e.journal_id
+      WHERE e.customer_id = $1 AND e.account = 'CUSTOMER_WALLET'
+      GROUP BY 1, 2`,
+    [customerId, defaultChain],
+  );
+  return rows.map((row) => ({ ...row, amount: BigInt(row.amount) }));
+}
+
+/** One customer's balance of one stablecoin on one chain. */
+export async function walletBalance(
+  db: Executor,
+  customerId: string,
+  blockchain: Blockchain,
+  currency: Stablecoin,
+  defaultChain: Blockchain,
+): Promise<bigint> {
+  const rows = await db.query<{ amount: string }>(
+    `SELECT coalesce(-sum(amount), 0)::text AS amount FROM ledger_entries
+      WHERE customer_id = $1 AND account = 'CUSTOMER_WALLET' AND currency = $3
+        AND coalesce(blockchain, $4) = $2`,
+    [customerId, blockchain, currency, defaultChain],
+  );
+  return BigInt(rows[0]!.amount);
+}
+
+export type ChainTransactionStatus = 'PROCESSING' | 'SUCCESS' | 'FAILED';
+export type TimelineStep = { status: ChainTransactionStatus; at: string };
+
+export type ChainTransactionRow = {
+  id: string;
+  customer_id: string;
+  project_id: string;
+  environment: Environment;
+  type: 'TRANSFER' | 'DEPOSIT';
+  status: ChainTransactionStatus;
+  currency: Stablecoin;
+  amount: bigint;
+  blockchain: Blockchain;
+  to_customer_id: string | null;
+  from_address: string | null;
+  to_address: string | null;
+  transaction_hash: string | null;
+  failure_reason: string | null;
+  metadata: Record<string, unknown> | null;
+  timeline: TimelineStep[];
+  created_at: Date;
+  updated_at: Date;
+};
+
+const TX_COLUMNS = `id, customer_id, project_id, environment, type, status, currency, amount, blockchain,
+  to_customer_id, from_address, to_address, transaction_hash, failure_reason, metadata, timeline,
+  created_at, updated_at`;
+
+export async function insertChainTransaction(db: Executor, row: ChainTransactionRow): Promise<void> {
+  await db.query(
+    `INSERT INTO chain_transactions (${TX_COLUMNS})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+    [
+      row.id,
+      row.customer_id,
+      row.project_id,
+      row.environment,
+      row.type,
+      row.status,
+      row.currency,
+      row.amount,
+      row.blockchain,
+      row.to_customer_id,
+      row.from_address,
+      row.to_address,
+      row.transaction_hash,
+      row.failure_reason,
+      row.metadata === null ? null : JSON.stringify(row.metadata),
+      JSON.stringify(row.timeline),
+      row.created_at,
+      row.updated_at,
+    ],
+  );
+}
+
+export async function findChainTransaction(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+): Promise<ChainTransactionRow | undefined> {
+  const rows = await db.query<ChainTransactionRow>(
+    `SELECT ${TX_COLUMNS} FROM chain_transactions WHERE id = $1 AND project_id = $2 AND environment = $3`,
+    [id, tenant.projectId, tenant.environment],
+  );
+  return rows[0];
+}
+
+export async function lockChainTransaction(
+  db: Executor,
+  id: string,
+): Promise<ChainTransactionRow | undefined> {
+  const rows = await db.query<ChainTransactionRow>(
+    `SELECT ${TX_COLUMNS} FROM chain_transactions WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  return rows[0];
+}
+
+export async function chainTransactionsByIds(db: Executor, ids: string[]): Promise<ChainTransactionRow[]> {
+  if (ids.length === 0) return [];
+  return db.query<ChainTransactionRow>(
+    `SELECT ${TX_COLUMNS} FROM chain_transactions WHERE id = ANY($1::uuid[])`,
+    [ids],
+  );
+}
+
+/** Moves to `status`, appending it to the timeline; sets the hash or the failure reason when given. */
+export async function updateChainTransaction(
+  db: Executor,
+  id: string,
+  status: ChainTransactionStatus,
+  at: Date,
+  changes: { transactionHash?: string | null; failureReason?: string | null } = {},
+): Promise<ChainTransactionRow> {
+  const step: TimelineStep = { status, at: at.toISOString() };
+  const appended = status === 'PROCESSING' ? '[]' : JSON.stringify([step]);
+  const rows = await db.query<ChainTransactionRow>(
+    `UPDATE chain_transactions SET status = $2, timeline = timeline || $3::jsonb, updated_at = $4,
+            transaction_hash = coalesce($5, transaction_hash), failure_reason = coalesce($6, failure_reason)
+      WHERE id = $1 RETURNING ${TX_COLUMNS}`,
+    [id, status, appended, at, changes.transactionHash ?? null, changes.failureReason ?? null],
+  );
+  return rows[0]!;
+}
+
+export async function listChainTransactions(
+  db: Executor,
+  tenant: Tenant,
+  customerId: string | undefined,
+  limit: number,
+): Promise<{ rows: ChainTransactionRow[]; total: number }> {
+  const where = `project_id = $1 AND environment = $2
+    AND ($3::uuid IS NULL OR customer_id = $3 OR to_customer_id = $3)`;
+  const params = [tenant.projectId, tenant.environment, customerId ?? null];
+  const [rows, count] = await Promise.all([
+    db.query<ChainTransactionRow>(
+      `SELECT ${TX_COLUMNS} FROM chain_transactions WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $4`,
+      [...params, limit],
+    ),
+    db.query<{ n: bigint }>(`SELECT count(*) AS n FROM chain_transactions WHERE ${where}`, params),
+  ]);
+  return { rows, total: Number(count[0]!.n) };
+}

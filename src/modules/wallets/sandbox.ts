@@ -1,0 +1,65 @@
+/** Sandbox: a simulated inbound transfer to a customer's address, confirmed after the sandbox delay. */
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../core/clock.ts';
+import { AppError, invalidField, notFound } from '../../core/errors.ts';
+import type { Database } from '../../db/types.ts';
+import { parseDecimal } from '../../lib/decimal.ts';
+import type { Tenant } from '../../lib/environment.ts';
+import { BLOCKCHAINS, type Blockchain, type Stablecoin } from '../rails/chains/networks.ts';
+import type { ChainRegistry } from '../rails/chains/registry.ts';
+import { creditDeposit, recordInbound } from './deposits.ts';
+import { presentChainTransaction } from './presenter.ts';
+import { findChainTransaction, walletByAddress } from './repo.ts';
+
+export function createSandboxWalletService(deps: { db: Database; clock: Clock; chains: ChainRegistry }) {
+  const { db, clock, chains } = deps;
+
+  async function deposit(
+    tenant: Tenant,
+    address: string,
+    input: { currency: Stablecoin; amount: string; blockchain?: Blockchain | undefined },
+  ) {
+    const amount = parseDecimal(input.amount, 6);
+    if (amount <= 0n) throw invalidField('/body/amount', 'must be greater than zero');
+    const candidates = input.blockchain
+      ? [input.blockchain]
+      : [chains.config.defaultChain, ...BLOCKCHAINS.filter((c) => c !== chains.config.defaultChain)];
+    let wallet: Awaited<ReturnType<typeof walletByAddress>>;
+    for (const chain of candidates) {
+      wallet = await walletByAddress(db, tenant.environment, chain, address);
+      if (wallet) break;
+    }
+    if (!wallet || wallet.project_id !== tenant.projectId) throw notFound('Wallet');
+    const adapter = chains.get(tenant.environment, wallet.blockchain);
+    if (!adapter.supports(input.currency)) {
+      throw invalidField('/body/currency', `${input.currency} is not available on ${wallet.blockchain}`);
+    }
+    const at = clock();
+    const id = await db.transaction(async (tx) => {
+      const created = await recordInbound(
+        tx,
+        chains,
+        tenant.environment,
+        wallet.blockchain,
+        {
+          transactionHash: adapter.simulatedHash(),
+          logIndex: 0,
+          blockHash: `0x${randomBytes(32).toString('hex')}`,
+          blockNumber: null,
+          from: adapter.addressAt(2 ** 31 - 1),
+          to: wallet.address,
+          currency: input.currency,
+          amount,
+        },
+        at,
+      );
+      if (!created) throw new AppError('conflict', 'The address is not a wallet of this project');
+      if (chains.config.sandboxConfirmationMs === 0) await creditDeposit(tx, chains, created, at);
+      return created;
+    });
+    const row = await findChainTransaction(db, tenant, id);
+    return presentChainTransaction(chains, row!);
+  }
+
+  return { deposit };
+}

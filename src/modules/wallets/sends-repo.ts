@@ -1,0 +1,164 @@
+/** SQL of the outbound send queue and of the one-sender-per-address rows that hand out nonces. */
+import type { Executor } from '../../db/types.ts';
+import type { Environment } from '../../lib/environment.ts';
+import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
+
+export type SendPurpose = 'ON_RAMP' | 'TRANSFER';
+export type SendStatus = 'QUEUED' | 'SUBMITTED' | 'CONFIRMED' | 'FAILED';
+
+export type SendRow = {
+  id: string;
+  environment: Environment;
+  blockchain: Blockchain;
+  purpose: SendPurpose;
+  transaction_id: string;
+  from_address: string;
+  signer_index: number;
+  to_address: string;
+  currency: Stablecoin;
+  amount: bigint;
+  status: SendStatus;
+  nonce: bigint | null;
+  transaction_hash: string | null;
+  raw_transaction: string | null;
+  submitted_at: Date | null;
+  failure_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const COLUMNS = `id, environment, blockchain, purpose, transaction_id, from_address, signer_index, to_address,
+  currency, amount, status, nonce, transaction_hash, raw_transaction, submitted_at, failure_reason,
+  created_at, updated_at`;
+
+export async function insertSend(db: Executor, row: SendRow): Promise<void> {
+  await db.query(
+    `INSERT INTO chain_sends (${COLUMNS})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+    [
+      row.id,
+      row.environment,
+      row.blockchain,
+      row.purpose,
+      row.transaction_id,
+      row.from_address,
+      row.signer_index,
+      row.to_address,
+      row.currency,
+      row.amount,
+      row.status,
+      row.nonce,
+      row.transaction_hash,
+      row.raw_transaction,
+      row.submitted_at,
+      row.failure_reason,
+      row.created_at,
+      row.updated_at,
+    ],
+  );
+}
+
+export async function ensureSender(
+  db: Executor,
+  environment: Environment,
+  blockchain: Blockchain,
+  address: string,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO chain_senders (environment, blockchain, address) VALUES ($1, $2, $3)
+     ON CONFLICT DO NOTHING`,
+    [environment, blockchain, address],
+  );
+}
+
+export type SenderRow = {
+  environment: Environment;
+  blockchain: Blockchain;
+  address: string;
+  next_nonce: bigint | null;
+};
+
+/** One sending address with queued sends, locked; another signer skips it and takes the next. */
+export async function claimSender(db: Executor): Promise<SenderRow | undefined> {
+  const rows = await db.query<SenderRow>(
+    `SELECT s.environment, s.blockchain, s.address, s.next_nonce
+       FROM chain_senders s
+      WHERE EXISTS (SELECT 1 FROM chain_sends q
+                     WHERE q.status = 'QUEUED' AND q.environment = s.environment
+                       AND q.blockchain = s.blockchain AND q.from_address = s.address)
+      LIMIT 1
+        FOR UPDATE SKIP LOCKED`,
+  );
+  return rows[0];
+}
+
+export async function setNextNonce(db: Executor, sender: SenderRow, nonce: bigint): Promise<void> {
+  await db.query(
+    `UPDATE chain_senders SET next_nonce = $4 WHERE environment = $1 AND blockchain = $2 AND address = $3`,
+    [sender.environment, sender.blockchain, sender.address, nonce],
+  );
+}
+
+export async function queuedSendsOf(db: Executor, sender: SenderRow, limit: number): Promise<SendRow[]> {
+  return db.query<SendRow>(
+    `SELECT ${COLUMNS} FROM chain_sends
+      WHERE status = 'QUEUED' AND environment = $1 AND blockchain = $2 AND from_address = $3
+      ORDER BY created_at, id LIMIT $4 FOR UPDATE`,
+    [sender.environment, sender.blockchain, sender.address, limit],
+  );
+}
+
+/** Submitted sends to look at, oldest look first, locked and skipped by other workers. */
+export async function claimSubmitted(db: Executor, limit: number): Promise<SendRow[]> {
+  return db.query<SendRow>(
+    `SELECT ${COLUMNS} FROM chain_sends WHERE status = 'SUBMITTED'
+      ORDER BY updated_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    [limit],
+  );
+}
+
+export async function lockSend(db: Executor, id: string): Promise<SendRow | undefined> {
+  const rows = await db.query<SendRow>(`SELECT ${COLUMNS} FROM chain_sends WHERE id = $1 FOR UPDATE`, [id]);
+  return rows[0];
+}
+
+export async function markSubmitted(
+  db: Executor,
+  id: string,
+  signed: { nonce: bigint; hash: string; raw: string },
+  at: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE chain_sends SET status = 'SUBMITTED', nonce = $2, transaction_hash = $3, raw_transaction = $4,
+            submitted_at = $5, updated_at = $5 WHERE id = $1`,
+    [id, signed.nonce, signed.hash, signed.raw, at],
+  );
+}
+
+export async function markSend(
+  db: Executor,
+  id: string,
+  status: 'CONFIRMED' | 'FAILED',
+  at: Date,
+  failureReason: string | null = null,
+): Promise<void> {
+  await db.query(`UPDATE chain_sends SET status = $2, updated_at = $3, failure_reason = $4 WHERE id = $1`, [
+    id,
+    status,
+    at,
+    failureReason,
+  ]);
+}
+
+export async function touchSend(db: Executor, id: string, at: Date): Promise<void> {
+  await db.query(`UPDATE chain_sends SET updated_at = $2 WHERE id = $1`, [id, at]);
+}
+
+/** Whether a hash is one of Ponte's own on-ramp deliveries (the watcher does not credit those twice). */
+export async function isOnRampDelivery(db: Executor, blockchain: Blockchain, hash: string): Promise<boolean> {
+  const rows = await db.query(
+    `SELECT 1 FROM chain_sends WHERE blockchain = $1 AND lower(transaction_hash) = lower($2) AND purpose = 'ON_RAMP'`,
+    [blockchain, hash],
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,79 @@
+/**
+ * Wallets: every APPROVED customer has one per blockchain, all derived from the environment's HD seed
+ * at the customer's own index, created together the first time they are needed. Balances per chain come
+ * from the ledger, so that they always add up to the customer's balances.
+ */
+import { notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { Database, Executor } from '../../db/types.ts';
+import { formatDecimal } from '../../lib/decimal.ts';
+import type { Tenant } from '../../lib/environment.ts';
+import { type CustomerRow, findCustomer } from '../customers/repo.ts';
+import { BLOCKCHAINS, type Blockchain } from '../rails/chains/networks.ts';
+import type { ChainRegistry } from '../rails/chains/registry.ts';
+import { insertWallets, nextHdIndex, type WalletRow, walletBalances, walletsOf } from './repo.ts';
+
+/** The customer's wallets, created on first use (call under the customer's row lock, or accept a race). */
+export async function ensureWallets(
+  tx: Executor,
+  chains: ChainRegistry,
+  customer: Pick<CustomerRow, 'id' | 'project_id' | 'environment'>,
+  at: Date,
+): Promise<WalletRow[]> {
+  const existing = await walletsOf(tx, customer.id);
+  if (existing.length === BLOCKCHAINS.length) return existing;
+  const index = existing[0]?.hd_index ?? (await nextHdIndex(tx));
+  const rows: WalletRow[] = BLOCKCHAINS.filter((chain) => !existing.some((w) => w.blockchain === chain)).map(
+    (blockchain) => ({
+      id: newId(),
+      customer_id: customer.id,
+      project_id: customer.project_id,
+      environment: customer.environment,
+      blockchain,
+      address: chains.get(customer.environment, blockchain).addressAt(index),
+      hd_index: index,
+      created_at: at,
+    }),
+  );
+  await insertWallets(tx, rows);
+  return walletsOf(tx, customer.id);
+}
+
+export function createWalletService(deps: { db: Database; chains: ChainRegistry; clock: () => Date }) {
+  const { db, chains, clock } = deps;
+  const defaultChain = chains.config.defaultChain;
+
+  async function list(tenant: Tenant, customerId: string) {
+    const customer = await findCustomer(db, tenant, customerId);
+    if (!customer) throw notFound('Customer');
+    if (customer.verification_status !== 'APPROVED') return { data: [] };
+    const wallets = await db.transaction((tx) => ensureWallets(tx, chains, customer, clock()));
+    const balances = await walletBalances(db, customer.id, defaultChain);
+    const order = (chain: Blockchain) => BLOCKCHAINS.indexOf(chain);
+    return {
+      data: wallets
+        .sort((a, b) => order(a.blockchain) - order(b.blockchain))
+        .map((wallet) => {
+          const adapter = chains.get(tenant.environment, wallet.blockchain);
+          return {
+            blockchain: wallet.blockchain,
+            address: wallet.address,
+            blockExplorerUrl: adapter.addressUrl(wallet.address),
+            isDefault: wallet.blockchain === defaultChain,
+            balances: adapter.currencies.map((currency) => {
+              const held = balances.find(
+                (b) => b.blockchain === wallet.blockchain && b.currency === currency,
+              );
+              return {
+                currency,
+                amount: formatDecimal(held?.amount ?? 0n, 6),
+                updatedAt: (held?.updated_at ?? wallet.created_at).toISOString(),
+              };
+            }),
+          };
+        }),
+    };
+  }
+
+  return { list };
+}

@@ -1,0 +1,180 @@
+/**
+ * Stablecoin transfers (`POST /transactions/transfer`). The sender's wallet on the chosen chain must hold
+ * the amount: checked under the sender's customer row lock, so concurrent transfers on any number of
+ * processes are decided one after the other against the ledger. To another customer of the project (by
+ * id, or by one of their addresses) the balance moves at once; to an external address the amount leaves
+ * the wallet now and is sent on chain, SUCCESS after its confirmations or FAILED with the amount back.
+ */
+
+import type { Clock } from '../../core/clock.ts';
+import { AppError, invalidField, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { Database } from '../../db/types.ts';
+import { formatDecimal, parseDecimal } from '../../lib/decimal.ts';
+import type { Tenant } from '../../lib/environment.ts';
+import { findCustomer, lockCustomer } from '../customers/repo.ts';
+import { chainSend, walletTransfer } from '../ledger/postings.ts';
+import { postJournal } from '../ledger/repo.ts';
+import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
+import type { ChainRegistry } from '../rails/chains/registry.ts';
+import { createChainTransaction, moveChainTransaction } from './events.ts';
+import { presentChainTransaction } from './presenter.ts';
+import { type ChainTransactionRow, findChainTransaction, walletBalance, walletByAddress } from './repo.ts';
+import { enqueueSend, progressSend } from './sender.ts';
+import { ensureWallets } from './service.ts';
+
+export type TransferInput = {
+  currency: Stablecoin;
+  from: string;
+  to: string;
+  amount: string;
+  blockchain?: Blockchain | undefined;
+  metadata?: Record<string, unknown> | undefined;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SCALE = 6;
+/** Largest amount a bigint column holds. */
+const INT8_MAX = 9_223_372_036_854_775_807n;
+
+export function createTransferService(deps: { db: Database; clock: Clock; chains: ChainRegistry }) {
+  const { db, clock, chains } = deps;
+
+  function validate(tenant: Tenant, input: TransferInput) {
+    const blockchain = input.blockchain ?? chains.config.defaultChain;
+    const adapter = chains.get(tenant.environment, blockchain);
+    const amount = parseDecimal(input.amount, SCALE);
+    if (amount <= 0n || amount > INT8_MAX) throw invalidField('/body/amount', 'must be greater than zero');
+    if (!adapter.supports(input.currency)) {
+      throw invalidField('/body/currency', `${input.currency} is not available on ${blockchain}`);
+    }
+    const toCustomer = UUID.test(input.to);
+    if (!toCustomer) {
+      const problem = adapter.addressProblem(input.to);
+      if (problem) {
+        throw invalidField('/body/to', `${problem}; it must be a customer id or a ${blockchain} address`);
+      }
+    }
+    return { blockchain, adapter, amount, toCustomer };
+  }
+
+  async function create(tenant: Tenant, input: TransferInput) {
+    const { blockchain, adapter, amount, toCustomer } = validate(tenant, input);
+    const result = await db.transaction(async (tx) => {
+      const sender = await lockCustomer(tx, tenant, input.from);
+      if (!sender) throw notFound('Customer');
+      if (sender.verification_status !== 'APPROVED') {
+        throw new AppError(
+          'customer_not_approved',
+          `The customer's verification is ${sender.verification_status}; transfers need it APPROVED`,
+        );
+      }
+      const now = clock();
+      await ensureWallets(tx, chains, sender, now);
+      let recipientId: string | null = null;
+      let address: string | null = null;
+      if (toCustomer) {
+        const recipient = await findCustomer(tx, tenant, input.to);
+        if (!recipient) throw new AppError('not_found', 'The receiving customer was not found');
+        if (recipient.verification_status !== 'APPROVED') {
+          throw new AppError('customer_not_approved', 'The receiving customer is not APPROVED');
+        }
+        recipientId = recipient.id;
+      } else {
+        const owned = await walletByAddress(tx, tenant.environment, blockchain, input.to);
+        if (owned && owned.project_id === tenant.projectId) recipientId = owned.customer_id;
+        else address = adapter.normalize(input.to);
+      }
+      if (recipientId === sender.id) throw invalidField('/body/to', 'must be another customer than `from`');
+      if (address !== null && adapter.mode === 'CUSTODIAL') {
+        throw new AppError(
+          'service_unavailable',
+          `Transfers to external ${blockchain} addresses are not available: no ${blockchain} node is configured`,
+        );
+      }
+      const balance = await walletBalance(
+        tx,
+        sender.id,
+        blockchain,
+        input.currency,
+        chains.config.defaultChain,
+      );
+      if (balance < amount) {
+        throw new AppError(
+          'insufficient_funds',
+          `The ${blockchain} wallet holds ${formatDecimal(balance, SCALE)} ${input.currency}, ` +
+            `less than ${formatDecimal(amount, SCALE)}`,
+          { extra: { available: formatDecimal(balance, SCALE) } },
+        );
+      }
+      const row: ChainTransactionRow = {
+        id: newId(),
+        customer_id: sender.id,
+        project_id: tenant.projectId,
+        environment: tenant.environment,
+        type: 'TRANSFER',
+        status: 'PROCESSING',
+        currency: input.currency,
+        amount,
+        blockchain,
+        to_customer_id: recipientId,
+        from_address: null,
+        to_address: address,
+        transaction_hash: null,
+        failure_reason: null,
+        metadata: input.metadata ?? null,
+        timeline: [{ status: 'PROCESSING', at: now.toISOString() }],
+        created_at: now,
+        updated_at: now,
+      };
+      await createChainTransaction(tx, chains, row);
+      if (recipientId !== null) {
+        const recipient = await findCustomer(tx, tenant, recipientId);
+        await ensureWallets(tx, chains, recipient!, now);
+        await postJournal(tx, {
+          tenant,
+          kind: 'WALLET_TRANSFER',
+          reference: row.id,
+          transactionId: null,
+          entries: walletTransfer(sender.id, recipientId, input.currency, amount, blockchain),
+          at: now,
+        });
+        return { row: await moveChainTransaction(tx, chains, row, 'SUCCESS', now), send: null };
+      }
+      await postJournal(tx, {
+        tenant,
+        kind: 'CHAIN_SEND',
+        reference: row.id,
+        transactionId: null,
+        entries: chainSend(sender.id, input.currency, amount, blockchain),
+        at: now,
+      });
+      const send = await enqueueSend(
+        tx,
+        adapter,
+        {
+          environment: tenant.environment,
+          blockchain,
+          purpose: 'TRANSFER',
+          transactionId: row.id,
+          to: address!,
+          currency: input.currency,
+          amount,
+        },
+        now,
+      );
+      if (send.transaction_hash) {
+        await tx.query(`UPDATE chain_transactions SET transaction_hash = $2 WHERE id = $1`, [
+          row.id,
+          send.transaction_hash,
+        ]);
+      }
+      return { row, send: send.id };
+    });
+    if (result.send) await progressSend(deps, result.send);
+    const row = await findChainTransaction(db, tenant, result.row.id);
+    return presentChainTransaction(chains, row!);
+  }
+
+  return { create };
+}
