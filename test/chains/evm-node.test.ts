@@ -1,0 +1,284 @@
+/**
+ * Ponte against a real EVM node (anvil from npm): on-ramp deliveries, external transfers and inbound
+ * deposits as real ERC-20 transfers, with confirmations, a watcher restart and a reorganisation. The
+ * background workers are off: each test runs the sender, the confirmation checker and the watcher itself,
+ * and mines blocks to reach the confirmations.
+ */
+
+import type { Address } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../src/context.ts';
+import { readEmvFields } from '../../src/lib/pix-brcode.ts';
+import { customerBalances } from '../../src/modules/ledger/repo.ts';
+import { signPixNotification } from '../../src/modules/rails/pix/signature.ts';
+import { checkSubmitted, signQueued } from '../../src/modules/wallets/sender.ts';
+import { watchChain } from '../../src/modules/wallets/watcher.ts';
+import { openContext } from '../../src/runtime.ts';
+import { individualBody } from '../helpers/factories.ts';
+import { type Client, client } from '../helpers/server.ts';
+import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
+import { type Anvil, startAnvil } from './anvil.ts';
+
+const CONFIRMATIONS = 3;
+const SECRET = 'provider-secret-for-chain-tests';
+const { node: anvil, reason } = await startAnvil();
+if (!anvil) console.warn(`SKIPPED: the real-node tests need anvil, which could not start here: ${reason}`);
+
+describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
+  const node = anvil as Anvil;
+  let server: IsolatedServer;
+  let production: Client;
+  let usdc: Address;
+  let treasury: string;
+
+  beforeAll(async () => {
+    usdc = await node.deployToken('USD Coin (test)', 'USDC');
+    server = await startIsolatedServer({
+      workers: false,
+      env: {
+        PONTE_PIX_PROVIDER_SECRET: SECRET,
+        PONTE_PIX_KEY: 'f3a9c1d2-4b5e-4f60-8a7b-9c0d1e2f3a4b',
+        PONTE_ONRAMP_FEE_BPS: '0',
+        PONTE_CHAIN_ETHEREUM_RPC_URL: node.url,
+        PONTE_CHAIN_ETHEREUM_TOKENS: `USDC=${usdc}`,
+        PONTE_CHAIN_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
+      },
+    });
+    production = client(server.production, (await server.newTenant()).productionKey);
+    await setRate(server, 'BRL/USDC', '0.2');
+    treasury = server.ctx.chains.get('production', 'ETHEREUM').addressAt(0);
+    await node.fundGas(treasury);
+    await node.mint(usdc, treasury, 1_000_000_000_000n);
+    await watchChain(server.ctx, server.ctx.chains.get('production', 'ETHEREUM'));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await server?.dropDatabase();
+    node.stop();
+  });
+
+  const ethereum = () => server.ctx.chains.get('production', 'ETHEREUM');
+  const watch = (ctx: AppContext = server.ctx) => watchChain(ctx, ctx.chains.get('production', 'ETHEREUM'));
+
+  async function approvedCustomer() {
+    const customer = (await production.post('/customers', individualBody())).json();
+    await server.ctx.db.query("UPDATE verifications SET status = 'APPROVED' WHERE customer_id = $1", [
+      customer.id,
+    ]);
+    return customer;
+  }
+
+  async function walletOf(customerId: string) {
+    const wallets = (await production.get(`/customers/${customerId}/wallets`)).json().data;
+    return wallets.find((w: { blockchain: string }) => w.blockchain === 'ETHEREUM');
+  }
+
+  async function usdcBalance(customerId: string) {
+    const balances = (await production.get(`/customers/${customerId}/balances`)).json().balances;
+    return balances.find((b: { currency: string }) => b.currency === 'USDC').amount;
+  }
+
+  let sequence = 0;
+  async function payCharge(brCode: string, valor: string) {
+    const txid = readEmvFields(readEmvFields(brCode).get('62')!).get('05')!;
+    const raw = JSON.stringify({
+      pix: [
+        {
+          endToEndId: `E12345678202501011200${String(++sequence).padStart(11, '0')}`,
+          txid,
+          valor,
+          horario: new Date().toISOString(),
+        },
+      ],
+    });
+    const response = await server.production.inject({
+      method: 'POST',
+      url: '/rails/pix/notifications',
+      payload: raw,
+      headers: { 'content-type': 'application/json', 'x-pix-signature': signPixNotification(SECRET, raw) },
+    });
+    expect(response.statusCode).toBeLessThan(300);
+  }
+
+  /** A customer holding `brl × 0.2` USDC on Ethereum, delivered on chain by an on-ramp. */
+  async function fundedCustomer(brl: string) {
+    const customer = await approvedCustomer();
+    const charge = await createOnRamp(production, customer.id, brl, { blockchain: 'ETHEREUM' });
+    await payCharge(charge.depositInstructions.brCode, brl);
+    await signQueued(server.ctx);
+    await node.mine(CONFIRMATIONS);
+    await checkSubmitted(server.ctx);
+    const done = (await production.get(`/transactions/${charge.id}`)).json();
+    return { customer, onRamp: done };
+  }
+
+  it('an on-ramp lands its tokens at the customer’s address, read back with balanceOf', async () => {
+    const customer = await approvedCustomer();
+    const wallet = await walletOf(customer.id);
+    const charge = await createOnRamp(production, customer.id, '500.00', { blockchain: 'ETHEREUM' });
+    await payCharge(charge.depositInstructions.brCode, '500.00');
+
+    // the request that received the deposit signed and broadcast the delivery; anvil mined it at once
+    const waiting = (await production.get(`/transactions/${charge.id}`)).json();
+    expect(waiting.status).toBe('TRANSFERRING_STABLECOIN');
+    expect(await signQueued(server.ctx)).toBe(0);
+    expect(await node.balanceOf(usdc, wallet.address)).toBe(100_000_000n);
+    expect(await usdcBalance(customer.id)).toBe('0.000000');
+
+    await node.mine(CONFIRMATIONS - 2); // the block holding it plus one: not yet final
+    await checkSubmitted(server.ctx);
+    expect((await production.get(`/transactions/${charge.id}`)).json().status).toBe(
+      'TRANSFERRING_STABLECOIN',
+    );
+    expect(await usdcBalance(customer.id)).toBe('0.000000');
+
+    await node.mine(1);
+    await checkSubmitted(server.ctx);
+    const done = (await production.get(`/transactions/${charge.id}`)).json();
+    expect(done.status).toBe('SUCCESS');
+    expect(await node.balanceOf(usdc, wallet.address)).toBe(100_000_000n);
+    const hash = done.receipt.blockchain.transactionHash;
+    expect(done.receipt.blockchain).toEqual({
+      network: 'ETHEREUM',
+      transactionHash: hash,
+      blockExplorerUrl: `https://etherscan.io/tx/${hash}`,
+    });
+    const onChain = await node.client.getTransactionReceipt({ hash });
+    expect(onChain.status).toBe('success');
+    expect(onChain.from.toLowerCase()).toBe(treasury.toLowerCase());
+    expect(await usdcBalance(customer.id)).toBe('100.000000');
+    expect((await walletOf(customer.id)).balances).toContainEqual(
+      expect.objectContaining({ currency: 'USDC', amount: '100.000000' }),
+    );
+  });
+
+  it('an external transfer arrives at its target address after the confirmations', async () => {
+    const { customer } = await fundedCustomer('250.00'); // 50 USDC
+    const target = privateKeyToAccount(`0x${'7'.repeat(64)}`).address;
+    const created = await production.post('/transactions/transfer', {
+      currency: 'USDC',
+      from: customer.id,
+      to: target,
+      amount: '12.345678',
+      blockchain: 'ETHEREUM',
+    });
+    expect(created.statusCode).toBe(201);
+    const transfer = created.json();
+    expect(transfer).toMatchObject({ type: 'TRANSFER', status: 'PROCESSING' });
+    expect(await usdcBalance(customer.id)).toBe('37.654322');
+
+    const hash = transfer.receipt.blockchain.transactionHash;
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+    await node.mine(CONFIRMATIONS);
+    await checkSubmitted(server.ctx);
+    const done = (await production.get(`/transactions/${transfer.id}`)).json();
+    expect(done.status).toBe('SUCCESS');
+    expect(done.receipt.blockchain.transactionHash).toBe(hash);
+    expect(await node.balanceOf(usdc, target)).toBe(12_345_678n);
+    expect(await usdcBalance(customer.id)).toBe('37.654322');
+  });
+
+  it('signs concurrent sends from one address with distinct, consecutive nonces', async () => {
+    const { customer } = await fundedCustomer('500.00'); // 100 USDC
+    const targets = Array.from(
+      { length: 6 },
+      (_, i) => privateKeyToAccount(`0x${String(i + 1).repeat(64)}`).address,
+    );
+    const second = await openContext(server.config);
+    try {
+      // queue without the request's own signing attempt racing the test: signing happens below
+      await Promise.all(
+        targets.map((to) =>
+          production.post('/transactions/transfer', {
+            currency: 'USDC',
+            from: customer.id,
+            to,
+            amount: '1.000000',
+          }),
+        ),
+      );
+      await Promise.all([
+        signQueued(server.ctx),
+        signQueued(second),
+        signQueued(server.ctx),
+        signQueued(second),
+      ]);
+      const sends = await server.ctx.db.query<{ nonce: bigint }>(
+        `SELECT nonce FROM chain_sends WHERE nonce IS NOT NULL ORDER BY nonce`,
+      );
+      const nonces = sends.map((s) => Number(s.nonce));
+      expect(nonces.length).toBeGreaterThanOrEqual(targets.length);
+      expect(new Set(nonces).size).toBe(nonces.length);
+      for (let i = 1; i < nonces.length; i++) expect(nonces[i]).toBe(nonces[i - 1]! + 1);
+      await node.mine(CONFIRMATIONS);
+      await checkSubmitted(server.ctx);
+      for (const to of targets) expect(await node.balanceOf(usdc, to)).toBe(1_000_000n);
+    } finally {
+      await second.db.close();
+    }
+  });
+
+  it('credits an inbound transfer once after N confirmations, never twice across a watcher restart', async () => {
+    const customer = await approvedCustomer();
+    const wallet = await walletOf(customer.id);
+    await node.mint(usdc, node.deployer.account.address, 10_000_000n);
+    const hash = await node.transfer(usdc, wallet.address, 7_500_000n);
+
+    expect(await watch()).toBe(0);
+    const deposits = async () =>
+      (await production.get(`/transactions?customerId=${customer.id}`))
+        .json()
+        .data.filter((t: { type: string }) => t.type === 'DEPOSIT');
+    const [seen] = await deposits();
+    expect(seen).toMatchObject({ type: 'DEPOSIT', status: 'PROCESSING', request: { amount: '7.500000' } });
+    expect(seen.receipt.blockchain.transactionHash).toBe(hash);
+    expect(await usdcBalance(customer.id)).toBe('0.000000');
+
+    await node.mine(1);
+    await watch();
+    expect((await deposits())[0].status).toBe('PROCESSING');
+
+    // a new watcher, as after a restart: its state is all in the database
+    const restarted = await openContext(server.config);
+    try {
+      await node.mine(CONFIRMATIONS);
+      expect(await watch(restarted)).toBe(1);
+      await watch(server.ctx);
+      await watch(restarted);
+    } finally {
+      await restarted.db.close();
+    }
+    const after = await deposits();
+    expect(after).toHaveLength(1);
+    expect(after[0].status).toBe('SUCCESS');
+    expect(await usdcBalance(customer.id)).toBe('7.500000');
+    const ledger = await customerBalances(server.ctx.db, customer.id);
+    expect(ledger.get('USDC')).toBe(7_500_000n);
+  });
+
+  it('credits nothing when a reorganisation removes a transfer before N confirmations', async () => {
+    const customer = await approvedCustomer();
+    const wallet = await walletOf(customer.id);
+    await node.mint(usdc, node.deployer.account.address, 5_000_000n);
+    const snapshot = await node.snapshot();
+    await node.transfer(usdc, wallet.address, 5_000_000n);
+    await watch();
+    const list = async () => (await production.get(`/transactions?customerId=${customer.id}`)).json().data;
+    expect((await list())[0]).toMatchObject({ type: 'DEPOSIT', status: 'PROCESSING' });
+
+    await node.revert(snapshot);
+    await node.mine(CONFIRMATIONS + 1);
+    await watch();
+    const [dropped] = await list();
+    expect(dropped.status).toBe('FAILED');
+    expect(dropped.failureReason).toMatch(/reorganisation/);
+    expect(await usdcBalance(customer.id)).toBe('0.000000');
+    expect(await node.balanceOf(usdc, wallet.address)).toBe(0n);
+    const journals = await server.ctx.db.query(
+      `SELECT 1 FROM ledger_journals WHERE kind = 'CHAIN_DEPOSIT' AND reference = $1`,
+      [dropped.id],
+    );
+    expect(journals).toHaveLength(0);
+  });
+});
