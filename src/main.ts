@@ -65,6 +65,12 @@ async function main() {
     },
     `Ponte listening (database: ${ctx.db.kind})`,
   );
+  const nodes = ctx.chains.all('production').filter((chain) => chain.mode === 'NODE');
+  if (nodes.length > 0) {
+    // public addresses only: fund these with the stablecoins and the chain's token for gas
+    const treasury = Object.fromEntries(nodes.map((chain) => [chain.blockchain, chain.addressAt(0)]));
+    log.info({ treasury }, 'chain treasury addresses');
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {

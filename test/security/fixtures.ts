@@ -69,6 +69,10 @@ export async function createFixtures(api: Client, operations: Operation[]): Prom
     });
     if (id) fixtures.transaction = id;
   }
+  if (has('get', '/customers/{id}/wallets')) {
+    const wallets = (await api.get(`/customers/${customer.id}/wallets`)).json().data as { address: string }[];
+    if (wallets[0]) fixtures.walletAddress = wallets[0].address;
+  }
   if (has('post', '/webhook-endpoints')) {
     const id = await created(api, '/webhook-endpoints', { url: 'http://127.0.0.1:9/hooks' });
     if (id) {
@@ -98,6 +102,7 @@ const NAMED: Record<string, string> = {
   limitRequestId: 'limitRequest',
   documentId: 'document',
   deliveryId: 'delivery',
+  address: 'walletAddress',
 };
 
 /** The concrete URL for a templated path, or the names of the parameters no fixture fills. */

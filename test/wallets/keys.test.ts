@@ -1,5 +1,4 @@
-import { HDKey } from '@scure/bip32';
-import { hdKeyToAccount } from 'viem/accounts';
+import { HDKey, hdKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { hdSigner, loadWalletSeed } from '../../src/modules/rails/chains/keys.ts';
 import { tronAddressFromHex, tronAddressProblem } from '../../src/modules/rails/chains/tron-address.ts';

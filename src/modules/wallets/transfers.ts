@@ -52,7 +52,7 @@ export function createTransferService(deps: { db: Database; clock: Clock; chains
     if (!toCustomer) {
       const problem = adapter.addressProblem(input.to);
       if (problem) {
-        throw invalidField('/body/to', `${problem}; it must be a customer id or a ${blockchain} address`);
+        throw invalidField('/body/to', `${problem}; it must be a customer id or an address on ${blockchain}`);
       }
     }
     return { blockchain, adapter, amount, toCustomer };
