@@ -30,10 +30,12 @@ describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
   let server: IsolatedServer;
   let production: Client;
   let usdc: Address;
+  let usdt: Address;
   let treasury: string;
 
   beforeAll(async () => {
     usdc = await node.deployToken('USD Coin (test)', 'USDC');
+    usdt = await node.deployToken('Tether USD (test)', 'USDT');
     server = await startIsolatedServer({
       workers: false,
       env: {
@@ -41,7 +43,7 @@ describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
         PONTE_PIX_KEY: 'f3a9c1d2-4b5e-4f60-8a7b-9c0d1e2f3a4b',
         PONTE_ONRAMP_FEE_BPS: '0',
         PONTE_CHAIN_ETHEREUM_RPC_URL: node.url,
-        PONTE_CHAIN_ETHEREUM_TOKENS: `USDC=${usdc}`,
+        PONTE_CHAIN_ETHEREUM_TOKENS: `USDC=${usdc},USDT=${usdt}`,
         PONTE_CHAIN_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
       },
     });
@@ -280,5 +282,34 @@ describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
       [dropped.id],
     );
     expect(journals).toHaveLength(0);
+  });
+
+  it('FAILS a transfer the chain refuses, with the amount back in the wallet', async () => {
+    // the customer holds USDT (deposited on chain to their own address) but the treasury holds none
+    const customer = await approvedCustomer();
+    const wallet = await walletOf(customer.id);
+    await node.mint(usdt, wallet.address, 3_000_000n);
+    await watch();
+    await node.mine(CONFIRMATIONS);
+    await watch();
+    const total = async () =>
+      (await production.get(`/customers/${customer.id}/balances`))
+        .json()
+        .balances.find((b: { currency: string }) => b.currency === 'USDT').amount;
+    expect(await total()).toBe('3.000000');
+
+    const response = await production.post('/transactions/transfer', {
+      currency: 'USDT',
+      from: customer.id,
+      to: privateKeyToAccount(`0x${'9'.repeat(64)}`).address,
+      amount: '2',
+    });
+    expect(response.statusCode).toBe(201);
+    const failed = (await production.get(`/transactions/${response.json().id}`)).json();
+    expect(failed.status).toBe('FAILED');
+    expect(failed.failureReason).toMatch(/back in the wallet/);
+    expect(failed.timeline.map((s: { status: string }) => s.status)).toEqual(['PROCESSING', 'FAILED']);
+    expect(await total()).toBe('3.000000');
+    expect(await customerBalances(server.ctx.db, customer.id)).toEqual(new Map([['USDT', 3_000_000n]]));
   });
 });

@@ -1,8 +1,8 @@
 import { HDKey, hdKeyToAccount } from 'viem/accounts';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hdSigner, loadWalletSeed } from '../../src/modules/rails/chains/keys.ts';
 import { tronAddressFromHex, tronAddressProblem } from '../../src/modules/rails/chains/tron-address.ts';
-import { startTestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SEED = new Uint8Array(64).map((_, i) => i);
 
@@ -39,23 +39,24 @@ describe('Tron addresses', () => {
 });
 
 describe('the wallet seed', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ workers: false });
+  });
+  afterAll(() => server.close());
+
   it('is kept encrypted, one per environment, and read back the same by every process', async () => {
-    const server = await startTestServer({ workers: false });
-    try {
-      const { db, instanceKeys, clock } = server.ctx;
-      const first = await loadWalletSeed(db, instanceKeys.encryption, 'sandbox', clock());
-      const again = await loadWalletSeed(db, instanceKeys.encryption, 'sandbox', clock());
-      const production = await loadWalletSeed(db, instanceKeys.encryption, 'production', clock());
-      expect(first).toHaveLength(64);
-      expect(Buffer.from(again).equals(Buffer.from(first))).toBe(true);
-      expect(Buffer.from(production).equals(Buffer.from(first))).toBe(false);
-      const [row] = await db.query<{ ciphertext: string }>(
-        `SELECT ciphertext FROM wallet_seeds WHERE environment = 'sandbox'`,
-      );
-      expect(row!.ciphertext).not.toContain(Buffer.from(first).toString('base64url'));
-      expect(row!.ciphertext).not.toContain(Buffer.from(first).toString('hex'));
-    } finally {
-      await server.close();
-    }
+    const { db, instanceKeys, clock } = server.ctx;
+    const first = await loadWalletSeed(db, instanceKeys.encryption, 'sandbox', clock());
+    const again = await loadWalletSeed(db, instanceKeys.encryption, 'sandbox', clock());
+    const production = await loadWalletSeed(db, instanceKeys.encryption, 'production', clock());
+    expect(first).toHaveLength(64);
+    expect(Buffer.from(again).equals(Buffer.from(first))).toBe(true);
+    expect(Buffer.from(production).equals(Buffer.from(first))).toBe(false);
+    const [row] = await db.query<{ ciphertext: string }>(
+      `SELECT ciphertext FROM wallet_seeds WHERE environment = 'sandbox'`,
+    );
+    expect(row!.ciphertext).not.toContain(Buffer.from(first).toString('base64url'));
+    expect(row!.ciphertext).not.toContain(Buffer.from(first).toString('hex'));
   });
 });

@@ -60,16 +60,23 @@ export function createWalletService(deps: { db: Database; chains: ChainRegistry;
             address: wallet.address,
             blockExplorerUrl: adapter.addressUrl(wallet.address),
             isDefault: wallet.blockchain === defaultChain,
-            balances: adapter.currencies.map((currency) => {
-              const held = balances.find(
-                (b) => b.blockchain === wallet.blockchain && b.currency === currency,
-              );
-              return {
-                currency,
-                amount: formatDecimal(held?.amount ?? 0n, 6),
-                updatedAt: (held?.updated_at ?? wallet.created_at).toISOString(),
-              };
-            }),
+            balances: [
+              ...new Set([
+                ...adapter.currencies,
+                ...balances.filter((b) => b.blockchain === wallet.blockchain).map((b) => b.currency),
+              ]),
+            ]
+              .sort()
+              .map((currency) => {
+                const held = balances.find(
+                  (b) => b.blockchain === wallet.blockchain && b.currency === currency,
+                );
+                return {
+                  currency,
+                  amount: formatDecimal(held?.amount ?? 0n, 6),
+                  updatedAt: (held?.updated_at ?? wallet.created_at).toISOString(),
+                };
+              }),
           };
         }),
     };
