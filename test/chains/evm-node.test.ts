@@ -11,12 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/context.ts';
 import { readEmvFields } from '../../src/lib/pix-brcode.ts';
 import { customerBalances } from '../../src/modules/ledger/repo.ts';
+import { openChainRegistry } from '../../src/modules/rails/chains/registry.ts';
 import { signPixNotification } from '../../src/modules/rails/pix/signature.ts';
 import { checkSubmitted, signQueued } from '../../src/modules/wallets/sender.ts';
 import { watchChain } from '../../src/modules/wallets/watcher.ts';
 import { openContext } from '../../src/runtime.ts';
 import { individualBody } from '../helpers/factories.ts';
-import { type Client, client } from '../helpers/server.ts';
+import { type Client, client, usingPostgres } from '../helpers/server.ts';
 import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
 import { type Anvil, startAnvil } from './anvil.ts';
 
@@ -60,7 +61,19 @@ describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
     node.stop();
   });
 
-  const ethereum = () => server.ctx.chains.get('production', 'ETHEREUM');
+  /**
+   * Another process over the same database: its own connection pool and chain adapters on PostgreSQL;
+   * on the embedded database (one per process) new chain adapters over the same one.
+   */
+  async function anotherProcess(): Promise<{ ctx: AppContext; close(): Promise<void> }> {
+    if (usingPostgres()) {
+      const ctx = await openContext(server.config);
+      return { ctx, close: () => ctx.db.close() };
+    }
+    const { db, config, instanceKeys, clock } = server.ctx;
+    const chains = await openChainRegistry(db, config.chains, instanceKeys.encryption, clock());
+    return { ctx: { ...server.ctx, chains }, close: async () => {} };
+  }
   const watch = (ctx: AppContext = server.ctx) => watchChain(ctx, ctx.chains.get('production', 'ETHEREUM'));
 
   async function approvedCustomer() {
@@ -187,7 +200,7 @@ describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
       { length: 6 },
       (_, i) => privateKeyToAccount(`0x${String(i + 1).repeat(64)}`).address,
     );
-    const second = await openContext(server.config);
+    const { ctx: second, close } = await anotherProcess();
     try {
       // queue without the request's own signing attempt racing the test: signing happens below
       await Promise.all(
@@ -217,7 +230,7 @@ describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
       await checkSubmitted(server.ctx);
       for (const to of targets) expect(await node.balanceOf(usdc, to)).toBe(1_000_000n);
     } finally {
-      await second.db.close();
+      await close();
     }
   });
 
@@ -242,14 +255,14 @@ describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
     expect((await deposits())[0].status).toBe('PROCESSING');
 
     // a new watcher, as after a restart: its state is all in the database
-    const restarted = await openContext(server.config);
+    const { ctx: restarted, close } = await anotherProcess();
     try {
       await node.mine(CONFIRMATIONS);
       expect(await watch(restarted)).toBe(1);
       await watch(server.ctx);
       await watch(restarted);
     } finally {
-      await restarted.db.close();
+      await close();
     }
     const after = await deposits();
     expect(after).toHaveLength(1);
