@@ -1,0 +1,56 @@
+/**
+ * How an amount is taken from a customer's wallets when no chain is named (a money-out paid from the
+ * customer's stablecoin balance): the default chain first, then the other chains in their listed order,
+ * each giving what it holds, until the amount is covered. Call under the customer's row lock, so that
+ * what is read here is what the caller posts.
+ */
+import { AppError } from '../../core/errors.ts';
+import type { Executor } from '../../db/types.ts';
+import { formatDecimal } from '../../lib/decimal.ts';
+import type { Entry } from '../ledger/accounts.ts';
+import { BLOCKCHAINS, type Blockchain, type Stablecoin } from '../rails/chains/networks.ts';
+import { walletBalances } from './repo.ts';
+
+export type Draw = { blockchain: Blockchain; amount: bigint };
+
+export async function drawFromWallets(
+  tx: Executor,
+  customerId: string,
+  currency: Stablecoin,
+  amount: bigint,
+  defaultChain: Blockchain,
+): Promise<Draw[]> {
+  const balances = await walletBalances(tx, customerId, defaultChain);
+  const order = [defaultChain, ...BLOCKCHAINS.filter((chain) => chain !== defaultChain)];
+  const draws: Draw[] = [];
+  let left = amount;
+  for (const blockchain of order) {
+    if (left === 0n) break;
+    const held = balances.find((b) => b.blockchain === blockchain && b.currency === currency)?.amount ?? 0n;
+    const take = held < left ? held : left;
+    if (take > 0n) {
+      draws.push({ blockchain, amount: take });
+      left -= take;
+    }
+  }
+  if (left > 0n) {
+    const total = amount - left;
+    throw new AppError(
+      'insufficient_funds',
+      `The customer's wallets hold ${formatDecimal(total, 6)} ${currency}, less than ${formatDecimal(amount, 6)}`,
+      { extra: { available: formatDecimal(total, 6) } },
+    );
+  }
+  return draws;
+}
+
+/** The wallet debits of `draws`, to pair with the credit of wherever the amount goes. */
+export function walletDebits(customerId: string, currency: Stablecoin, draws: Draw[]): Entry[] {
+  return draws.map((draw) => ({
+    account: 'CUSTOMER_WALLET',
+    customerId,
+    currency,
+    amount: draw.amount,
+    blockchain: draw.blockchain,
+  }));
+}
