@@ -44,7 +44,7 @@ export async function insertWallets(db: Executor, rows: WalletRow[]): Promise<vo
   }
 }
 
-/** The wallet an address belongs to, in one environment (EVM addresses in any case). */
+/** The wallet an address belongs to, in one environment (EVM addresses in any case; Tron's exactly). */
 export async function walletByAddress(
   db: Executor,
   environment: Environment,
@@ -53,7 +53,8 @@ export async function walletByAddress(
 ): Promise<WalletRow | undefined> {
   const rows = await db.query<WalletRow>(
     `SELECT ${WALLET_COLUMNS} FROM wallets
-      WHERE environment = $1 AND blockchain = $2 AND lower(address) = lower($3)`,
+      WHERE environment = $1 AND blockchain = $2 AND lower(address) = lower($3)
+        AND (blockchain <> 'TRON' OR address = $3)`,
     [environment, blockchain, address],
   );
   return rows[0];
