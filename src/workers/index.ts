@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { pruneRequestLog } from '../modules/request-log/service.ts';
 import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
 import { startDispatcher } from './dispatcher.ts';
@@ -14,6 +15,12 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
     startLoop('sandbox-verifications', 200, () => applyDueSandboxOutcomes(ctx.db, ctx.clock), log),
     startLoop('transaction-expiry', 1_000, () => expireDueTransactions(ctx.db, ctx.clock), log),
     startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx.db, ctx.clock), log),
+    startLoop(
+      'request-log-retention',
+      60_000,
+      () => pruneRequestLog(ctx.db, ctx.clock, ctx.config.requestLog.retentionMs),
+      log,
+    ),
     startLoop('idempotency-sweeper', 60_000, () => sweepExpiredIdempotencyKeys(ctx.db, ctx.clock), log),
     startDispatcher({
       db: ctx.db,
