@@ -166,7 +166,9 @@ export async function registerWebSurface(app: FastifyInstance, ctx: AppContext, 
       ),
     );
   });
-  app.setNotFoundHandler((_request, reply) =>
-    sendHtml(reply, 404, errorPage(options, 404, 'Not found', 'There is nothing at this address.', [])),
-  );
+  if (options.surface === 'dashboard') {
+    app.setNotFoundHandler((_request, reply) =>
+      sendHtml(reply, 404, errorPage(options, 404, 'Not found', 'There is nothing at this address.', [])),
+    );
+  }
 }

@@ -167,7 +167,18 @@ export function createProjectService(deps: { db: Database; clock: Clock; keys: A
     }));
   }
 
-  return { createProject, issueApiKey, revokeApiKey, listApiKeys, firstRun };
+  async function listProjects(limit: number, offset: number): Promise<Project[]> {
+    const rows = await repo.listProjects(db, limit, offset);
+    return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at.toISOString() }));
+  }
+
+  async function getProject(id: string): Promise<Project> {
+    const row = await repo.findProject(db, id);
+    if (!row) throw notFound('Project');
+    return { id: row.id, name: row.name, createdAt: row.created_at.toISOString() };
+  }
+
+  return { createProject, getProject, listProjects, issueApiKey, revokeApiKey, listApiKeys, firstRun };
 }
 
 export type ProjectService = ReturnType<typeof createProjectService>;
