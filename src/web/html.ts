@@ -27,7 +27,7 @@ export function sendHtml(reply: FastifyReply, status: number, page: Html): Fasti
     .header('content-security-policy', WEB_CSP)
     .header('x-content-type-options', 'nosniff')
     .header('x-frame-options', 'DENY')
-    .header('referrer-policy', 'no-referrer')
+    .header('referrer-policy', 'same-origin')
     .header('cache-control', 'no-store')
     .send(`<!doctype html>\n${page.safe}`);
 }

@@ -112,7 +112,7 @@ export async function searchCustomers(
   const digits = text.replace(/[.\-/\s]/g, '');
   const taxId = /^[0-9A-Za-z]{3,}$/.test(digits) ? digits : '';
   const where = `c.project_id = $1 AND c.environment = $2
-    AND (c.name ILIKE $3 OR c.email ILIKE $3 OR (length($4) > 0 AND c.tax_id LIKE $4 || '%'))`;
+    AND (c.name ILIKE $3 OR c.email ILIKE $3 OR (length($4) > 0 AND regexp_replace(c.tax_id, '[^0-9A-Za-z]', '', 'g') LIKE $4 || '%'))`;
   const params = [tenant.projectId, tenant.environment, like, taxId];
   const [rows, count] = await Promise.all([
     db.query<CustomerWithVerification>(
