@@ -35,6 +35,7 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 .user { display: flex; gap: .75rem; align-items: center; color: var(--muted); }
 h1 { font-size: 1.5rem; margin: .25rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
+.panel > h2:first-child, .panel > figcaption:first-child { margin-top: 0; }
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 1rem 1.25rem;
   margin-bottom: 1rem; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; }
