@@ -80,7 +80,8 @@ button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .auth .field { min-width: 0; }
 .auth input, .auth button { width: 100%; }
 .qr { width: 220px; height: 220px; image-rendering: pixelated; border: 1px solid var(--line); }
-.doc { width: 100%; max-height: 70vh; border: 1px solid var(--line); border-radius: 8px; background: #fff; }
+figure { margin: 0 0 1rem; }
+.doc { object-fit: contain; width: 100%; max-height: 70vh; border: 1px solid var(--line); border-radius: 8px; background: #fff; }
 iframe.doc { height: 60vh; }
 @media (max-width: 760px) {
   .shell { grid-template-columns: 1fr; }

@@ -99,7 +99,10 @@ describe.skipIf(!hasChromium)('operator console in a browser', { timeout: 60_000
 
   it('reviews a verification with the submitted documents', async () => {
     const customer = await idleSandboxCustomer(sandbox, { name: 'Eduardo Reis' });
-    expect((await submitDocuments(server.sandbox, customer.verification.link, { document: PDF, selfie: PNG })).statusCode).toBeLessThan(400);
+    expect(
+      (await submitDocuments(server.sandbox, customer.verification.link, { document: PDF, selfie: PNG }))
+        .statusCode,
+    ).toBeLessThan(400);
     await page.goto(`${origin}/console/reviews/verifications`);
     await page.click('a:has-text("Eduardo Reis")');
     await page.waitForLoadState('load');
@@ -112,8 +115,14 @@ describe.skipIf(!hasChromium)('operator console in a browser', { timeout: 60_000
   });
 
   it('reviews a third-party holder', async () => {
-    const customer = await approvedCustomer(sandbox, individualBody({ name: 'Fernanda Luz', taxId: validCpf('4') }));
-    const account = await sandbox.post('/bank-accounts', accountBody(customer.id, { holder: { legalName: 'Gustavo Terceiro' } }));
+    const customer = await approvedCustomer(
+      sandbox,
+      individualBody({ name: 'Fernanda Luz', taxId: validCpf('4') }),
+    );
+    const account = await sandbox.post(
+      '/bank-accounts',
+      accountBody(customer.id, { holder: { legalName: 'Gustavo Terceiro' } }),
+    );
     expect(account.statusCode).toBe(201);
     await page.goto(`${origin}/console/reviews/holders`);
     await checkPage(page, 'console-holders');
@@ -122,7 +131,9 @@ describe.skipIf(!hasChromium)('operator console in a browser', { timeout: 60_000
     await checkPage(page, 'console-holder');
     await page.selectOption('#status', 'APPROVED');
     expect(await submit(page, 'button:has-text("Record decision")')).toBe(200);
-    expect((await sandbox.get(`/bank-accounts/${account.json().id}`)).json().holder.verification.status).toBe('APPROVED');
+    expect((await sandbox.get(`/bank-accounts/${account.json().id}`)).json().holder.verification.status).toBe(
+      'APPROVED',
+    );
   });
 
   it('manages projects, their keys and dashboard users; sets rates; searches transactions', async () => {
@@ -176,7 +187,9 @@ describe.skipIf(!hasChromium)('operator console in a browser', { timeout: 60_000
   it('refuses a console form without its CSRF token', async () => {
     await page.goto(`${origin}/console/rates`);
     expect(await csrfOf(page)).not.toBe('');
-    const refused = await page.request.post(`${origin}/console/rates`, { form: { pair: 'BRL/USDC', rate: '9' } });
+    const refused = await page.request.post(`${origin}/console/rates`, {
+      form: { pair: 'BRL/USDC', rate: '9' },
+    });
     expect(refused.status()).toBe(403);
     expect(cspViolations).toEqual([]);
   });

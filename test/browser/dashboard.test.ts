@@ -9,11 +9,11 @@ import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDashboardApp } from '../../src/app.ts';
-import { PDF } from '../compliance/files.ts';
 import { accountBody } from '../bank-accounts/bodies.ts';
+import { PDF } from '../compliance/files.ts';
 import { approvedCustomer, createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
 import { type Client, client, eventually, startTestServer, type TestServer } from '../helpers/server.ts';
-import { startReceiver, type Receiver } from '../webhooks/support.ts';
+import { type Receiver, startReceiver } from '../webhooks/support.ts';
 import { checkPage, csrfOf, hasChromium, launch, listen, newPage, pathOf, submit } from './web-support.ts';
 
 const PASSWORD = 'a long and good password';
@@ -120,7 +120,14 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     expect(await page.getAttribute('[data-environment]', 'data-environment')).toBe('production');
     expect(await page.content()).not.toContain('Somente Sandbox');
     await checkPage(page, 'dashboard-customers-production');
-    for (const path of ['/sandbox', '/sandbox/webhooks', '/sandbox/requests', '/sandbox/transactions', '/sandbox/limit-requests', '/sandbox/team']) {
+    for (const path of [
+      '/sandbox',
+      '/sandbox/webhooks',
+      '/sandbox/requests',
+      '/sandbox/transactions',
+      '/sandbox/limit-requests',
+      '/sandbox/team',
+    ]) {
       await page.goto(`${origin}${path}`);
       expect(await page.getAttribute('[data-environment]', 'data-environment'), path).toBe('sandbox');
       expect(await page.isVisible('nav[aria-label=Environment]'), path).toBe(true);
@@ -159,22 +166,37 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     await checkPage(page, 'dashboard-webhooks');
 
     await createCustomer(sandbox, individualBody({ name: 'Gatilho Webhook' }));
-    await eventually(async () => receiver.received.length, (n) => n >= 1);
+    await eventually(
+      async () => receiver.received.length,
+      (n) => n >= 1,
+    );
     await page.click(`a:has-text("${receiver.url}")`);
     await page.waitForLoadState('load');
     await eventually(
-      async () => (await page.reload(), await page.content()),
+      async () => {
+        await page.reload();
+        return page.content();
+      },
       (html) => html.includes('HTTP 503'),
     );
     await checkPage(page, 'dashboard-webhook-deliveries');
     // The oldest delivery goes first (deliveries of one resource keep their order).
     const before = receiver.received.length;
-    const [response] = await Promise.all([page.waitForNavigation(), page.locator('button:has-text("Retry")').last().click()]);
+    const [response] = await Promise.all([
+      page.waitForNavigation(),
+      page.locator('button:has-text("Retry")').last().click(),
+    ]);
     expect(response?.status()).toBe(200);
     expect(await page.textContent('[role=status]')).toContain('attempted again');
-    await eventually(async () => receiver.received.length, (n) => n > before);
     await eventually(
-      async () => (await page.reload(), await page.locator('tbody tr').last().locator('li').count()),
+      async () => receiver.received.length,
+      (n) => n > before,
+    );
+    await eventually(
+      async () => {
+        await page.reload();
+        return page.locator('tbody tr').last().locator('li').count();
+      },
       (count) => count >= 2,
     );
 
@@ -189,7 +211,10 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     const requestId = failed.json().requestId as string;
     await page.goto(`${origin}/sandbox/requests`);
     await eventually(
-      async () => (await page.reload(), await page.content()),
+      async () => {
+        await page.reload();
+        return page.content();
+      },
       (html) => html.includes(requestId),
     );
     await page.selectOption('#status', 'failure');
@@ -239,7 +264,11 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
   });
 
   it('transactions: list with a filter, and a page with timeline and the BR Code as a QR image', async () => {
-    const created = await sandbox.post('/transactions/on-ramp', { customerId, currency: 'BRL', amount: '150.00' });
+    const created = await sandbox.post('/transactions/on-ramp', {
+      customerId,
+      currency: 'BRL',
+      amount: '150.00',
+    });
     expect(created.statusCode).toBe(201);
     const tx = created.json();
     await page.goto(`${origin}/sandbox/transactions`);
@@ -317,7 +346,9 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     expect(await viewer.isVisible('#key-name')).toBe(false);
     await checkPage(viewer, 'dashboard-api-keys-viewer');
     const csrf = await csrfOf(viewer);
-    const refused = await viewer.request.post(`${origin}/sandbox/api-keys`, { form: { _csrf: csrf, name: 'sneaky' } });
+    const refused = await viewer.request.post(`${origin}/sandbox/api-keys`, {
+      form: { _csrf: csrf, name: 'sneaky' },
+    });
     expect(refused.status()).toBe(403);
     for (const path of ['/sandbox/webhooks', '/sandbox/team']) {
       const response = await viewer.request.post(`${origin}${path}`, {
@@ -334,10 +365,13 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     const before = await server.ctx.db.query('SELECT count(*) AS n FROM api_keys');
     const missing = await page.request.post(`${origin}/sandbox/api-keys`, { form: { name: 'no token' } });
     expect(missing.status()).toBe(403);
-    const wrong = await page.request.post(`${origin}/sandbox/api-keys`, { form: { _csrf: 'x'.repeat(32), name: 'bad' } });
+    const wrong = await page.request.post(`${origin}/sandbox/api-keys`, {
+      form: { _csrf: 'x'.repeat(32), name: 'bad' },
+    });
     expect(wrong.status()).toBe(403);
+    await page.goto(`${origin}/sandbox/api-keys`);
     const foreign = await page.request.post(`${origin}/sandbox/api-keys`, {
-      form: { _csrf: await (await page.goto(`${origin}/sandbox/api-keys`), csrfOf(page)), name: 'foreign' },
+      form: { _csrf: await csrfOf(page), name: 'foreign' },
       headers: { origin: 'https://evil.example' },
     });
     expect(foreign.status()).toBe(403);
@@ -346,7 +380,8 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
 
   it('throttles sign-in per account after repeated failures', async () => {
     const { page: attacker } = await newPage(browser);
-    for (let i = 0; i < 5; i++) expect(await signIn(attacker, 'ana@banco.example', 'wrong password!')).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect(await signIn(attacker, 'ana@banco.example', 'wrong password!')).toBe(401);
     expect(await signIn(attacker, 'ana@banco.example', 'wrong password!')).toBe(429);
     expect(await attacker.textContent('[role=alert]')).toContain('Too many');
     await attacker.context().close();
@@ -409,7 +444,9 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
       [foreignUser!.id],
     );
     expect(still).toEqual({ role: 'admin', removed_at: null });
-    const documents = await server.ctx.db.query('SELECT 1 FROM documents WHERE customer_id = $1', [foreignCustomer.id]);
+    const documents = await server.ctx.db.query('SELECT 1 FROM documents WHERE customer_id = $1', [
+      foreignCustomer.id,
+    ]);
     expect(documents).toHaveLength(0);
   });
 

@@ -5,14 +5,15 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`Skipping browser tests: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+if (!hasChromium)
+  console.warn(`Skipping browser tests: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 
 const CHROMIUM_ARGS = [
   '--headless',

@@ -98,8 +98,8 @@ export async function listApiKeys(
 
 /** Every project, newest first. */
 export async function listProjects(db: Executor, limit: number, offset: number): Promise<ProjectRow[]> {
-  return db.query<ProjectRow>('SELECT id, name, created_at FROM projects ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2', [
-    limit,
-    offset,
-  ]);
+  return db.query<ProjectRow>(
+    'SELECT id, name, created_at FROM projects ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2',
+    [limit, offset],
+  );
 }

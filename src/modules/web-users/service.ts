@@ -286,7 +286,7 @@ export function createWebUserService(deps: {
   /** A user of the project, locked; another project's user is not found. */
   async function lockMember(tx: Parameters<typeof repo.lockActiveUser>[0], projectId: string, id: string) {
     const row = await repo.lockActiveUser(tx, id);
-    if (!row || row.surface !== 'dashboard' || row.project_id !== projectId) throw notFound('User');
+    if (row?.surface !== 'dashboard' || row.project_id !== projectId) throw notFound('User');
     return row;
   }
 

@@ -37,5 +37,10 @@ export function consolePage(request: FastifyRequest, title: string, body: Html):
   });
 }
 
-export const sendConsole = (request: FastifyRequest, reply: FastifyReply, title: string, body: Html, status = 200) =>
-  sendHtml(reply, status, consolePage(request, title, body));
+export const sendConsole = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  title: string,
+  body: Html,
+  status = 200,
+) => sendHtml(reply, status, consolePage(request, title, body));

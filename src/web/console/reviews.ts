@@ -11,10 +11,13 @@ import { createOperatorDocumentService } from '../../modules/documents/service.t
 import { createHolderReviewService, HOLDER_REVIEW_OUTCOMES } from '../../modules/operators/holder-review.ts';
 import { createLimitReviewService } from '../../modules/operators/limit-review.ts';
 import { REVIEW_DECISION_NAMES, type ReviewDecision } from '../../modules/operators/limit-review-rules.ts';
-import { createVerificationReviewService, REVIEW_OUTCOMES } from '../../modules/operators/verification-review.ts';
+import {
+  createVerificationReviewService,
+  REVIEW_OUTCOMES,
+} from '../../modules/operators/verification-review.ts';
 import { webActor } from '../../modules/web-users/service.ts';
-import { badge, csrfField, dateTime, type Html, html, notice, pager, table } from '../html.ts';
 import { pageOf } from '../dashboard/render.ts';
+import { badge, csrfField, dateTime, type Html, html, notice, pager, table } from '../html.ts';
 import { sendConsole } from './frame.ts';
 
 const Csrf = { _csrf: Type.Optional(Type.String({ maxLength: 64 })) };
@@ -61,11 +64,14 @@ export function registerReviewPages(app: FastifyInstance, ctx: AppContext) {
   });
 
   // ---- Limit requests
-  app.get('/console/reviews/limit-requests', { schema: { querystring: QueueQuery } }, async (request, reply) => {
-    const query = request.query as { status?: string; page?: string; done?: string };
-    const status = query.status || 'IN_REVIEW';
-    const queue = await limitReview.queue({ status }, pageOf(query.page));
-    const body = html`${notice(query.done ? DONE : undefined)}<p class="hint">Showing ${status.replaceAll('_', ' ')}, oldest first.</p>
+  app.get(
+    '/console/reviews/limit-requests',
+    { schema: { querystring: QueueQuery } },
+    async (request, reply) => {
+      const query = request.query as { status?: string; page?: string; done?: string };
+      const status = query.status || 'IN_REVIEW';
+      const queue = await limitReview.queue({ status }, pageOf(query.page));
+      const body = html`${notice(query.done ? DONE : undefined)}<p class="hint">Showing ${status.replaceAll('_', ' ')}, oldest first.</p>
 ${table(
   ['Customer', 'Requested (single / daily / monthly)', 'Project', 'Status', 'Created'],
   queue.data.map(
@@ -75,8 +81,9 @@ ${table(
   ),
   'Nothing waiting for review.',
 )}${pager('/console/reviews/limit-requests', { status: query.status }, queue.pagination.page, queue.pagination.hasNextPage)}`;
-    return sendConsole(request, reply, 'Limit requests', body);
-  });
+      return sendConsole(request, reply, 'Limit requests', body);
+    },
+  );
 
   app.get('/console/reviews/limit-requests/:id', { schema: { params: IdParams } }, async (request, reply) => {
     const r = await limitReview.get((request.params as { id: string }).id);
@@ -137,21 +144,27 @@ ${r.supportingDocument ? inlineDocument(r.supportingDocument) : html`<p class="e
   );
 
   // ---- Verifications
-  app.get('/console/reviews/verifications', { schema: { querystring: QueueQuery } }, async (request, reply) => {
-    const query = request.query as { status?: string; page?: string; done?: string };
-    const status = query.status || 'UNDER_VERIFICATION';
-    const queue = await verificationReview.queue({ status }, pageOf(query.page));
-    const body = html`${notice(query.done ? DONE : undefined)}<p class="hint">Showing ${status.replaceAll('_', ' ')}.</p>
+  app.get(
+    '/console/reviews/verifications',
+    { schema: { querystring: QueueQuery } },
+    async (request, reply) => {
+      const query = request.query as { status?: string; page?: string; done?: string };
+      const status = query.status || 'UNDER_VERIFICATION';
+      const queue = await verificationReview.queue({ status }, pageOf(query.page));
+      const body = html`${notice(query.done ? DONE : undefined)}<p class="hint">Showing ${status.replaceAll('_', ' ')}.</p>
 ${table(
   ['Customer', 'Tax id', 'Project', 'Status', 'Updated'],
   queue.data.map(
-    (v) => html`<tr><td><a href="/console/reviews/verifications/${v.id}">${v.customer.name}</a></td><td><code>${v.customer.taxId}</code></td>
+    (
+      v,
+    ) => html`<tr><td><a href="/console/reviews/verifications/${v.id}">${v.customer.name}</a></td><td><code>${v.customer.taxId}</code></td>
 <td><code>${v.projectId.slice(0, 8)}</code> ${v.environment}</td><td>${badge(v.status)}</td><td>${dateTime(v.updatedAt)}</td></tr>`,
   ),
   'Nothing waiting for review.',
 )}${pager('/console/reviews/verifications', { status: query.status }, queue.pagination.page, queue.pagination.hasNextPage)}`;
-    return sendConsole(request, reply, 'Verifications', body);
-  });
+      return sendConsole(request, reply, 'Verifications', body);
+    },
+  );
 
   app.get('/console/reviews/verifications/:id', { schema: { params: IdParams } }, async (request, reply) => {
     const v = await verificationReview.get((request.params as { id: string }).id);
@@ -177,16 +190,27 @@ ${v.documents.length > 0 ? html`<div class="grid">${v.documents.map(inlineDocume
     {
       schema: {
         params: IdParams,
-        body: Type.Object({ ...Csrf, status: StringEnum(REVIEW_OUTCOMES), rejectLabels: Type.Optional(Type.String({ maxLength: 500 })) }),
+        body: Type.Object({
+          ...Csrf,
+          status: StringEnum(REVIEW_OUTCOMES),
+          rejectLabels: Type.Optional(Type.String({ maxLength: 500 })),
+        }),
       },
     },
     async (request, reply) => {
       const body = request.body as { status: (typeof REVIEW_OUTCOMES)[number]; rejectLabels?: string };
-      const labels = (body.rejectLabels ?? '').split(',').map((label) => label.trim()).filter(Boolean);
-      await verificationReview.review(webActor(request.session!.user), (request.params as { id: string }).id, {
-        status: body.status,
-        statusReason: labels.length > 0 ? { rejectLabels: labels } : undefined,
-      });
+      const labels = (body.rejectLabels ?? '')
+        .split(',')
+        .map((label) => label.trim())
+        .filter(Boolean);
+      await verificationReview.review(
+        webActor(request.session!.user),
+        (request.params as { id: string }).id,
+        {
+          status: body.status,
+          statusReason: labels.length > 0 ? { rejectLabels: labels } : undefined,
+        },
+      );
       return reply.redirect('/console/reviews/verifications?done=1', 303);
     },
   );
@@ -200,7 +224,9 @@ ${v.documents.length > 0 ? html`<div class="grid">${v.documents.map(inlineDocume
 ${table(
   ['Holder', 'Tax id', 'PIX key', 'Project', 'Status'],
   queue.data.map(
-    (a) => html`<tr><td><a href="/console/reviews/holders/${a.id}">${a.holder.legalName}</a></td><td><code>${a.holder.taxId}</code></td>
+    (
+      a,
+    ) => html`<tr><td><a href="/console/reviews/holders/${a.id}">${a.holder.legalName}</a></td><td><code>${a.holder.taxId}</code></td>
 <td><code>${a.identifier.keyType} ${a.identifier.keyValue}</code></td><td><code>${a.projectId.slice(0, 8)}</code> ${a.environment}</td><td>${badge(a.holder.verification.status)}</td></tr>`,
   ),
   'Nothing waiting for review.',
@@ -231,11 +257,18 @@ ${
     {
       schema: {
         params: IdParams,
-        body: Type.Object({ ...Csrf, status: StringEnum(HOLDER_REVIEW_OUTCOMES), reviewComment: Type.Optional(Type.String({ maxLength: 2000 })) }),
+        body: Type.Object({
+          ...Csrf,
+          status: StringEnum(HOLDER_REVIEW_OUTCOMES),
+          reviewComment: Type.Optional(Type.String({ maxLength: 2000 })),
+        }),
       },
     },
     async (request, reply) => {
-      const body = request.body as { status: (typeof HOLDER_REVIEW_OUTCOMES)[number]; reviewComment?: string };
+      const body = request.body as {
+        status: (typeof HOLDER_REVIEW_OUTCOMES)[number];
+        reviewComment?: string;
+      };
       await holderReview.review(webActor(request.session!.user), (request.params as { id: string }).id, body);
       return reply.redirect('/console/reviews/holders?done=1', 303);
     },
