@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import { pruneRequestLog } from '../modules/request-log/service.ts';
 import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
+import { sweepStaleSessions } from '../modules/web-users/sessions.ts';
 import { startDispatcher } from './dispatcher.ts';
 import { expireDueTransactions } from './expiry.ts';
 import { sweepExpiredIdempotencyKeys } from './idempotency-sweeper.ts';
@@ -21,6 +22,7 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
       () => pruneRequestLog(ctx.db, ctx.clock, ctx.config.requestLog.retentionMs),
       log,
     ),
+    startLoop('web-session-sweeper', 60_000, () => sweepStaleSessions(ctx.db, ctx.clock), log),
     startLoop('idempotency-sweeper', 60_000, () => sweepExpiredIdempotencyKeys(ctx.db, ctx.clock), log),
     startDispatcher({
       db: ctx.db,

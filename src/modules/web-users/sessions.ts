@@ -87,3 +87,10 @@ export function createSignInThrottle(deps: { db: Database; clock: Clock }) {
 /** The account key of the throttle: the surface and the e-mail address, hashed (no personal data kept). */
 export const accountSubject = (surface: repo.Surface, email: string) =>
   sha256Hex(`${surface}:${email.trim().toLowerCase()}`);
+
+/** Forgets expired sessions and sign-in failures older than the throttle window; safe on every process. */
+export async function sweepStaleSessions(db: Executor, clock: Clock): Promise<number> {
+  const now = clock();
+  await repo.deleteStale(db, new Date(now.getTime() - THROTTLE_WINDOW_MS), now);
+  return 0;
+}
