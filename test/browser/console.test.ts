@@ -41,7 +41,7 @@ describe.skipIf(!hasChromium)('operator console in a browser', { timeout: 60_000
     origin = await listen(server.operator);
     browser = await launch();
     ({ page, cspViolations } = await newPage(browser));
-  });
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await server?.close();

@@ -67,7 +67,7 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     browser = await launch();
     ({ page, cspViolations } = await newPage(browser));
     receiver = await startReceiver(() => 503);
-  });
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await receiver?.close();
