@@ -28,6 +28,7 @@ import { TransactionSchema } from './transactions/schema.ts';
 import { verificationRoutes } from './verifications/routes.ts';
 import { VerificationSchema } from './verifications/schema.ts';
 import { walletRoutes } from './wallets/routes.ts';
+import { webUserOperatorRoutes } from './web-users/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks/schema.ts';
 
@@ -69,4 +70,5 @@ export const operatorRoutes: OperatorPlugin[] = [
   projectOperatorRoutes,
   rateOperatorRoutes,
   complianceOperatorRoutes,
+  webUserOperatorRoutes,
 ];

@@ -1,9 +1,11 @@
 import type { AppContext } from '../context.ts';
+import { pruneRequestLog } from '../modules/request-log/service.ts';
 import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
 import { confirmSimulatedDeposits } from '../modules/wallets/deposits.ts';
 import { checkSubmitted, signQueued } from '../modules/wallets/sender.ts';
 import { watchChains } from '../modules/wallets/watcher.ts';
+import { sweepStaleSessions } from '../modules/web-users/sessions.ts';
 import { startDispatcher } from './dispatcher.ts';
 import { expireDueTransactions } from './expiry.ts';
 import { sweepExpiredIdempotencyKeys } from './idempotency-sweeper.ts';
@@ -21,6 +23,13 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
     startLoop('chain-confirmations', ctx.config.chains.pollIntervalMs, () => checkSubmitted(ctx), log),
     startLoop('chain-deposits', ctx.config.chains.pollIntervalMs, () => watchChains(ctx), log),
     startLoop('sandbox-chain-deposits', 500, () => confirmSimulatedDeposits(ctx), log),
+    startLoop(
+      'request-log-retention',
+      60_000,
+      () => pruneRequestLog(ctx.db, ctx.clock, ctx.config.requestLog.retentionMs),
+      log,
+    ),
+    startLoop('web-session-sweeper', 60_000, () => sweepStaleSessions(ctx.db, ctx.clock), log),
     startLoop('idempotency-sweeper', 60_000, () => sweepExpiredIdempotencyKeys(ctx.db, ctx.clock), log),
     startDispatcher({
       db: ctx.db,
