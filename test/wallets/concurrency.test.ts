@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { individualBody } from '../helpers/factories.ts';
 import { usingPostgres } from '../helpers/server.ts';
-import { type PonteProcess, spawnPonte, stopPonte } from '../ops/ponte-process.ts';
+import { freePort, type PonteProcess, spawnPonte, stopPonte } from '../ops/ponte-process.ts';
 
 const ENV = {
   PONTE_RATE_LIMIT_PER_SECOND: '1000000',
@@ -41,7 +41,9 @@ async function sandboxKey(ponte: PonteProcess): Promise<string> {
 
 describe.runIf(usingPostgres())('concurrent transfers on two processes', () => {
   it('accepts at most 4 of 10 concurrent transfers of a quarter of the balance each, exactly reconciled', async () => {
-    const [a, b] = await Promise.all([spawnPonte(ENV), spawnPonte(ENV)]);
+    // each process on its own dashboard port too
+    const dashboard = async () => ({ ...ENV, PONTE_DASHBOARD_URL: `http://127.0.0.1:${await freePort()}` });
+    const [a, b] = await Promise.all([spawnPonte(await dashboard()), spawnPonte(await dashboard())]);
     processes.push(a, b);
     const key = await sandboxKey(a);
     const call = async (ponte: PonteProcess, method: string, path: string, body?: unknown) => {
