@@ -18,7 +18,7 @@ import { table } from './report.ts';
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Approves every customer of the tenant (the seed leaves some unapproved) and returns their ids. */
-async function approvedCustomers(ctx: BenchContext): Promise<string[]> {
+export async function approvedCustomers(ctx: BenchContext): Promise<string[]> {
   const db = connectPostgres(ctx.databaseUrl, { max: 1 });
   try {
     await db.query(
@@ -50,9 +50,16 @@ async function countTransactions(ctx: BenchContext): Promise<number> {
   }
 }
 
-type WriteRun = { rps: number; p50: number; p99: number; created: number; other: number; errors: number };
+export type WriteRun = {
+  rps: number;
+  p50: number;
+  p99: number;
+  created: number;
+  other: number;
+  errors: number;
+};
 
-async function drive(
+export async function drive(
   origin: string,
   headers: Record<string, string>,
   customers: string[],
