@@ -102,7 +102,7 @@ export function startProgram(name: string, file: string, args: string[], env: No
 }
 
 /** Waits until `url` answers 200, failing early if the child exits or after `timeoutMs`. */
-export async function waitUntilReady(child: Child, url: string, timeoutMs = 60_000): Promise<void> {
+export async function waitUntilReady(child: Child, url: string, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.process.exitCode !== null) {
