@@ -43,7 +43,8 @@ export class Page<T> implements AsyncIterable<T> {
   }
 }
 
-export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
+export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
+  readonly [Symbol.toStringTag] = 'PagePromise';
   readonly #page: Promise<Page<T>>;
 
   constructor(page: Promise<Page<T>>) {
@@ -56,6 +57,14 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.#page.then(onFulfilled, onRejected);
+  }
+
+  catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page<T> | B> {
+    return this.#page.catch(onRejected);
+  }
+
+  finally(onFinally?: (() => void) | null): Promise<Page<T>> {
+    return this.#page.finally(onFinally);
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<T> {

@@ -1,0 +1,119 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { validCpf } from '../../../test/helpers/factories.ts';
+import { usingPostgres } from '../../../test/helpers/server.ts';
+import { startTcpProxy, type TcpProxy } from '../../../test/ops/tcp-proxy.ts';
+import { PonteConnectionError } from '../src/index.ts';
+import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
+import { recordingFetch, type SdkServer, startSdkServer } from './support.ts';
+
+const customerBody = (taxId: string) => ({
+  type: 'INDIVIDUAL' as const,
+  name: 'Ana Souza',
+  taxId,
+  country: 'BRA',
+  email: 'ana@example.com',
+});
+
+/** How many customers of the tenant have this taxId, read through the API. */
+async function customersWithTaxId(server: SdkServer, taxId: string) {
+  let count = 0;
+  for await (const customer of server.ponte().customers.list({ limit: 50 })) {
+    if (customer.taxId === taxId) count += 1;
+  }
+  return count;
+}
+
+describe('retries against the real service', () => {
+  let server: SdkServer;
+  let proxy: FaultProxy;
+
+  beforeAll(async () => {
+    server = await startSdkServer({ workers: false });
+  });
+  // A proxy of its own per test: the faults apply to its first connections, which no earlier test reuses.
+  beforeEach(async () => {
+    proxy = await startFaultProxy(new URL(server.url));
+  });
+  afterEach(() => proxy.close());
+  afterAll(() => server.close());
+
+  it('retries a POST whose connection is reset after the server processed it, with the same Idempotency-Key, creating one customer', async () => {
+    const recorder = recordingFetch();
+    const ponte = server.ponte({ baseUrl: proxy.url, fetch: recorder.fetch });
+    const taxId = validCpf('1');
+    proxy.failNext('reset-after-processing');
+    const customer = await ponte.customers.create(customerBody(taxId));
+    expect(customer.taxId).toBe(taxId);
+    expect(recorder.sent).toHaveLength(2);
+    const keys = recorder.sent.map((request) => request.headers.get('idempotency-key'));
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    // the first attempt created the customer; the retry got the stored answer back
+    expect(recorder.sent[0]?.answer).toBeUndefined();
+    expect(recorder.sent[1]?.answer?.headers.get('idempotent-replayed')).toBe('true');
+    expect(await customersWithTaxId(server, taxId)).toBe(1);
+  });
+
+  it('retries a 503 from in front of the service, with the same Idempotency-Key', async () => {
+    const recorder = recordingFetch();
+    const ponte = server.ponte({ baseUrl: proxy.url, fetch: recorder.fetch });
+    const taxId = validCpf('1');
+    proxy.failNext('gateway-503', 'gateway-503');
+    await ponte.customers.create(customerBody(taxId), { idempotencyKey: 'order-7731' });
+    expect(recorder.sent.map((request) => request.headers.get('idempotency-key'))).toEqual([
+      'order-7731',
+      'order-7731',
+      'order-7731',
+    ]);
+    expect(await customersWithTaxId(server, taxId)).toBe(1);
+  });
+
+  it('gives up after maxRetries with a PonteConnectionError', async () => {
+    const recorder = recordingFetch();
+    const ponte = server.ponte({ baseUrl: proxy.url, fetch: recorder.fetch, maxRetries: 1 });
+    proxy.failNext('reset-after-processing', 'reset-after-processing');
+    const error = await ponte.customers.list().then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(PonteConnectionError);
+    expect(recorder.sent).toHaveLength(2);
+  });
+});
+
+describe.runIf(usingPostgres())('a database outage behind the service', () => {
+  let server: SdkServer;
+  let database: TcpProxy;
+
+  beforeAll(async () => {
+    const target = new URL(inject('testDatabaseUrl')!);
+    database = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const proxied = new URL(target);
+    proxied.host = `127.0.0.1:${database.port}`;
+    server = await startSdkServer({ workers: false, env: { DATABASE_URL: proxied.toString() } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await database?.close();
+  });
+
+  it('retries the 503 service_unavailable the service answers, after its Retry-After, and creates one customer', async () => {
+    const statuses: number[] = [];
+    const keys: (string | null)[] = [];
+    const observing: typeof fetch = async (input, init) => {
+      keys.push(new Headers(init?.headers).get('idempotency-key'));
+      const response = await fetch(input, init);
+      statuses.push(response.status);
+      if (response.status === 503) database.restore();
+      return response;
+    };
+    const ponte = server.ponte({ fetch: observing });
+    const taxId = validCpf('1');
+    database.cut();
+    const customer = await ponte.customers.create(customerBody(taxId));
+    expect(statuses).toEqual([503, 201]);
+    expect(keys[1]).toBe(keys[0]);
+    expect(customer.taxId).toBe(taxId);
+    expect(await customersWithTaxId(server, taxId)).toBe(1);
+  });
+});
