@@ -31,9 +31,12 @@ function templatesOf(document: Document): Template[] {
   });
 }
 
+/** What the check reads of an answer. */
+export type Answer = { statusCode: number; headers: Record<string, unknown>; body: string };
+
 export type DocumentChecker = {
   /** Describes how the answer departs from the document, or null when it conforms. */
-  check(method: string, url: string, response: LightMyRequestResponse): string | null;
+  check(method: string, url: string, response: Answer): string | null;
 };
 
 export function documentChecker(document: Document): DocumentChecker {
