@@ -1,8 +1,10 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { validCpf } from '../../../test/helpers/factories.ts';
 import { usingPostgres } from '../../../test/helpers/server.ts';
 import { startTcpProxy, type TcpProxy } from '../../../test/ops/tcp-proxy.ts';
-import { PonteConnectionError } from '../src/index.ts';
+import { Ponte, PonteApiError, PonteConnectionError } from '../src/index.ts';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
 import { recordingFetch, type SdkServer, startSdkServer } from './support.ts';
 
@@ -115,5 +117,80 @@ describe.runIf(usingPostgres())('a database outage behind the service', () => {
     expect(keys[1]).toBe(keys[0]);
     expect(customer.taxId).toBe(taxId);
     expect(await customersWithTaxId(server, taxId)).toBe(1);
+  });
+});
+
+describe('429 from the real rate limiter', () => {
+  let server: SdkServer;
+
+  beforeAll(async () => {
+    server = await startSdkServer({
+      workers: false,
+      env: { PONTE_RATE_LIMIT_PER_SECOND: '1', PONTE_RATE_LIMIT_BURST: '1' },
+    });
+  });
+  afterAll(() => server.close());
+
+  it('waits the Retry-After the service sends, then retries', async () => {
+    const recorder = recordingFetch();
+    const at: number[] = [];
+    const timed: typeof fetch = (input, init) => {
+      at.push(Date.now());
+      return recorder.fetch(input, init);
+    };
+    const ponte = server.ponte({ fetch: timed });
+    await ponte.customers.list();
+    await ponte.customers.list();
+    expect(recorder.sent.map((request) => request.answer?.status)).toEqual([200, 429, 200]);
+    expect(recorder.sent[1]?.answer?.headers.get('retry-after')).toBe('1');
+    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('surfaces the 429 as PonteApiError rate_limited once the retries are spent', async () => {
+    const ponte = server.ponte({ maxRetries: 0 });
+    await ponte.customers.list().catch(() => undefined);
+    const error = await ponte.customers.list().then(
+      () => null,
+      (caught: unknown) => caught as PonteApiError,
+    );
+    expect(error).toBeInstanceOf(PonteApiError);
+    expect(error).toMatchObject({ status: 429, code: 'rate_limited' });
+  });
+});
+
+describe('a server that never answers', () => {
+  let silent: Server;
+  let url: string;
+  let connections = 0;
+
+  beforeAll(async () => {
+    silent = createServer(() => {
+      connections += 1;
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  });
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        silent.closeAllConnections();
+        silent.close(() => resolve());
+      }),
+  );
+
+  it('times each attempt out, retries, then fails with PonteConnectionError (timedOut)', async () => {
+    const ponte = new Ponte({
+      apiKey: `sk_sandbox_${'a'.repeat(38)}`,
+      baseUrl: url,
+      timeoutMs: 150,
+      maxRetries: 1,
+    });
+    const error = await ponte.customers.list().then(
+      () => null,
+      (caught: unknown) => caught as PonteConnectionError,
+    );
+    expect(error).toBeInstanceOf(PonteConnectionError);
+    expect(error?.timedOut).toBe(true);
+    expect(connections).toBe(2);
   });
 });

@@ -8,7 +8,6 @@ import type {
   ListLimitRequestsParams,
   RetrieveCustomerParams,
   Verification,
-  Wallet,
   WalletList,
 } from '../types.js';
 import { Resource, segment } from './base.js';
