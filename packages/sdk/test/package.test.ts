@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SDK_VERSION } from '../src/version.ts';
-import { type SdkServer, startSdkServer } from './support.ts';
+import { type SdkServer, STARTUP_TIMEOUT_MS, startSdkServer } from './support.ts';
 
 const run = promisify(execFile);
 const sdkDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,7 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   if (work) await rm(work, { recursive: true, force: true });
-});
+}, STARTUP_TIMEOUT_MS);
 
 describe('the packed @ponte/sdk', () => {
   it('holds the built ESM, the declarations and the README, and not the sources or tests', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validCpf } from '../../../test/helpers/factories.ts';
 import { Page, Ponte, PonteApiError } from '../src/index.ts';
-import { recordingFetch, type SdkServer, startSdkServer } from './support.ts';
+import { recordingFetch, type SdkServer, STARTUP_TIMEOUT_MS, startSdkServer } from './support.ts';
 
 /** The PonteApiError a call fails with; fails the test when the call succeeds or fails otherwise. */
 async function failure(call: PromiseLike<unknown>): Promise<PonteApiError> {
@@ -31,8 +31,8 @@ beforeAll(async () => {
     });
     created.push(customer.id);
   }
-});
-afterAll(() => server.close());
+}, STARTUP_TIMEOUT_MS);
+afterAll(() => server?.close());
 
 describe('list() pages', () => {
   it('iterates every item of every page with for await, over more than two pages', async () => {

@@ -6,7 +6,7 @@ import { usingPostgres } from '../../../test/helpers/server.ts';
 import { startTcpProxy, type TcpProxy } from '../../../test/ops/tcp-proxy.ts';
 import { Ponte, PonteApiError, PonteConnectionError } from '../src/index.ts';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
-import { recordingFetch, type SdkServer, startSdkServer } from './support.ts';
+import { recordingFetch, type SdkServer, STARTUP_TIMEOUT_MS, startSdkServer } from './support.ts';
 
 const customerBody = (taxId: string) => ({
   type: 'INDIVIDUAL' as const,
@@ -31,13 +31,13 @@ describe('retries against the real service', () => {
 
   beforeAll(async () => {
     server = await startSdkServer({ workers: false });
-  });
+  }, STARTUP_TIMEOUT_MS);
   // A proxy of its own per test: the faults apply to its first connections, which no earlier test reuses.
   beforeEach(async () => {
     proxy = await startFaultProxy(new URL(server.url));
   });
   afterEach(() => proxy.close());
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   it('retries a POST whose connection is reset after the server processed it, with the same Idempotency-Key, creating one customer', async () => {
     const recorder = recordingFetch();
@@ -93,7 +93,7 @@ describe.runIf(usingPostgres())('a database outage behind the service', () => {
     const proxied = new URL(target);
     proxied.host = `127.0.0.1:${database.port}`;
     server = await startSdkServer({ workers: false, env: { DATABASE_URL: proxied.toString() } });
-  });
+  }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await server?.close();
     await database?.close();
@@ -128,22 +128,28 @@ describe('429 from the real rate limiter', () => {
       workers: false,
       env: { PONTE_RATE_LIMIT_PER_SECOND: '1', PONTE_RATE_LIMIT_BURST: '1' },
     });
-  });
-  afterAll(() => server.close());
+  }, STARTUP_TIMEOUT_MS);
+  afterAll(() => server?.close());
 
   it('waits the Retry-After the service sends, then retries', async () => {
-    const recorder = recordingFetch();
-    const at: number[] = [];
-    const timed: typeof fetch = (input, init) => {
-      at.push(Date.now());
-      return recorder.fetch(input, init);
-    };
-    const ponte = server.ponte({ fetch: timed });
-    await ponte.customers.list();
-    await ponte.customers.list();
-    expect(recorder.sent.map((request) => request.answer?.status)).toEqual([200, 429, 200]);
-    expect(recorder.sent[1]?.answer?.headers.get('retry-after')).toBe('1');
-    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(1000);
+    // three calls at once against a burst of one: the refused ones wait Retry-After and then succeed
+    const calls = [0, 1, 2].map(() => {
+      const recorder = recordingFetch();
+      const at: number[] = [];
+      const timed: typeof fetch = (input, init) => {
+        at.push(Date.now());
+        return recorder.fetch(input, init);
+      };
+      return { recorder, at, ponte: server.ponte({ fetch: timed, maxRetries: 5 }) };
+    });
+    await Promise.all(calls.map((call) => call.ponte.customers.list()));
+    const limited = calls.filter((call) => call.recorder.sent[0]?.answer?.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    for (const call of limited) {
+      expect(call.recorder.sent[0]?.answer?.headers.get('retry-after')).toBe('1');
+      expect(call.at[1]! - call.at[0]!).toBeGreaterThanOrEqual(1000);
+      expect(call.recorder.sent.at(-1)?.answer?.status).toBe(200);
+    }
   });
 
   it('surfaces the 429 as PonteApiError rate_limited once the retries are spent', async () => {
@@ -169,7 +175,7 @@ describe('a server that never answers', () => {
     });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-  });
+  }, STARTUP_TIMEOUT_MS);
   afterAll(
     () =>
       new Promise<void>((resolve) => {

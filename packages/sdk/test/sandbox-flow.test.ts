@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validCpf } from '../../../test/helpers/factories.ts';
 import { setRate } from '../../../test/transactions/support.ts';
 import type { Ponte } from '../src/index.ts';
-import { type SdkServer, startSdkServer, until } from './support.ts';
+import { type SdkServer, STARTUP_TIMEOUT_MS, startSdkServer, until } from './support.ts';
 
 let server: SdkServer;
 let ponte: Ponte;
@@ -10,8 +10,8 @@ let ponte: Ponte;
 beforeAll(async () => {
   server = await startSdkServer();
   ponte = server.ponte();
-});
-afterAll(() => server.close());
+}, STARTUP_TIMEOUT_MS);
+afterAll(() => server?.close());
 
 describe('the sandbox flow through the SDK', () => {
   it('onboards, verifies, raises limits, registers a PIX account and settles an on-ramp', async () => {

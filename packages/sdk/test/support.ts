@@ -59,3 +59,6 @@ export async function until<T>(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** Starting a Ponte on the embedded database can be slow on a busy machine. */
+export const STARTUP_TIMEOUT_MS = 180_000;
