@@ -510,7 +510,7 @@ export interface components {
              * @description Machine-readable error code; one of a closed set
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "environment_mismatch" | "not_found" | "method_not_allowed" | "conflict" | "customer_exists" | "customer_not_approved" | "limit_request_in_review" | "invalid_state_transition" | "limit_exceeded" | "idempotency_key_reused" | "rate_limited" | "payload_too_large" | "unsupported_media_type" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "unauthorized" | "environment_mismatch" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "customer_exists" | "customer_not_approved" | "limit_request_in_review" | "invalid_state_transition" | "limit_exceeded" | "idempotency_key_reused" | "rate_limited" | "payload_too_large" | "unsupported_media_type" | "service_unavailable" | "internal_error";
             /** @description The request id, also sent as the X-Request-Id header */
             requestId: string;
             errors?: {
