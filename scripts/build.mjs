@@ -20,7 +20,10 @@ try {
   process.stdout.write('build skipped: TypeScript is not installed; npm start runs src/ through tsx\n');
   process.exit(0);
 }
-const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (result.status !== 0) {
   rmSync(dist, { recursive: true, force: true });
   process.stdout.write('build failed (see above); npm start runs src/ through tsx until it builds\n');

@@ -14,6 +14,7 @@ import { registerIdempotency } from './http/idempotency.ts';
 import { loggerOptions } from './http/logger.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './http/metrics.ts';
 import { readOutboxDepth } from './http/metrics-outbox.ts';
+import { finishDocument, serversFor } from './http/openapi/document.ts';
 import { registerProblemHandlers } from './http/problem.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { genRequestId } from './http/request-id.ts';
@@ -59,11 +60,12 @@ async function registerOpenApi(app: FastifyInstance, ctx: AppContext, environmen
         description:
           'Cross-border banking: onboard and verify customers, register PIX bank accounts, raise limits ' +
           'through compliance review, and bring BRL in over PIX as stablecoin.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
-      servers: [
-        { url: ctx.config.productionUrl.origin, description: 'Production' },
-        { url: ctx.config.sandboxUrl.origin, description: 'Sandbox' },
-      ],
+      servers: serversFor(environment, {
+        production: ctx.config.productionUrl,
+        sandbox: ctx.config.sandboxUrl,
+      }),
       components: {
         securitySchemes: {
           bearerAuth: {
@@ -74,6 +76,8 @@ async function registerOpenApi(app: FastifyInstance, ctx: AppContext, environmen
         },
       },
     },
+    transformObject: (documents) =>
+      finishDocument('openapiObject' in documents ? documents.openapiObject : {}),
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());

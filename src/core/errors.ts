@@ -9,6 +9,7 @@ export const ERRORS = {
   environment_mismatch: { status: 401, title: 'API key of another environment' },
   forbidden: { status: 403, title: 'Forbidden' },
   not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
   conflict: { status: 409, title: 'Conflict' },
   customer_exists: { status: 409, title: 'Customer already exists' },
   customer_not_approved: { status: 409, title: 'Customer not approved' },

@@ -7,13 +7,14 @@ export type PageResult<T> = {
 };
 
 /** `page` and its synonym `cursor`; giving both with different values is ambiguous and refused. */
-export function pageRequest(query: { page?: number; cursor?: number; limit?: number }): PageRequest {
-  if (query.page !== undefined && query.cursor !== undefined && query.page !== query.cursor) {
+export function pageRequest(query: { page?: number; cursor?: string | number; limit?: number }): PageRequest {
+  const cursor = query.cursor === undefined ? undefined : Number(query.cursor);
+  if (query.page !== undefined && cursor !== undefined && query.page !== cursor) {
     throw new AppError('invalid_request', 'page and cursor name different pages', {
       errors: [{ pointer: '/query/cursor', message: 'must equal page when both are given' }],
     });
   }
-  const page = query.page ?? query.cursor ?? 1;
+  const page = query.page ?? cursor ?? 1;
   const limit = query.limit ?? 20;
   return { page, limit, offset: (page - 1) * limit };
 }

@@ -6,6 +6,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERRORS, type ErrorCode, type FieldError } from '../core/errors.ts';
 import { AMOUNT_PATTERN } from '../lib/money.ts';
+import { trackRoutes } from './route-table.ts';
+import { CURSOR_PATTERN } from './schemas.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -32,9 +34,10 @@ function describe(error: AjvError): string {
     case 'format':
       return `must be a valid ${error.params.format === 'uuid' ? 'UUID' : error.params.format}`;
     case 'pattern':
-      return error.params.pattern === AMOUNT_PATTERN
-        ? 'must be a positive amount with at most two decimals, such as "1500.00"'
-        : `must match ${error.params.pattern}`;
+      if (error.params.pattern === AMOUNT_PATTERN)
+        return 'must be a positive amount with at most two decimals, such as "1500.00"';
+      if (error.params.pattern === CURSOR_PATTERN) return 'must be a page number such as "2"';
+      return `must match ${error.params.pattern}`;
     case 'enum':
       return `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
     case 'const':
@@ -97,7 +100,7 @@ const BY_STATUS: Record<number, ErrorCode> = {
   400: 'invalid_request',
   401: 'unauthorized',
   404: 'not_found',
-  405: 'not_found',
+  405: 'method_not_allowed',
   409: 'conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
@@ -175,7 +178,14 @@ export function registerProblemHandlers(app: FastifyInstance): void {
     );
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, request, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`),
-  );
+  const routes = trackRoutes(app);
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = routes.methodsFor(path);
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      reply.header('allow', allowed.join(', '));
+      return sendProblem(reply, request, 'method_not_allowed', `${request.method} is not allowed on ${path}`);
+    }
+    return sendProblem(reply, request, 'not_found', `No route ${request.method} ${path}`);
+  });
 }

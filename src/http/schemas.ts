@@ -1,5 +1,6 @@
 /** Schemas shared by every route: ids, amounts, timestamps, problems, pages. */
 import { type TSchema, Type } from 'typebox';
+import { ERRORS, type ErrorCode } from '../core/errors.ts';
 import { AMOUNT_PATTERN } from '../lib/money.ts';
 
 /** A string restricted to a closed set of values (one `enum` keyword: one clear error). */
@@ -41,8 +42,10 @@ export const Problem = Type.Object(
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String(),
-    code: Type.String(),
-    requestId: Type.String(),
+    code: StringEnum(Object.keys(ERRORS) as ErrorCode[], {
+      description: 'Machine-readable error code; one of a closed set',
+    }),
+    requestId: Type.String({ description: 'The request id, also sent as the X-Request-Id header' }),
     errors: Type.Optional(
       Type.Array(
         Type.Object({ pointer: Type.String(), message: Type.String() }, { additionalProperties: false }),
@@ -63,10 +66,17 @@ export function problems(...statuses: number[]): Record<number, TSchema> {
 
 export const IdParams = Type.Object({ id: Uuid() }, { additionalProperties: false });
 
+/** A page cursor as `nextCursor` gives it: a page number, 1 or more, as a string. */
+export const CURSOR_PATTERN = '^[1-9][0-9]{0,8}$';
+
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, description: 'Page number to fetch (1 is the newest)' })),
   cursor: Type.Optional(
-    Type.Integer({ minimum: 1, description: 'Synonym of page: the `nextCursor` of the previous answer' }),
+    Type.String({
+      pattern: CURSOR_PATTERN,
+      description: 'Synonym of page: the `nextCursor` of the previous answer, passed back as is',
+      examples: ['2'],
+    }),
   ),
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 50, default: 20, description: 'Page size, 1 to 50' }),

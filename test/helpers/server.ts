@@ -12,6 +12,7 @@ import type { Environment } from '../../src/lib/environment.ts';
 import { randomBase62 } from '../../src/lib/secrets.ts';
 import { openContext } from '../../src/runtime.ts';
 import { startWorkers } from '../../src/workers/index.ts';
+import { checkAnswersAgainstDocument } from './document-check.ts';
 
 export const usingPostgres = (): boolean => injected('testDatabaseUrl') !== null;
 
@@ -55,6 +56,8 @@ export async function startTestServer(
     buildPublicApp(ctx, 'production'),
     buildOperatorApp(ctx),
   ]);
+  checkAnswersAgainstDocument(sandbox);
+  checkAnswersAgainstDocument(production);
   const silent = { error() {} };
   const workers = options.workers === false ? null : startWorkers(ctx, silent);
 

@@ -164,7 +164,7 @@ describe('GET /customers/{id}/limit-requests', () => {
     ['limit=0', [{ pointer: '/query/limit', message: 'must be >= 1' }]],
     ['limit=51', [{ pointer: '/query/limit', message: 'must be <= 50' }]],
     ['page=0', [{ pointer: '/query/page', message: 'must be >= 1' }]],
-    ['cursor=0', [{ pointer: '/query/cursor', message: 'must be >= 1' }]],
+    ['cursor=0', [{ pointer: '/query/cursor', message: 'must be a page number such as "2"' }]],
     ['page=first', [{ pointer: '/query/page', message: 'must be integer' }]],
     ['limit=2.5', [{ pointer: '/query/limit', message: 'must be integer' }]],
     ['page=2&cursor=3', [{ pointer: '/query/cursor', message: 'must equal page when both are given' }]],

@@ -1,0 +1,40 @@
+/** The client: one object per resource over one transport; the key chooses sandbox or production. */
+import { Customers, LimitRequests, Verifications, Wallets } from './resources/customers.js';
+import { BankAccounts, ExchangeRates, Transactions } from './resources/money.js';
+import { Sandbox } from './resources/sandbox.js';
+import { WebhookEndpoints } from './resources/webhook-endpoints.js';
+import { type ClientOptions, Transport } from './transport.js';
+import { Webhooks } from './webhooks.js';
+
+export class Ponte {
+  readonly customers: Customers;
+  readonly verifications: Verifications;
+  readonly limitRequests: LimitRequests;
+  readonly bankAccounts: BankAccounts;
+  readonly transactions: Transactions;
+  readonly exchangeRates: ExchangeRates;
+  readonly wallets: Wallets;
+  readonly webhookEndpoints: WebhookEndpoints;
+  readonly webhooks: Webhooks;
+  /** Simulations, with a sandbox key only. */
+  readonly sandbox: Sandbox;
+  /** `sandbox` or `production`, from the API key. */
+  readonly environment: 'sandbox' | 'production';
+  readonly baseUrl: string;
+
+  constructor(options: ClientOptions) {
+    const transport = new Transport(options);
+    this.environment = transport.environment;
+    this.baseUrl = transport.baseUrl;
+    this.customers = new Customers(transport);
+    this.verifications = new Verifications(transport);
+    this.limitRequests = new LimitRequests(transport);
+    this.bankAccounts = new BankAccounts(transport);
+    this.transactions = new Transactions(transport);
+    this.exchangeRates = new ExchangeRates(transport);
+    this.wallets = new Wallets(transport);
+    this.webhookEndpoints = new WebhookEndpoints(transport);
+    this.webhooks = new Webhooks();
+    this.sandbox = new Sandbox(transport);
+  }
+}

@@ -1,0 +1,73 @@
+import type { RequestOptions } from '../transport.js';
+import type {
+  BankAccount,
+  CreateBankAccountParams,
+  CreateExchangeRateParams,
+  CreateExchangeRateResult,
+  ListBankAccountsParams,
+  ListTransactionsParams,
+  OffRampParams,
+  OffRampResult,
+  OnRampParams,
+  RefundParams,
+  RefundResult,
+  Transaction,
+  TransferParams,
+  TransferResult,
+} from '../types.js';
+import { Resource, segment } from './base.js';
+
+export class BankAccounts extends Resource {
+  create(params: CreateBankAccountParams, options?: RequestOptions): Promise<BankAccount> {
+    return this.postJson('/bank-accounts', params, options);
+  }
+
+  retrieve(id: string, options?: RequestOptions): Promise<BankAccount> {
+    return this.getJson(`/bank-accounts/${segment(id)}`, undefined, options);
+  }
+
+  list(params?: ListBankAccountsParams, options?: RequestOptions) {
+    return this.listPages<BankAccount>('/bank-accounts', params, options);
+  }
+
+  del(id: string, options?: RequestOptions): Promise<void> {
+    return this.deleteResource(`/bank-accounts/${segment(id)}`, options);
+  }
+}
+
+export class Transactions extends Resource {
+  /** POST /transactions/on-ramp: BRL in over PIX, stablecoin out; the answer carries the PIX instructions. */
+  onRamp(params: OnRampParams, options?: RequestOptions): Promise<Transaction> {
+    return this.postJson('/transactions/on-ramp', params, options);
+  }
+
+  /** POST /transactions/off-ramp: stablecoin or BRL balance out to a PIX bank account. */
+  offRamp(params: OffRampParams, options?: RequestOptions): Promise<OffRampResult> {
+    return this.postJson('/transactions/off-ramp', params, options);
+  }
+
+  /** POST /transactions/transfer: stablecoin to another customer or an external address. */
+  transfer(params: TransferParams, options?: RequestOptions): Promise<TransferResult> {
+    return this.postJson('/transactions/transfer', params, options);
+  }
+
+  /** POST /transactions/{id}/refund: sends held BRL back to the payer over PIX. */
+  refund(id: string, params?: RefundParams, options?: RequestOptions): Promise<RefundResult> {
+    return this.postJson(`/transactions/${segment(id)}/refund`, params ?? {}, options);
+  }
+
+  retrieve(id: string, options?: RequestOptions): Promise<Transaction> {
+    return this.getJson(`/transactions/${segment(id)}`, undefined, options);
+  }
+
+  list(params?: ListTransactionsParams, options?: RequestOptions) {
+    return this.listPages<Transaction>('/transactions', params, options);
+  }
+}
+
+export class ExchangeRates extends Resource {
+  /** POST /exchange-rates: a FLOATING quote, or a LOCKED one to pass as `exchangeRateId`. */
+  create(params: CreateExchangeRateParams, options?: RequestOptions): Promise<CreateExchangeRateResult> {
+    return this.postJson('/exchange-rates', params, options);
+  }
+}

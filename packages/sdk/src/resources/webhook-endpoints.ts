@@ -1,0 +1,34 @@
+import type { RequestOptions } from '../transport.js';
+import type {
+  CreatedWebhookEndpoint,
+  CreateWebhookEndpointParams,
+  ListWebhookDeliveriesParams,
+  ListWebhookEndpointsParams,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from '../types.js';
+import { Resource, segment } from './base.js';
+
+export class WebhookEndpoints extends Resource {
+  /** The answer carries the signing `secret`, shown this once: store it to verify deliveries. */
+  create(params: CreateWebhookEndpointParams, options?: RequestOptions): Promise<CreatedWebhookEndpoint> {
+    return this.postJson('/webhook-endpoints', params, options);
+  }
+
+  retrieve(id: string, options?: RequestOptions): Promise<WebhookEndpoint> {
+    return this.getJson(`/webhook-endpoints/${segment(id)}`, undefined, options);
+  }
+
+  list(params?: ListWebhookEndpointsParams, options?: RequestOptions) {
+    return this.listPages<WebhookEndpoint>('/webhook-endpoints', params, options);
+  }
+
+  del(id: string, options?: RequestOptions): Promise<void> {
+    return this.deleteResource(`/webhook-endpoints/${segment(id)}`, options);
+  }
+
+  /** Every delivery to the endpoint, newest first, with each attempt. */
+  deliveries(id: string, params?: ListWebhookDeliveriesParams, options?: RequestOptions) {
+    return this.listPages<WebhookDelivery>(`/webhook-endpoints/${segment(id)}/deliveries`, params, options);
+  }
+}

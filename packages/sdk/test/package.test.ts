@@ -1,0 +1,133 @@
+/**
+ * What ships is what was tested: `npm pack` builds the package, a fresh project installs the tarball,
+ * imports it as ESM through the `exports` map, type-checks against its declarations, and calls a real
+ * Ponte with it.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SDK_VERSION } from '../src/version.ts';
+import { type SdkServer, STARTUP_TIMEOUT_MS, startSdkServer } from './support.ts';
+
+const run = promisify(execFile);
+const sdkDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const rootDir = path.resolve(sdkDir, '../..');
+
+/** The environment without npm's own variables, so a nested npm behaves as a user's would. */
+const cleanEnv = () =>
+  Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')));
+
+let server: SdkServer;
+let work: string;
+let tarball: string;
+
+beforeAll(async () => {
+  server = await startSdkServer({ workers: false });
+  work = await mkdtemp(path.join(tmpdir(), 'ponte-sdk-pack-'));
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], {
+    cwd: sdkDir,
+    env: cleanEnv(),
+  });
+  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  tarball = path.join(work, packed!.filename);
+  const consumer = path.join(work, 'consumer');
+  await run('mkdir', ['-p', consumer]);
+  await writeFile(
+    path.join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
+  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', tarball], {
+    cwd: consumer,
+    env: cleanEnv(),
+  });
+}, 180_000);
+afterAll(async () => {
+  await server?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+}, STARTUP_TIMEOUT_MS);
+
+describe('the packed @ponte/sdk', () => {
+  it('holds the built ESM, the declarations and the README, and not the sources or tests', async () => {
+    const { stdout } = await run('tar', ['-tzf', tarball]);
+    const files = stdout.trim().split('\n');
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package/package.json',
+        'package/README.md',
+        'package/dist/index.js',
+        'package/dist/index.d.ts',
+        'package/dist/generated/openapi.d.ts',
+      ]),
+    );
+    expect(
+      files.filter((file) => file.startsWith('package/src/') || file.startsWith('package/test/')),
+    ).toEqual([]);
+    const manifest = JSON.parse(await readFile(path.join(sdkDir, 'package.json'), 'utf8'));
+    expect(manifest.version).toBe(SDK_VERSION);
+    expect(manifest.dependencies ?? {}).toEqual({});
+  });
+
+  it('imports by its package name in a new project and calls a real Ponte', async () => {
+    const consumer = path.join(work, 'consumer');
+    await writeFile(
+      path.join(consumer, 'main.js'),
+      [
+        "import { Ponte, PonteApiError } from '@ponte/sdk';",
+        'const ponte = new Ponte({ apiKey: process.env.KEY, baseUrl: process.env.URL });',
+        'const page = await ponte.customers.list();',
+        "const missing = await ponte.customers.retrieve('00000000-0000-4000-8000-000000000000').catch((e) => e);",
+        'console.log(JSON.stringify({ environment: ponte.environment, total: page.pagination.total,',
+        '  notFound: missing instanceof PonteApiError && missing.code }));',
+      ].join('\n'),
+    );
+    const { stdout } = await run(process.execPath, ['main.js'], {
+      cwd: consumer,
+      env: { ...cleanEnv(), KEY: server.sandboxKey, URL: server.url },
+    });
+    expect(JSON.parse(stdout)).toEqual({ environment: 'sandbox', total: 0, notFound: 'not_found' });
+  });
+
+  it('type-checks a TypeScript consumer against the shipped declarations', async () => {
+    const consumer = path.join(work, 'consumer');
+    await writeFile(
+      path.join(consumer, 'check.ts'),
+      [
+        "import { Ponte, type Customer, type WebhookEvent } from '@ponte/sdk';",
+        "const ponte = new Ponte({ apiKey: 'sk_sandbox_x' });",
+        'export async function names(): Promise<string[]> {',
+        '  const out: string[] = [];',
+        '  for await (const customer of ponte.customers.list({ limit: 50 })) out.push((customer satisfies Customer).name);',
+        '  return out;',
+        '}',
+        'export function kind(event: WebhookEvent): string {',
+        "  return event.eventType === 'transaction.updated' ? event.data.status : event.eventType;",
+        '}',
+      ].join('\n'),
+    );
+    await writeFile(
+      path.join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          typeRoots: [path.join(rootDir, 'node_modules/@types')],
+          types: ['node'],
+        },
+        files: ['check.ts'],
+      }),
+    );
+    const tsc = path.join(rootDir, 'node_modules/typescript/bin/tsc');
+    await expect(run(process.execPath, [tsc, '-p', consumer], { cwd: consumer })).resolves.toBeDefined();
+  }, 180_000);
+});

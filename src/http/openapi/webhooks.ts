@@ -1,0 +1,106 @@
+/**
+ * The `webhooks` section (OpenAPI 3.1): one entry per event type, the envelope POSTed to an endpoint with
+ * the resource it reports, and the Standard Webhooks headers that sign it. Typed by EVENT_TYPES, so an
+ * event type without a documented payload does not compile.
+ */
+import { EVENT_TYPES, type EventType } from '../../modules/events/outbox.ts';
+
+type Json = Record<string, unknown>;
+
+/** The resource each event carries in `data`, exactly as the API answers it, and when it is sent. */
+export const EVENT_PAYLOADS: Record<EventType, { schema: string; summary: string }> = {
+  'customer.created': { schema: 'Customer', summary: 'A customer was created' },
+  'customer.verification.updated': {
+    schema: 'Verification',
+    summary: "A customer's verification changed status",
+  },
+  'limit_request.created': { schema: 'LimitRequest', summary: 'A limit request was submitted for review' },
+  'limit_request.reviewed': { schema: 'LimitRequest', summary: 'Compliance decided a limit request' },
+  'bank_account.created': { schema: 'BankAccount', summary: 'A bank account was registered' },
+  'transaction.created': {
+    schema: 'Transaction',
+    summary: 'A transaction was created: on-ramp, transfer or deposit',
+  },
+  'transaction.updated': { schema: 'Transaction', summary: 'A transaction changed status' },
+};
+
+/** `customer.verification.updated` → `CustomerVerificationUpdatedEvent`. */
+export const eventSchemaName = (type: string) =>
+  `${type
+    .split(/[._]/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')}Event`;
+
+const signatureHeaders = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'The event id; the same on every redelivery, so receivers can drop duplicates',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'Unix seconds when this attempt was signed; refuse values far from your clock',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      'Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` ' +
+      'under the endpoint secret (Standard Webhooks)',
+    schema: { type: 'string' },
+  },
+];
+
+export function eventSchemas(): Record<string, Json> {
+  const schemas: Record<string, Json> = {};
+  for (const type of EVENT_TYPES) {
+    schemas[eventSchemaName(type)] = {
+      type: 'object',
+      description: EVENT_PAYLOADS[type].summary,
+      required: ['eventId', 'eventType', 'createdAt', 'data'],
+      properties: {
+        eventId: { type: 'string', format: 'uuid', description: 'Also the webhook-id header' },
+        eventType: { type: 'string', enum: [type] },
+        createdAt: { type: 'string', format: 'date-time', description: 'When the change happened' },
+        data: { $ref: `#/components/schemas/${EVENT_PAYLOADS[type].schema}` },
+      },
+      additionalProperties: false,
+    };
+  }
+  return schemas;
+}
+
+export function webhooksSection(): Record<string, Json> {
+  const webhooks: Record<string, Json> = {};
+  for (const type of EVENT_TYPES) {
+    webhooks[type] = {
+      post: {
+        operationId: `on${eventSchemaName(type)}`,
+        tags: ['webhooks'],
+        summary: EVENT_PAYLOADS[type].summary,
+        description:
+          `Sent to every enabled endpoint subscribed to \`${type}\`, at least once, in order per resource. ` +
+          'Answer any 2xx within the delivery timeout (10 seconds by default); anything else is retried with ' +
+          'exponential back-off.',
+        security: [],
+        parameters: signatureHeaders,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: { $ref: `#/components/schemas/${eventSchemaName(type)}` } },
+          },
+        },
+        responses: {
+          '200': { description: 'Delivered (any 2xx acknowledges it; any other answer is retried)' },
+        },
+      },
+    };
+  }
+  return webhooks;
+}
