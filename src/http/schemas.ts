@@ -1,5 +1,6 @@
 /** Schemas shared by every route: ids, amounts, timestamps, problems, pages. */
 import { type TSchema, Type } from 'typebox';
+import { MAX_PAGE } from '../core/storable.ts';
 import { AMOUNT_PATTERN } from '../lib/money.ts';
 
 /** A string restricted to a closed set of values (one `enum` keyword: one clear error). */
@@ -64,9 +65,15 @@ export function problems(...statuses: number[]): Record<number, TSchema> {
 export const IdParams = Type.Object({ id: Uuid() }, { additionalProperties: false });
 
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, description: 'Page number to fetch (1 is the newest)' })),
+  page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE, description: 'Page number to fetch (1 is the newest)' }),
+  ),
   cursor: Type.Optional(
-    Type.Integer({ minimum: 1, description: 'Synonym of page: the `nextCursor` of the previous answer' }),
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE,
+      description: 'Synonym of page: the `nextCursor` of the previous answer',
+    }),
   ),
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 50, default: 20, description: 'Page size, 1 to 50' }),
