@@ -37,6 +37,7 @@ const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/
 
 /** A key that cannot be stored, with its offending code units spelled out so the pointer can be shown. */
 const printable = (key: string) =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what is looked for
   key.replace(/[\u0000\uD800-\uDFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** Every string (value or key) of a parsed input that cannot be stored, located by JSON pointer. */
@@ -50,7 +51,7 @@ export function unstorableText(data: unknown): TextError[] {
       const problem = textProblem(value);
       if (problem) errors.push({ instancePath: path, keyword: 'text', params: {}, message: problem });
     } else if (Array.isArray(value)) {
-      value.forEach((item, i) => stack.push([item, `${path}/${i}`]));
+      for (let i = 0; i < value.length; i++) stack.push([value[i], `${path}/${i}`]);
     } else if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
       for (const [key, item] of Object.entries(value)) {
         const problem = textProblem(key);
