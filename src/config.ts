@@ -27,6 +27,8 @@ export type OnRampConfig = {
 export type WebhookConfig = {
   /** Production refuses endpoints on private, loopback and link-local addresses unless this is true. */
   allowPrivateUrls: boolean;
+  /** The same for the sandbox (local development sets it to receive webhooks on its own machine). */
+  sandboxAllowPrivateUrls: boolean;
   /** One delivery attempt, connection to last byte. */
   timeoutMs: number;
   /** First retry delay; each further retry doubles it, with jitter, up to `retryMaxDelayMs`. */
@@ -167,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisTimeoutMs: atLeastOne(env, 'PONTE_REDIS_TIMEOUT_MS', 500),
     webhooks: {
       allowPrivateUrls: flag(env, 'PONTE_WEBHOOK_ALLOW_PRIVATE_URLS', false),
+      sandboxAllowPrivateUrls: flag(env, 'PONTE_SANDBOX_WEBHOOK_ALLOW_PRIVATE_URLS', false),
       timeoutMs: atLeastOne(env, 'PONTE_WEBHOOK_TIMEOUT_MS', 10_000),
       retryBaseMs: atLeastOne(env, 'PONTE_WEBHOOK_RETRY_BASE_MS', 5_000),
       retryMaxDelayMs: atLeastOne(env, 'PONTE_WEBHOOK_RETRY_MAX_DELAY_MS', 3_600_000),

@@ -80,7 +80,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   async function send(delivery: ClaimedDelivery): Promise<AttemptResult> {
     try {
       const url = new URL(delivery.url);
-      const allowPrivate = privateUrlsAllowed(delivery.environment, config.allowPrivateUrls);
+      const allowPrivate = privateUrlsAllowed(delivery.environment, config);
       const target = await resolveTarget(url, allowPrivate, resolve);
       if (!target.ok) return { statusCode: null, latencyMs: 0, error: `not sent: ${target.reason}` };
       const body = deliveryBody({
@@ -93,7 +93,8 @@ export function createDispatcher(deps: DispatcherDeps) {
       const headers = signatureHeaders(secret, delivery.event_id, clock(), body);
       return await post({ url, address: target.address, headers, body, timeoutMs: config.timeoutMs });
     } catch (error) {
-      return { statusCode: null, latencyMs: 0, error: `not sent: ${(error as Error).message}` };
+      log.error({ err: error, deliveryId: delivery.id }, 'webhook attempt not sent');
+      return { statusCode: null, latencyMs: 0, error: 'not sent: internal error' };
     }
   }
 

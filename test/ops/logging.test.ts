@@ -89,7 +89,7 @@ describe('logs', () => {
 
     if (sandbox.hasRoute({ method: 'POST', url: '/webhook-endpoints' })) {
       const hook = await client(sandbox, sandboxKey).post('/webhook-endpoints', {
-        url: 'https://partner.example/webhooks',
+        url: 'https://93.184.215.14/webhooks',
       });
       const found = JSON.stringify(hook.json()).match(/whsec_[A-Za-z0-9+/=]+/g) ?? [];
       expect(found.length, hook.body).toBeGreaterThan(0);

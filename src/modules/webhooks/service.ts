@@ -34,7 +34,7 @@ export function createWebhookService(deps: {
     const problem = urlShapeProblem(raw);
     if (problem) throw invalidField('/body/url', problem);
     const url = new URL(raw);
-    if (!privateUrlsAllowed(tenant.environment, config.webhooks.allowPrivateUrls)) {
+    if (!privateUrlsAllowed(tenant.environment, config.webhooks)) {
       let target: Awaited<ReturnType<typeof resolveTarget>>;
       try {
         target = await resolveTarget(url, false, resolve);
