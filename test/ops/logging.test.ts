@@ -136,6 +136,49 @@ describe('logs', () => {
     expect(JSON.parse(lines[0]!).err.code).toBe('23505');
   });
 
+  it('leave the values of a failed statement out of the log of a 500, on either database', async () => {
+    const auth = { authorization: `Bearer ${operatorToken}` };
+    const project = (
+      await operator.inject({
+        method: 'POST',
+        url: '/operator/projects',
+        payload: { name: 'Fail' },
+        headers: auth,
+      })
+    ).json();
+    const key = (
+      await operator.inject({
+        method: 'POST',
+        url: `/operator/projects/${project.id}/api-keys`,
+        payload: { environment: 'sandbox' },
+        headers: auth,
+      })
+    ).json().key as string;
+    // The database refuses this one customer (and no other: test files may share the database).
+    const name = 'Zélia Quintanilha Refused';
+    const email = 'zelia.quintanilha@example.com';
+    await ctx.db.query(
+      `CREATE OR REPLACE FUNCTION refuse_logging_probe() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN IF NEW.name = '${name}' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`,
+    );
+    await ctx.db.query(
+      'CREATE TRIGGER refuse_logging_probe BEFORE INSERT ON customers FOR EACH ROW EXECUTE FUNCTION refuse_logging_probe()',
+    );
+    lines.length = 0;
+    try {
+      const answer = await client(sandbox, key).post('/customers', individualBody({ name, email }));
+      expect(answer.statusCode, answer.body).toBe(500);
+    } finally {
+      await ctx.db.query('DROP TRIGGER refuse_logging_probe ON customers');
+      await ctx.db.query('DROP FUNCTION refuse_logging_probe()');
+    }
+    const text = lines.join('');
+    expect(text).toContain('unhandled error');
+    expect(text).toContain('refused by the test');
+    expect(text).not.toContain('Quintanilha');
+    expect(text).not.toContain(email);
+  });
+
   it('keep ordinary values intact', () => {
     const line = '{"time":1795274834820,"responseTime":12.5,"id":"0195f3c2-7d3e-7b6a-9c1e-2f4a5b6c7d8e"}';
     expect(scrubSecrets(line)).toBe(line);
