@@ -15,7 +15,7 @@ describe('listen addresses', () => {
     const operator = await buildOperatorApp(ctx);
     try {
       await operator.listen(listenOptions(config.operatorUrl));
-      const bound = operator.addresses().map((entry) => entry.address);
+      const bound = operator.addresses().map((entry) => (typeof entry === 'string' ? entry : entry.address));
       expect(bound.length).toBeGreaterThan(0);
       for (const address of bound) expect([address, LOOPBACK.test(address)]).toEqual([address, true]);
     } finally {
