@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.ts';
 import { registerApiKeyAuth, registerOperatorAuth } from './http/auth.ts';
+import { registerAuthThrottle } from './http/auth-throttle.ts';
 import { registerHealthRoutes } from './http/health.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerJsonBody } from './http/json-body.ts';
@@ -44,6 +45,7 @@ function baseApp(ctx: AppContext, options: BuildOptions): FastifyInstance {
     reply.header('x-request-id', request.id);
   });
   registerProblemHandlers(app);
+  registerAuthThrottle(app, ctx);
   for (const schema of sharedSchemas) app.addSchema(schema);
   return app;
 }

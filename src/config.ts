@@ -60,6 +60,8 @@ export type Config = {
   shutdownGraceMs: number;
   /** Requests per second per API key (steady rate) and how many may arrive at once (burst). */
   rateLimit: { perSecond: number; burst: number };
+  /** Failed authentications allowed per client address: `burst` at once, refilled at `perMinute`. */
+  authFailures: { perMinute: number; burst: number };
   /** Shares rate limits between processes when set; otherwise each process counts in memory. */
   redisUrl: string | undefined;
   /** How long a rate limit check waits for Redis before letting the request through. */
@@ -128,6 +130,19 @@ function onRampConfig(env: NodeJS.ProcessEnv): OnRampConfig {
   };
 }
 
+/** The shortest bootstrap operator token accepted: it guards every operator action. */
+export const MIN_OPERATOR_TOKEN_LENGTH = 32;
+
+function operatorToken(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.PONTE_OPERATOR_TOKEN?.trim() || undefined;
+  if (token !== undefined && token.length < MIN_OPERATOR_TOKEN_LENGTH) {
+    throw new ConfigError(
+      `PONTE_OPERATOR_TOKEN must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters (a random string; leave it unset to have one generated)`,
+    );
+  }
+  return token;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -144,7 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dashboardUrl: url(env, 'PONTE_DASHBOARD_URL', 'http://localhost:8082'),
     databaseUrl,
     dataDir: env.PONTE_DATA_DIR?.trim() || './data',
-    operatorToken: env.PONTE_OPERATOR_TOKEN?.trim() || undefined,
+    operatorToken: operatorToken(env),
     logLevel: env.PONTE_LOG_LEVEL?.trim() || 'info',
     defaultLimits: {
       INDIVIDUAL: {
@@ -164,6 +179,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: {
       perSecond: atLeastOne(env, 'PONTE_RATE_LIMIT_PER_SECOND', 100),
       burst: atLeastOne(env, 'PONTE_RATE_LIMIT_BURST', 200),
+    },
+    authFailures: {
+      perMinute: atLeastOne(env, 'PONTE_AUTH_FAILURES_PER_MINUTE', 30),
+      burst: atLeastOne(env, 'PONTE_AUTH_FAILURE_BURST', 60),
     },
     redisUrl,
     redisTimeoutMs: atLeastOne(env, 'PONTE_REDIS_TIMEOUT_MS', 500),
