@@ -15,6 +15,7 @@ export const ERRORS = {
   invalid_state_transition: { status: 409, title: 'Invalid state transition' },
   limit_exceeded: { status: 422, title: 'Limit exceeded' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
+  idempotent_answer_expired: { status: 410, title: 'Answer no longer replayed' },
   rate_limited: { status: 429, title: 'Too many requests' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
