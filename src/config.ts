@@ -40,6 +40,11 @@ export type WebhookConfig = {
   disableAfterMs: number;
   /** How often an idle dispatcher looks for new events and due deliveries. */
   dispatchIntervalMs: number;
+  /** Attempts one process runs at once for one endpoint, and for one project (all its endpoints). */
+  maxInFlightPerEndpoint: number;
+  maxInFlightPerProject: number;
+  /** Endpoints a project may have registered in one environment. */
+  maxEndpointsPerProject: number;
 };
 
 export type Config = {
@@ -195,6 +200,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryHorizonMs: atLeastOne(env, 'PONTE_WEBHOOK_RETRY_HORIZON_MS', 24 * 3_600_000),
       disableAfterMs: atLeastOne(env, 'PONTE_WEBHOOK_DISABLE_AFTER_MS', 3 * 24 * 3_600_000),
       dispatchIntervalMs: atLeastOne(env, 'PONTE_WEBHOOK_DISPATCH_INTERVAL_MS', 250),
+      maxInFlightPerEndpoint: atLeastOne(env, 'PONTE_WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', 4),
+      maxInFlightPerProject: atLeastOne(env, 'PONTE_WEBHOOK_MAX_IN_FLIGHT_PER_PROJECT', 10),
+      maxEndpointsPerProject: atLeastOne(env, 'PONTE_WEBHOOK_MAX_ENDPOINTS', 20),
     },
   };
 }

@@ -13,6 +13,7 @@ export const ERRORS = {
   customer_not_approved: { status: 409, title: 'Customer not approved' },
   limit_request_in_review: { status: 409, title: 'Limit request already in review' },
   invalid_state_transition: { status: 409, title: 'Invalid state transition' },
+  endpoint_limit_reached: { status: 409, title: 'Webhook endpoint limit reached' },
   limit_exceeded: { status: 422, title: 'Limit exceeded' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
   idempotent_answer_expired: { status: 410, title: 'Answer no longer replayed' },

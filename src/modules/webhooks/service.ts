@@ -67,7 +67,16 @@ export function createWebhookService(deps: {
       created_at: now,
       updated_at: now,
     };
-    await repo.insertEndpoint(db, row);
+    const max = config.webhooks.maxEndpointsPerProject;
+    await db.transaction(async (tx) => {
+      if ((await repo.countEndpointsLocked(tx, tenant)) >= max) {
+        throw new AppError(
+          'endpoint_limit_reached',
+          `A project may register at most ${max} webhook endpoints per environment; delete one first`,
+        );
+      }
+      await repo.insertEndpoint(tx, row);
+    });
     return { ...presentEndpoint(row), secret };
   }
 
