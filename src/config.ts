@@ -200,8 +200,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryHorizonMs: atLeastOne(env, 'PONTE_WEBHOOK_RETRY_HORIZON_MS', 24 * 3_600_000),
       disableAfterMs: atLeastOne(env, 'PONTE_WEBHOOK_DISABLE_AFTER_MS', 3 * 24 * 3_600_000),
       dispatchIntervalMs: atLeastOne(env, 'PONTE_WEBHOOK_DISPATCH_INTERVAL_MS', 250),
-      maxInFlightPerEndpoint: atLeastOne(env, 'PONTE_WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', 4),
-      maxInFlightPerProject: atLeastOne(env, 'PONTE_WEBHOOK_MAX_IN_FLIGHT_PER_PROJECT', 10),
+      maxInFlightPerEndpoint: atLeastOne(env, 'PONTE_WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', 10),
+      maxInFlightPerProject: atLeastOne(env, 'PONTE_WEBHOOK_MAX_IN_FLIGHT_PER_PROJECT', 20),
       maxEndpointsPerProject: atLeastOne(env, 'PONTE_WEBHOOK_MAX_ENDPOINTS', 20),
     },
   };
