@@ -45,6 +45,8 @@ export type WebhookConfig = {
   maxInFlightPerProject: number;
   /** Endpoints a project may have registered in one environment. */
   maxEndpointsPerProject: number;
+  /** Deliveries that ended longer ago than this are deleted with their attempts. */
+  retentionMs: number;
 };
 
 export type Config = {
@@ -203,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxInFlightPerEndpoint: atLeastOne(env, 'PONTE_WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', 10),
       maxInFlightPerProject: atLeastOne(env, 'PONTE_WEBHOOK_MAX_IN_FLIGHT_PER_PROJECT', 20),
       maxEndpointsPerProject: atLeastOne(env, 'PONTE_WEBHOOK_MAX_ENDPOINTS', 20),
+      retentionMs: atLeastOne(env, 'PONTE_WEBHOOK_RETENTION_DAYS', 30) * 24 * 3_600_000,
     },
   };
 }

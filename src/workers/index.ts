@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
+import { purgeOldDeliveries } from '../modules/webhooks/retention.ts';
 import { startDispatcher } from './dispatcher.ts';
 import { expireDueTransactions } from './expiry.ts';
 import { sweepExpiredIdempotencyKeys } from './idempotency-sweeper.ts';
@@ -15,6 +16,12 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
     startLoop('transaction-expiry', 1_000, () => expireDueTransactions(ctx.db, ctx.clock), log),
     startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx.db, ctx.clock), log),
     startLoop('idempotency-sweeper', 60_000, () => sweepExpiredIdempotencyKeys(ctx.db, ctx.clock), log),
+    startLoop(
+      'webhook-retention',
+      60_000,
+      () => purgeOldDeliveries(ctx.db, ctx.clock(), ctx.config.webhooks.retentionMs),
+      log,
+    ),
     startDispatcher({
       db: ctx.db,
       clock: ctx.clock,
