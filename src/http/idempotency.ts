@@ -37,6 +37,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotency: { scope: IdempotencyScope; token: string } | null;
   }
+  interface FastifyContextConfig {
+    /** Reads a multipart body (the route answers the same upload again later) as fingerprintable content. */
+    multipartContent?: (request: FastifyRequest) => Promise<unknown>;
+  }
 }
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -97,12 +101,15 @@ export function registerIdempotency(
       route: request.routeOptions.url ?? request.url,
       key,
     };
+    const readMultipart = request.routeOptions.config.multipartContent;
+    const isMultipart = /^multipart\//i.test(request.headers['content-type'] ?? '');
     const fingerprint = requestFingerprint({
       method: request.method,
       path: request.url.split('?')[0]!,
       query: request.query,
       contentType: request.headers['content-type'],
       body: request.body,
+      ...(isMultipart && readMultipart ? { multipartContent: await readMultipart(request) } : {}),
     });
     const token = randomUUID();
     // A key released or expired between the claim and the read is simply claimed again.
