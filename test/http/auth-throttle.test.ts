@@ -28,7 +28,7 @@ beforeAll(async () => {
     },
   });
   tenant = await server.newTenant();
-}, 60_000);
+}, 180_000);
 afterAll(() => server.close());
 
 let nextAddress = 1;

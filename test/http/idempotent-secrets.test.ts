@@ -17,7 +17,7 @@ let sandbox: Client;
 beforeAll(async () => {
   server = await startTestServer({ clock, workers: false });
   sandbox = client(server.sandbox, (await server.newTenant()).sandboxKey);
-}, 60_000);
+}, 180_000);
 afterAll(() => server.close());
 
 describe('idempotent answers carrying a secret', () => {

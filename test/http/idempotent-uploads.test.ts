@@ -16,7 +16,7 @@ beforeAll(async () => {
   server = await startTestServer({ workers: false });
   tenant = await server.newTenant();
   customerId = (await createCustomer(client(server.sandbox, tenant.sandboxKey), individualBody())).id;
-}, 60_000);
+}, 180_000);
 afterAll(() => server.close());
 
 function upload(content: Buffer, name: string, key: string) {

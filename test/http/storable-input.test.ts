@@ -25,7 +25,7 @@ beforeAll(async () => {
   sandbox = client(server.sandbox, tenant.sandboxKey);
   operator = client(server.operator, server.operatorToken);
   customerId = (await createCustomer(sandbox, individualBody())).id;
-}, 60_000);
+}, 180_000);
 afterAll(() => server.close());
 
 const count = async (table: string) =>
