@@ -22,7 +22,7 @@ describe('listen addresses', () => {
       await operator.close();
       await ctx.db.close();
     }
-  });
+  }, 180_000);
 
   it('binds the address a URL names, brackets removed, on the port it names or its scheme default', () => {
     expect(listenOptions(new URL('http://localhost:8090'))).toEqual({ host: 'localhost', port: 8090 });
