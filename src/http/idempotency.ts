@@ -10,8 +10,8 @@
  *   `idempotency_key_reused`; a retry while the first request still runs gets 409 `conflict`;
  * - onSend stores the answer: 2xx and 4xx answers are kept for 24 hours (a 4xx is the outcome of that
  *   request, and clients do not retry 4xx), except that an answer marked `Cache-Control: no-store`
- *   (one carrying a secret) is replayed for 10 minutes only, then answered 410
- *   `idempotent_answer_expired` and erased; a 5xx is not kept and the key is released, so a retry runs
+ *   (one carrying a secret) is replayed for 10 minutes only, then answered 422
+ *   `idempotency_key_reused` and erased; a 5xx is not kept and the key is released, so a retry runs
  *   the request again. Requests refused before the handler could run (authentication, rate limit,
  *   schema validation) never take the key.
  */
@@ -133,9 +133,9 @@ export function registerIdempotency(
         return sendProblem(
           reply,
           request,
-          'idempotent_answer_expired',
+          'idempotency_key_reused',
           'This request was answered, but its answer carried a secret shown once and is no longer replayed; ' +
-            'read the resource it created instead',
+            'read the resource it created instead, and use a new key for a new request',
         );
       }
       break;

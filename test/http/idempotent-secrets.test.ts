@@ -1,7 +1,7 @@
 /**
  * An answer that carries a secret shown once (a webhook signing secret) says `Cache-Control: no-store`,
  * first time and replayed, and is replayed only within a short window (10 minutes); after it the retry
- * is answered 410 and the stored answer is erased.
+ * is refused as a reused key (422) and the stored answer is erased.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRET_REPLAY_WINDOW_MS } from '../../src/http/idempotency-store.ts';
@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('idempotent answers carrying a secret', () => {
-  it('are no-store, replayed within 10 minutes only, then answered 410 and erased', async () => {
+  it('are no-store, replayed within 10 minutes only, then refused and erased', async () => {
     expect(SECRET_REPLAY_WINDOW_MS).toBe(10 * 60_000);
     const body = { url: 'https://93.184.215.14/hooks' };
     const headers = { 'idempotency-key': 'endpoint-with-secret-1' };
@@ -39,9 +39,9 @@ describe('idempotent answers carrying a secret', () => {
 
     offsetMs = SECRET_REPLAY_WINDOW_MS + 1_000;
     const late = await sandbox.post('/webhook-endpoints', body, headers);
-    expect(late.statusCode).toBe(410);
+    expect(late.statusCode).toBe(422);
     expect(late.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(late.json().code).toBe('idempotent_answer_expired');
+    expect(late.json().code).toBe('idempotency_key_reused');
     expect(late.body).not.toContain(secret);
     // still one endpoint: the late retry did not create another
     expect((await sandbox.get('/webhook-endpoints')).json().pagination.total).toBe(1);
@@ -52,7 +52,7 @@ describe('idempotent answers carrying a secret', () => {
     );
     expect(row!.response_body).toBe('');
     const afterSweep = await sandbox.post('/webhook-endpoints', body, headers);
-    expect(afterSweep.statusCode).toBe(410);
+    expect(afterSweep.statusCode).toBe(422);
   });
 
   it('other answers stay replayable for 24 hours', async () => {

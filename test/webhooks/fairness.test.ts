@@ -91,9 +91,9 @@ describe('webhook delivery fairness', () => {
     const created = [];
     for (let i = 0; i < max; i++) created.push(await createEndpoint(sandbox, { url: `${honest.url}/${i}` }));
     const refused = await sandbox.post('/webhook-endpoints', { url: `${honest.url}/over` });
-    expect(refused.statusCode).toBe(409);
+    expect(refused.statusCode).toBe(422);
     expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(refused.json().code).toBe('endpoint_limit_reached');
+    expect(refused.json().code).toBe('limit_exceeded');
     expect((await sandbox.get('/webhook-endpoints')).json().pagination.total).toBe(max);
     // a deleted endpoint frees its place
     expect((await sandbox.delete(`/webhook-endpoints/${created[0]!.id}`)).statusCode).toBe(204);

@@ -71,7 +71,7 @@ export function createWebhookService(deps: {
     await db.transaction(async (tx) => {
       if ((await repo.countEndpointsLocked(tx, tenant)) >= max) {
         throw new AppError(
-          'endpoint_limit_reached',
+          'limit_exceeded',
           `A project may register at most ${max} webhook endpoints per environment; delete one first`,
         );
       }
