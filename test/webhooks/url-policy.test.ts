@@ -18,7 +18,7 @@ const servers: http.Server[] = [];
 
 beforeAll(async () => {
   strict = await startTestServer({ workers: false });
-  local = await startWebhookServer({ workers: false, env: { PONTE_WEBHOOK_TIMEOUT_MS: '300' } });
+  local = await startWebhookServer({ workers: false, env: { PONTE_WEBHOOK_TIMEOUT_MS: '3000' } });
 }, STARTUP_TIMEOUT_MS);
 afterAll(async () => {
   for (const server of servers) {
