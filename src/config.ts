@@ -74,6 +74,10 @@ export type Config = {
   /** How long a rate limit check waits for Redis before letting the request through. */
   redisTimeoutMs: number;
   webhooks: WebhookConfig;
+  /** Partner request log: how long entries are kept, and how often queued entries are written. */
+  requestLog: { retentionMs: number; flushIntervalMs: number };
+  /** The e-mail address of the Default project's first dashboard admin, invited on first run. */
+  adminEmail: string;
 };
 
 export class ConfigError extends Error {}
@@ -207,6 +211,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxEndpointsPerProject: atLeastOne(env, 'PONTE_WEBHOOK_MAX_ENDPOINTS', 20),
       retentionMs: atLeastOne(env, 'PONTE_WEBHOOK_RETENTION_DAYS', 30) * 24 * 3_600_000,
     },
+    requestLog: {
+      retentionMs: atLeastOne(env, 'PONTE_REQUEST_LOG_RETENTION_DAYS', 30) * 24 * 3_600_000,
+      flushIntervalMs: atLeastOne(env, 'PONTE_REQUEST_LOG_FLUSH_MS', 1_000),
+    },
+    adminEmail: env.PONTE_ADMIN_EMAIL?.trim() || 'admin@ponte.local',
   };
 }
 
