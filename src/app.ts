@@ -9,13 +9,15 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.ts';
 import { registerApiKeyAuth, registerOperatorAuth } from './http/auth.ts';
+import { registerAuthThrottle } from './http/auth-throttle.ts';
 import { registerHealthRoutes } from './http/health.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { registerJsonBody } from './http/json-body.ts';
 import { loggerOptions } from './http/logger.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './http/metrics.ts';
 import { readOutboxDepth } from './http/metrics-outbox.ts';
 import { finishDocument, serversFor } from './http/openapi/document.ts';
-import { registerProblemHandlers } from './http/problem.ts';
+import { frameworkErrorHandler, registerProblemHandlers } from './http/problem.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { genRequestId } from './http/request-id.ts';
 import { registerRequestLog } from './http/request-log.ts';
@@ -38,14 +40,17 @@ function baseApp(ctx: AppContext, options: BuildOptions): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // A JSON API: plain text bodies are refused with 415 rather than parsed.
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   registerProblemHandlers(app);
+  registerAuthThrottle(app, ctx);
   for (const schema of sharedSchemas) app.addSchema(schema);
   return app;
 }

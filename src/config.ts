@@ -27,6 +27,8 @@ export type OnRampConfig = {
 export type WebhookConfig = {
   /** Production refuses endpoints on private, loopback and link-local addresses unless this is true. */
   allowPrivateUrls: boolean;
+  /** The same for the sandbox (local development sets it to receive webhooks on its own machine). */
+  sandboxAllowPrivateUrls: boolean;
   /** One delivery attempt, connection to last byte. */
   timeoutMs: number;
   /** First retry delay; each further retry doubles it, with jitter, up to `retryMaxDelayMs`. */
@@ -38,6 +40,13 @@ export type WebhookConfig = {
   disableAfterMs: number;
   /** How often an idle dispatcher looks for new events and due deliveries. */
   dispatchIntervalMs: number;
+  /** Attempts one process runs at once for one endpoint, and for one project (all its endpoints). */
+  maxInFlightPerEndpoint: number;
+  maxInFlightPerProject: number;
+  /** Endpoints a project may have registered in one environment. */
+  maxEndpointsPerProject: number;
+  /** Deliveries that ended longer ago than this are deleted with their attempts. */
+  retentionMs: number;
 };
 
 export type Config = {
@@ -60,6 +69,8 @@ export type Config = {
   shutdownGraceMs: number;
   /** Requests per second per API key (steady rate) and how many may arrive at once (burst). */
   rateLimit: { perSecond: number; burst: number };
+  /** Failed authentications allowed per client address: `burst` at once, refilled at `perMinute`. */
+  authFailures: { perMinute: number; burst: number };
   /** Shares rate limits between processes when set; otherwise each process counts in memory. */
   redisUrl: string | undefined;
   /** How long a rate limit check waits for Redis before letting the request through. */
@@ -132,6 +143,19 @@ function onRampConfig(env: NodeJS.ProcessEnv): OnRampConfig {
   };
 }
 
+/** The shortest bootstrap operator token accepted: it guards every operator action. */
+export const MIN_OPERATOR_TOKEN_LENGTH = 32;
+
+function operatorToken(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.PONTE_OPERATOR_TOKEN?.trim() || undefined;
+  if (token !== undefined && token.length < MIN_OPERATOR_TOKEN_LENGTH) {
+    throw new ConfigError(
+      `PONTE_OPERATOR_TOKEN must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters (a random string; leave it unset to have one generated)`,
+    );
+  }
+  return token;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -149,7 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     databasePreparedStatements: flag(env, 'PONTE_DATABASE_PREPARED_STATEMENTS', true),
     dataDir: env.PONTE_DATA_DIR?.trim() || './data',
-    operatorToken: env.PONTE_OPERATOR_TOKEN?.trim() || undefined,
+    operatorToken: operatorToken(env),
     logLevel: env.PONTE_LOG_LEVEL?.trim() || 'info',
     defaultLimits: {
       INDIVIDUAL: {
@@ -170,16 +194,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perSecond: atLeastOne(env, 'PONTE_RATE_LIMIT_PER_SECOND', 100),
       burst: atLeastOne(env, 'PONTE_RATE_LIMIT_BURST', 200),
     },
+    authFailures: {
+      perMinute: atLeastOne(env, 'PONTE_AUTH_FAILURES_PER_MINUTE', 30),
+      burst: atLeastOne(env, 'PONTE_AUTH_FAILURE_BURST', 60),
+    },
     redisUrl,
     redisTimeoutMs: atLeastOne(env, 'PONTE_REDIS_TIMEOUT_MS', 500),
     webhooks: {
       allowPrivateUrls: flag(env, 'PONTE_WEBHOOK_ALLOW_PRIVATE_URLS', false),
+      sandboxAllowPrivateUrls: flag(env, 'PONTE_SANDBOX_WEBHOOK_ALLOW_PRIVATE_URLS', false),
       timeoutMs: atLeastOne(env, 'PONTE_WEBHOOK_TIMEOUT_MS', 10_000),
       retryBaseMs: atLeastOne(env, 'PONTE_WEBHOOK_RETRY_BASE_MS', 5_000),
       retryMaxDelayMs: atLeastOne(env, 'PONTE_WEBHOOK_RETRY_MAX_DELAY_MS', 3_600_000),
       retryHorizonMs: atLeastOne(env, 'PONTE_WEBHOOK_RETRY_HORIZON_MS', 24 * 3_600_000),
       disableAfterMs: atLeastOne(env, 'PONTE_WEBHOOK_DISABLE_AFTER_MS', 3 * 24 * 3_600_000),
       dispatchIntervalMs: atLeastOne(env, 'PONTE_WEBHOOK_DISPATCH_INTERVAL_MS', 250),
+      maxInFlightPerEndpoint: atLeastOne(env, 'PONTE_WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', 10),
+      maxInFlightPerProject: atLeastOne(env, 'PONTE_WEBHOOK_MAX_IN_FLIGHT_PER_PROJECT', 20),
+      maxEndpointsPerProject: atLeastOne(env, 'PONTE_WEBHOOK_MAX_ENDPOINTS', 20),
+      retentionMs: atLeastOne(env, 'PONTE_WEBHOOK_RETENTION_DAYS', 30) * 24 * 3_600_000,
     },
     requestLog: {
       retentionMs: atLeastOne(env, 'PONTE_REQUEST_LOG_RETENTION_DAYS', 30) * 24 * 3_600_000,

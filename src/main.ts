@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildDashboardApp, buildOperatorApp, buildPublicApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { listenOptions } from './http/listen.ts';
 import { processLogger } from './http/logger.ts';
 import { createProjectService } from './modules/projects/service.ts';
 import { createWebUserService } from './modules/web-users/service.ts';
@@ -13,12 +14,6 @@ import { openContext } from './runtime.ts';
 import { startWorkers } from './workers/index.ts';
 
 const log = processLogger(process.env.PONTE_LOG_LEVEL ?? 'info');
-
-function listenOptions(url: URL) {
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  const host = url.hostname === 'localhost' ? '::' : url.hostname.replace(/^\[|\]$/g, '');
-  return { port, host };
-}
 
 function printFirstRun(
   setup: {

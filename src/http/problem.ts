@@ -136,6 +136,21 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
+/**
+ * Failures the router meets before any route or hook runs (a path parameter over the router's length
+ * limit, a malformed percent-encoding): answered as problems too, with the request id header.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  const detail =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A path parameter is too long to name anything here'
+      : 'The request path is not a valid URL';
+  return sendProblem(reply, request, 'invalid_request', detail, {
+    errors: [{ pointer: '/path', message: 'is invalid' }],
+  });
+}
+
 export function registerProblemHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {

@@ -3,6 +3,7 @@ import { pruneRequestLog } from '../modules/request-log/service.ts';
 import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
 import { sweepStaleSessions } from '../modules/web-users/sessions.ts';
+import { purgeOldDeliveries } from '../modules/webhooks/retention.ts';
 import { startDispatcher } from './dispatcher.ts';
 import { expireDueTransactions } from './expiry.ts';
 import { sweepExpiredIdempotencyKeys } from './idempotency-sweeper.ts';
@@ -24,6 +25,12 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
     ),
     startLoop('web-session-sweeper', 60_000, () => sweepStaleSessions(ctx.db, ctx.clock), log),
     startLoop('idempotency-sweeper', 60_000, () => sweepExpiredIdempotencyKeys(ctx.db, ctx.clock), log),
+    startLoop(
+      'webhook-retention',
+      60_000,
+      () => purgeOldDeliveries(ctx.db, ctx.clock(), ctx.config.webhooks.retentionMs),
+      log,
+    ),
     startDispatcher({
       db: ctx.db,
       clock: ctx.clock,

@@ -38,6 +38,8 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): { config: Config;
     PONTE_DATA_DIR: 'memory://',
     PONTE_OPERATOR_TOKEN: operatorToken,
     PONTE_LOG_LEVEL: 'silent',
+    // Suites try many wrong keys on purpose from one address; the throttle has tests of its own.
+    PONTE_AUTH_FAILURE_BURST: '1000000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...overrides,
   });

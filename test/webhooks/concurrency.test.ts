@@ -30,6 +30,7 @@ describe.runIf(usingPostgres())('two dispatchers on one database', () => {
     const { config } = testConfig({
       DATABASE_URL: server.databaseUrl!,
       PONTE_WEBHOOK_DISPATCH_INTERVAL_MS: '5',
+      PONTE_SANDBOX_WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     });
     second = await openContext(config);
     secondDispatcher = startDispatcher({

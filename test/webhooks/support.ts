@@ -104,7 +104,8 @@ async function ownDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   };
 }
 
-/** A test server whose dispatcher polls often, on a database no other test file dispatches from. */
+/**
+ * A test server whose dispatcher polls often and whose sandbox accepts local receivers, on a database no other test file dispatches from. */
 export async function startWebhookServer(
   options: { env?: NodeJS.ProcessEnv; clock?: Clock; workers?: boolean } = {},
 ): Promise<TestServer & { databaseUrl: string | null }> {
@@ -113,6 +114,8 @@ export async function startWebhookServer(
     ...options,
     env: {
       PONTE_WEBHOOK_DISPATCH_INTERVAL_MS: '20',
+      // the receivers of these tests listen on 127.0.0.1, as a partner's local receiver would
+      PONTE_SANDBOX_WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       ...options.env,
       ...(database ? { DATABASE_URL: database.url } : {}),
     },

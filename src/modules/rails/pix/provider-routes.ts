@@ -14,7 +14,8 @@ const Notification = Type.Object({
       {
         endToEndId: Type.String({ pattern: END_TO_END_ID_PATTERN }),
         txid: Type.String({ pattern: '^[A-Za-z0-9]{1,35}$' }),
-        valor: Type.String({ pattern: '^\\d{1,10}\\.\\d{2}$' }),
+        // a payment of zero is no payment: refused like any malformed amount
+        valor: Type.String({ pattern: '^(?!0+\\.00$)\\d{1,10}\\.\\d{2}$' }),
         horario: DateTime('When the payment was settled'),
       },
       // providers add fields of their own (chave, infoPagador, devolucoes...): kept, not refused
