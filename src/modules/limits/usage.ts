@@ -1,6 +1,7 @@
 /**
  * How much of the daily (UTC day) and monthly (UTC month) limits a customer has used, in cents.
- * Counts every transaction of the customer that is not FAILED or EXPIRED, by when it was created.
+ * Counts the BRL value (`limit_amount_brl`) of every transaction of the customer, on-ramps and off-ramps
+ * in one pool, that is not FAILED or EXPIRED, by when it was created.
  */
 import type { Executor } from '../../db/types.ts';
 
@@ -20,8 +21,8 @@ export async function limitUsage(db: Executor, customerId: string, at: Date): Pr
   const monthStart = utcMonthStart(at);
   const nextMonth = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
   const rows = await db.query<{ daily: string; monthly: string }>(
-    `SELECT coalesce(sum(amount) FILTER (WHERE created_at >= $2 AND created_at < $3), 0)::text AS daily,
-            coalesce(sum(amount), 0)::text AS monthly
+    `SELECT coalesce(sum(limit_amount_brl) FILTER (WHERE created_at >= $2 AND created_at < $3), 0)::text AS daily,
+            coalesce(sum(limit_amount_brl), 0)::text AS monthly
        FROM transactions
       WHERE customer_id = $1
         AND status NOT IN ('FAILED', 'EXPIRED')

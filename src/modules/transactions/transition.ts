@@ -18,7 +18,7 @@ export async function transitionTransaction(
   at: Date,
   changes: StepChanges = {},
 ): Promise<TransactionRow> {
-  if (!canTransition(row.status, to)) {
+  if (!canTransition(row.type, row.status, to)) {
     throw new AppError('invalid_state_transition', `A transaction cannot move from ${row.status} to ${to}`);
   }
   const updated = await updateStep(tx, row.id, to, at, changes);
