@@ -8,6 +8,9 @@ import { inject } from 'vitest';
 import { signPixNotification, verifyPixNotification } from '../../src/modules/rails/pix/signature.ts';
 import { type PonteProcess, spawnPonte } from '../ops/ponte-process.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers are read field by field in assertions
+export type Json = any;
+
 export const SECRET = 'provider-secret-for-process-tests';
 
 export async function isolatedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
@@ -81,7 +84,7 @@ export async function call(
   path: string,
   key: string,
   body?: unknown,
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: Json }> {
   const response = await fetch(`${base}${path}`, {
     method,
     headers: {
@@ -119,7 +122,7 @@ export function notifyPayouts(ponte: PonteProcess, items: unknown[]) {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-pix-signature': signPixNotification(SECRET, raw) },
     body: raw,
-  }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
 }
 
 export function notifyDeposit(ponte: PonteProcess, item: unknown) {
@@ -128,7 +131,7 @@ export function notifyDeposit(ponte: PonteProcess, item: unknown) {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-pix-signature': signPixNotification(SECRET, raw) },
     body: raw,
-  }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
 }
 
 export async function poll<T>(
