@@ -1,5 +1,6 @@
 /** Schemas shared by every route: ids, amounts, timestamps, problems, pages. */
 import { type TSchema, Type } from 'typebox';
+import { ERRORS, type ErrorCode } from '../core/errors.ts';
 import { AMOUNT_PATTERN } from '../lib/money.ts';
 
 /** A string restricted to a closed set of values (one `enum` keyword: one clear error). */
@@ -41,7 +42,7 @@ export const Problem = Type.Object(
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String(),
-    code: Type.String(),
+    code: StringEnum(Object.keys(ERRORS) as ErrorCode[], { description: 'Stable snake_case error code' }),
     requestId: Type.String(),
     errors: Type.Optional(
       Type.Array(

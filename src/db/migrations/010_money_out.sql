@@ -102,6 +102,11 @@ ALTER TABLE transactions ADD CONSTRAINT transactions_returned
 
 CREATE INDEX transactions_usage ON transactions (customer_id, created_at)
   INCLUDE (limit_amount_brl, status);
+-- What settlement claims: an off-ramp in TRANSFERRING_FIAT waits for its payout's result instead, and
+-- however many wait, the claim never walks past them.
+CREATE INDEX transactions_settlement_due ON transactions (updated_at)
+  WHERE status IN ('TRANSFERRING_FIAT', 'TRADING', 'TRANSFERRING_STABLECOIN')
+    AND NOT (type = 'OFF_RAMP' AND status = 'TRANSFERRING_FIAT');
 
 -- Every PIX payment the platform sends: an off-ramp's payout or the refund of a held deposit. The
 -- end-to-end id is the payment's identity with the provider: a resubmission after a crash carries the
