@@ -41,10 +41,17 @@ describe('the OpenAPI document for money out', () => {
     expect(production.paths['/sandbox/transactions/{id}/return']).toBeUndefined();
   });
 
-  it('documents the operator routes for partner fees and both directions of market rates', async () => {
+  it('serves the operator routes for partner fees and both directions of market rates', async () => {
     const operator = server.operator;
-    const routes = operator.printRoutes({ commonPrefix: false });
-    expect(routes).toContain('/operator/projects/:id/partner-fees');
+    for (const method of ['GET', 'POST'] as const) {
+      expect(operator.hasRoute({ method, url: '/operator/projects/:id/partner-fees' })).toBe(true);
+    }
+    const unknown = await operator.inject({
+      method: 'GET',
+      url: '/operator/projects/0190b5a4-0000-7000-8000-000000000000/partner-fees',
+      headers: { authorization: `Bearer ${server.operatorToken}` },
+    });
+    expect(unknown.statusCode).toBe(404);
     const response = await operator.inject({
       method: 'POST',
       url: '/operator/rates',
