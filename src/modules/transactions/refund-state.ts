@@ -6,7 +6,7 @@
  */
 import type { Executor } from '../../db/types.ts';
 import { recordEvent } from '../events/outbox.ts';
-import { type PayoutRow, payoutsOf } from '../rails/pix/payout-repo.ts';
+import { payoutsOf } from '../rails/pix/payout-repo.ts';
 import { presentTransaction } from './presenter.ts';
 import { type RefundState, setRefundState, type TransactionRow, tenantOf } from './repo.ts';
 
@@ -34,8 +34,6 @@ export async function recordRefundState(
 export async function refundSettled(
   tx: Executor,
   row: TransactionRow,
-  _payout: PayoutRow,
-  _status: 'SUCCESS' | 'FAILED',
   failureReason: string | null,
   at: Date,
 ): Promise<TransactionRow> {

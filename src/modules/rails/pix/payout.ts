@@ -58,7 +58,7 @@ async function completed(tx: Executor, payout: PayoutRow, row: TransactionRow, a
   });
   await setPayoutStatus(tx, payout.end_to_end_id, 'COMPLETED', null, at);
   if (payout.kind === 'OFF_RAMP') await transitionTransaction(tx, row, 'SUCCESS', at);
-  else await refundSettled(tx, row, payout, 'SUCCESS', null, at);
+  else await refundSettled(tx, row, null, at);
 }
 
 async function rejected(tx: Executor, payout: PayoutRow, row: TransactionRow, reason: string, at: Date) {
@@ -72,7 +72,7 @@ async function rejected(tx: Executor, payout: PayoutRow, row: TransactionRow, re
       entries: refundReleased(row.customer_id, payout.amount),
       at,
     });
-    await refundSettled(tx, row, payout, 'FAILED', reason, at);
+    await refundSettled(tx, row, reason, at);
     return;
   }
   await postJournal(tx, {
