@@ -30,6 +30,7 @@ import { transactionRoutes } from './transactions/routes.ts';
 import { TransactionSchema } from './transactions/schema.ts';
 import { verificationRoutes } from './verifications/routes.ts';
 import { VerificationSchema } from './verifications/schema.ts';
+import { webUserOperatorRoutes } from './web-users/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks/schema.ts';
 
@@ -73,4 +74,5 @@ export const operatorRoutes: OperatorPlugin[] = [
   rateOperatorRoutes,
   complianceOperatorRoutes,
   partnerFeeOperatorRoutes,
+  webUserOperatorRoutes,
 ];

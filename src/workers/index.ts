@@ -1,7 +1,9 @@
 import type { AppContext } from '../context.ts';
 import { submitDuePayouts } from '../modules/rails/pix/payout-submission.ts';
+import { pruneRequestLog } from '../modules/request-log/service.ts';
 import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
+import { sweepStaleSessions } from '../modules/web-users/sessions.ts';
 import { startDispatcher } from './dispatcher.ts';
 import { expireDueTransactions } from './expiry.ts';
 import { sweepExpiredIdempotencyKeys } from './idempotency-sweeper.ts';
@@ -16,6 +18,13 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
     startLoop('transaction-expiry', 1_000, () => expireDueTransactions(ctx.db, ctx.clock), log),
     startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx), log),
     startLoop('pix-payouts', 500, () => submitDuePayouts(ctx), log),
+    startLoop(
+      'request-log-retention',
+      60_000,
+      () => pruneRequestLog(ctx.db, ctx.clock, ctx.config.requestLog.retentionMs),
+      log,
+    ),
+    startLoop('web-session-sweeper', 60_000, () => sweepStaleSessions(ctx.db, ctx.clock), log),
     startLoop('idempotency-sweeper', 60_000, () => sweepExpiredIdempotencyKeys(ctx.db, ctx.clock), log),
     startDispatcher({
       db: ctx.db,

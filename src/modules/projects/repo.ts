@@ -81,3 +81,25 @@ export async function findActiveOperatorByHash(db: Executor, hash: string): Prom
   );
   return rows[0];
 }
+
+/** A project's keys of one environment, newest first, revoked ones included. */
+export async function listApiKeys(
+  db: Executor,
+  projectId: string,
+  environment: Environment,
+): Promise<ApiKeyRow[]> {
+  return db.query<ApiKeyRow>(
+    `SELECT id, project_id, environment, name, prefix, created_at, revoked_at
+       FROM api_keys WHERE project_id = $1 AND environment = $2
+      ORDER BY created_at DESC, id DESC LIMIT 200`,
+    [projectId, environment],
+  );
+}
+
+/** Every project, newest first. */
+export async function listProjects(db: Executor, limit: number, offset: number): Promise<ProjectRow[]> {
+  return db.query<ProjectRow>(
+    'SELECT id, name, created_at FROM projects ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2',
+    [limit, offset],
+  );
+}

@@ -93,3 +93,10 @@ export function presentTransaction(row: TransactionRow) {
 }
 
 export type TransactionView = ReturnType<typeof presentTransaction>;
+
+/** What a transaction asks to move, whatever its type: the source currency and amount. */
+export function requestedMoney(view: TransactionView): { currency: string; amount: string } {
+  return 'sourceAmount' in view.request
+    ? { currency: view.request.sourceCurrency, amount: view.request.sourceAmount }
+    : { currency: view.request.currency, amount: view.request.amount };
+}
