@@ -1,14 +1,16 @@
 /**
- * The write path: on-ramp creations per second, each with its limit check (customer row lock, usage sum,
- * insert, outbox event, in one transaction), 50 connections spread over the seeded customers, all
- * approved for the run. Every answer must be 201. Afterwards every acknowledged creation must be in the
+ * The write path: on-ramp creations per second, each with its limit check (customer row lock, running
+ * usage totals, BR Code, insert, outbox event, in one transaction), 50 connections spread over the seeded
+ * customers, all approved for the run, against the minimal write transaction (servers/write.ts: lock,
+ * insert, commit) in the same run, interleaved; the creation must reach `writeTarget` of it. Every answer
+ * must be 201. Afterwards every acknowledged creation must be in the
  * database: autocannon stops at its deadline without counting the answers still in flight, so the
  * database may hold up to one more transaction per connection and run than the 201s counted, never fewer.
  */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { connectPostgres } from '../src/db/postgres.ts';
-import { authorization, type BenchContext, serviceEnv } from './context.ts';
+import { authorization, type BenchContext, minimalServerEnv, serviceEnv } from './context.ts';
 import { median, settle } from './load.ts';
 import { startChild, waitUntilReady } from './processes.ts';
 import { table } from './report.ts';
@@ -16,7 +18,7 @@ import { table } from './report.ts';
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Approves every customer of the tenant (the seed leaves some unapproved) and returns their ids. */
-async function approvedCustomers(ctx: BenchContext): Promise<string[]> {
+export async function approvedCustomers(ctx: BenchContext): Promise<string[]> {
   const db = connectPostgres(ctx.databaseUrl, { max: 1 });
   try {
     await db.query(
@@ -39,7 +41,7 @@ async function countTransactions(ctx: BenchContext): Promise<number> {
   const db = connectPostgres(ctx.databaseUrl, { max: 1 });
   try {
     const rows = await db.query<{ n: bigint }>(
-      'SELECT count(*) AS n FROM transactions WHERE project_id = $1',
+      "SELECT count(*) AS n FROM transactions WHERE project_id = $1 AND br_code <> 'baseline'",
       [ctx.tenant.projectId],
     );
     return Number(rows[0]!.n);
@@ -48,9 +50,16 @@ async function countTransactions(ctx: BenchContext): Promise<number> {
   }
 }
 
-type WriteRun = { rps: number; p50: number; p99: number; created: number; other: number; errors: number };
+export type WriteRun = {
+  rps: number;
+  p50: number;
+  p99: number;
+  created: number;
+  other: number;
+  errors: number;
+};
 
-async function drive(
+export async function drive(
   origin: string,
   headers: Record<string, string>,
   customers: string[],
@@ -91,46 +100,72 @@ export async function measureOnRamp(ctx: BenchContext): Promise<number> {
   const { settings } = ctx;
   const customers = await approvedCustomers(ctx);
   const service = await serviceEnv(ctx);
+  const minimal = await minimalServerEnv(ctx, [settings.minimalDriver]);
   const child = startChild('service', 'src/main.ts', { ...service.env, PONTE_PIX_KEY: randomUUID() });
-  await waitUntilReady(child, `${service.origin}/readyz`);
+  const minimalChild = startChild('minimal baseline', 'bench/servers/minimal.ts', minimal.env);
+  await Promise.all([
+    waitUntilReady(child, `${service.origin}/readyz`),
+    waitUntilReady(minimalChild, `${minimal.origin}/healthz`),
+  ]);
   const headers = authorization(ctx);
   log(`\nOn-ramp creations over ${customers.length} approved customers, ${settings.connections} connections`);
 
-  const warmup = await drive(
-    service.origin,
-    headers,
-    customers,
-    settings.connections,
-    settings.warmupSeconds,
-  );
-  const runs: WriteRun[] = [];
-  for (let i = 0; i < settings.runs; i++) {
-    await settle();
-    runs.push(await drive(service.origin, headers, customers, settings.connections, settings.runSeconds));
+  const targets = [
+    { name: 'baseline: minimal write transaction (lock, insert, commit)', origin: minimal.origin },
+    { name: 'POST /transactions/on-ramp', origin: service.origin },
+  ];
+  const drives = (origin: string, seconds: number) =>
+    drive(origin, headers, customers, settings.connections, seconds);
+  const results = new Map<string, WriteRun[]>(targets.map((t) => [t.name, []]));
+  const all: WriteRun[] = [];
+  const serviceRuns: WriteRun[] = [];
+  for (const target of targets) {
+    const warm = await drives(target.origin, settings.warmupSeconds);
+    all.push(warm);
+    if (target.origin === service.origin) serviceRuns.push(warm);
   }
-  const all = [warmup, ...runs];
-  const created = all.reduce((sum, r) => sum + r.created, 0);
-  const other = all.reduce((sum, r) => sum + r.other, 0);
-  const errors = all.reduce((sum, r) => sum + r.errors, 0);
+  for (let i = 0; i < settings.runs; i++) {
+    for (const target of i % 2 === 0 ? targets : [...targets].reverse()) {
+      await settle();
+      const result = await drives(target.origin, settings.runSeconds);
+      log(`  ${target.name}: ${result.rps.toFixed(0)} req/s`);
+      results.get(target.name)!.push(result);
+      all.push(result);
+      if (target.origin === service.origin) serviceRuns.push(result);
+    }
+  }
+  const baselineRps = median(results.get(targets[0]!.name)!.map((r) => r.rps));
+  const serviceRps = median(results.get(targets[1]!.name)!.map((r) => r.rps));
+  const ratio = serviceRps / baselineRps;
   log(
     table(
-      ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-201', 'errors'],
-      [
-        [
-          'POST /transactions/on-ramp',
+      ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-201', 'errors', 'x minimal write', 'verdict'],
+      targets.map((target, index) => {
+        const runs = results.get(target.name)!;
+        return [
+          target.name,
           median(runs.map((r) => r.rps)).toFixed(0),
           String(median(runs.map((r) => r.p50))),
           String(median(runs.map((r) => r.p99))),
-          String(other),
-          String(errors),
-        ],
-      ],
+          String(runs.reduce((sum, r) => sum + r.other, 0)),
+          String(runs.reduce((sum, r) => sum + r.errors, 0)),
+          index === 0 ? '' : ratio.toFixed(2),
+          index === 0
+            ? ''
+            : ratio >= settings.writeTarget
+              ? `ok (>= ${settings.writeTarget})`
+              : `BELOW ${settings.writeTarget}`,
+        ];
+      }),
     ),
   );
+  const created = serviceRuns.reduce((sum, r) => sum + r.created, 0);
+  const other = all.reduce((sum, r) => sum + r.other, 0);
+  const errors = all.reduce((sum, r) => sum + r.errors, 0);
   const stored = await countTransactions(ctx);
-  const inFlightBound = settings.connections * all.length;
+  const inFlightBound = settings.connections * serviceRuns.length;
   log(
-    `transactions stored: ${stored}; 201 answers counted: ${created} (in flight at the deadlines: at most ${inFlightBound})`,
+    `transactions stored by the service: ${stored}; 201 answers counted: ${created} (in flight at the deadlines: at most ${inFlightBound})`,
   );
   if (other > 0 || errors > 0) {
     log('FAILED: every on-ramp creation must answer 201');
@@ -139,6 +174,10 @@ export async function measureOnRamp(ctx: BenchContext): Promise<number> {
   if (stored < created || stored > created + inFlightBound) {
     log('FAILED: the transactions stored do not match the creations acknowledged');
     return 1;
+  }
+  if (ratio < settings.writeTarget) {
+    log(`TARGET MISSED: on-ramp creation below ${settings.writeTarget} of the minimal write transaction`);
+    return 2;
   }
   return 0;
 }

@@ -57,7 +57,12 @@ export async function freePorts(count: number): Promise<number[]> {
 /** Starts `node --import tsx <script>`; with `profileDir`, V8 writes a CPU profile there when it exits. */
 export function startChild(name: string, script: string, env: NodeJS.ProcessEnv, profileDir?: string): Child {
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
+  return startProgram(name, process.execPath, [...profile, '--import', 'tsx', script], env);
+}
+
+/** Starts any program (a pooler, a load balancer) the same way, stopped the same way. */
+export function startProgram(name: string, file: string, args: string[], env: NodeJS.ProcessEnv = {}): Child {
+  const child = spawn(file, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -97,7 +102,7 @@ export function startChild(name: string, script: string, env: NodeJS.ProcessEnv,
 }
 
 /** Waits until `url` answers 200, failing early if the child exits or after `timeoutMs`. */
-export async function waitUntilReady(child: Child, url: string, timeoutMs = 60_000): Promise<void> {
+export async function waitUntilReady(child: Child, url: string, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.process.exitCode !== null) {

@@ -10,8 +10,13 @@ export type RouteSpec = {
   /** The path as the OpenAPI document names it. */
   openapiPath: string;
   paths: string[];
-  /** Reads by id are held to the throughput target. */
+  /** Reads by id are held to the throughput target against baseline (b). */
   byId: boolean;
+  /**
+   * Lists are held to the list target against a baseline of their own on the minimal server: the same
+   * page SELECT alone, on these paths.
+   */
+  baseline?: { name: string; paths: string[] };
   /** Why this answer is not the expected one, or null when it is. */
   check(path: string, body: unknown): string | null;
 };
@@ -36,7 +41,10 @@ function pageOf(expectedTotal: number, size: number) {
   };
 }
 
-export function routeSpecs(samples: Samples, sizes: { smallRequests: number; largeRequests: number }) {
+export function routeSpecs(
+  samples: Samples,
+  sizes: { smallRequests: number; largeRequests: number; customers: number },
+) {
   const pageSize = 20;
   const specs: RouteSpec[] = [
     {
@@ -65,6 +73,10 @@ export function routeSpecs(samples: Samples, sizes: { smallRequests: number; lar
       openapiPath: '/customers/{id}/limit-requests',
       paths: samples.smallListCustomers.map((id) => `/customers/${id}/limit-requests?limit=${pageSize}`),
       byId: false,
+      baseline: {
+        name: `baseline (c) Fastify + pg page of ${sizes.smallRequests} limit requests`,
+        paths: samples.smallListCustomers.map((id) => `/customers/${id}/limit-requests?limit=${pageSize}`),
+      },
       check: pageOf(sizes.smallRequests, pageSize),
     },
     {
@@ -72,7 +84,22 @@ export function routeSpecs(samples: Samples, sizes: { smallRequests: number; lar
       openapiPath: '/customers/{id}/limit-requests',
       paths: [`/customers/${samples.largeListCustomer}/limit-requests?limit=${pageSize}`],
       byId: false,
+      baseline: {
+        name: `baseline (d) Fastify + pg page of ${sizes.largeRequests} limit requests`,
+        paths: [`/customers/${samples.largeListCustomer}/limit-requests?limit=${pageSize}`],
+      },
       check: pageOf(sizes.largeRequests, pageSize),
+    },
+    {
+      name: `GET /customers?limit=${pageSize} (${sizes.customers} customers)`,
+      openapiPath: '/customers',
+      paths: [`/customers?limit=${pageSize}`],
+      byId: false,
+      baseline: {
+        name: `baseline (e) Fastify + pg page of ${sizes.customers} customers`,
+        paths: [`/customers?limit=${pageSize}`],
+      },
+      check: pageOf(sizes.customers, pageSize),
     },
   ];
   return specs;

@@ -8,6 +8,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { measureCluster } from './cluster.ts';
 import { compareDrivers } from './compare-drivers.ts';
 import { compareRoutes } from './compare-routes.ts';
 import type { BenchContext } from './context.ts';
@@ -66,6 +67,7 @@ async function main(): Promise<number> {
     if (settings.mode === 'drivers') return await compareDrivers(ctx);
     if (settings.mode === 'onramp') return await measureOnRamp(ctx);
     if (settings.mode === 'offramp') return await measureOffRamp(ctx);
+    if (settings.mode === 'cluster') return await measureCluster(ctx);
     return await compareRoutes(ctx);
   } finally {
     await stopAll();

@@ -6,10 +6,11 @@
  *   npm run bench -- drivers           pg against postgres.js, sustained (also BENCH_MODE=drivers)
  *   npm run bench -- onramp            the write path: on-ramp creations with the limit check
  *   npm run bench -- offramp           money out: off-ramp creations with the reserve, against a minimal write
+ *   npm run bench -- cluster           two processes behind HAProxy and PgBouncer: race checks, writes
  */
 import { resolve } from 'node:path';
 
-export type Mode = 'routes' | 'drivers' | 'onramp' | 'offramp';
+export type Mode = 'routes' | 'drivers' | 'onramp' | 'offramp' | 'cluster';
 
 export type Settings = {
   mode: Mode;
@@ -32,10 +33,14 @@ export type Settings = {
   driverWindowSeconds: number;
   /** Minimum share of the minimal baseline's throughput every read by id must reach. */
   target: number;
+  /** Minimum share of its page-query baseline's throughput every list must reach. */
+  listTarget: number;
+  /** Minimum share of the minimal write transaction's throughput an on-ramp creation must reach. */
+  writeTarget: number;
   /** Connections each server's pool may open (the service's own default). */
   poolSize: number;
   keepDatabase: boolean;
-  /** How baseline (b) runs its SELECT: `pg` (unnamed statements, as the service) or `pg-prepared`. */
+  /** How baseline (b) runs its SELECT: `pg-prepared` (named, as the service) or `pg` (unnamed). */
   minimalDriver: 'pg' | 'pg-prepared';
   /** PONTE_LOG_LEVEL of the service under test. */
   logLevel: string;
@@ -55,7 +60,7 @@ function whole(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
 const flag = (env: NodeJS.ProcessEnv, name: string) => /^(1|true|yes)$/i.test(env[name]?.trim() ?? '');
 
 export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
-  const modes: Mode[] = ['routes', 'drivers', 'onramp', 'offramp'];
+  const modes: Mode[] = ['routes', 'drivers', 'onramp', 'offramp', 'cluster'];
   const unknown = argv.filter((arg) => !modes.includes(arg as Mode));
   if (unknown.length > 0)
     throw new Error(`unknown argument(s): ${unknown.join(' ')} (expected one of ${modes.join(', ')})`);
@@ -78,11 +83,13 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     runs: whole(env, 'BENCH_RUNS', quick ? 1 : 3),
     driverSeconds: whole(env, 'BENCH_DRIVER_SECONDS', quick ? 20 : 60),
     driverWindowSeconds: whole(env, 'BENCH_DRIVER_WINDOW_SECONDS', quick ? 5 : 10),
-    target: 0.7,
+    target: 0.9,
+    listTarget: 0.7,
+    writeTarget: 0.6,
     poolSize: 20,
     keepDatabase: flag(env, 'BENCH_KEEP_DATABASE'),
     logLevel: env.BENCH_LOG_LEVEL?.trim() || 'warn',
-    minimalDriver: env.BENCH_MINIMAL_DRIVER?.trim() === 'pg-prepared' ? 'pg-prepared' : 'pg',
+    minimalDriver: env.BENCH_MINIMAL_DRIVER?.trim() === 'pg' ? 'pg' : 'pg-prepared',
     only: env.BENCH_ONLY?.trim() || undefined,
     profileDir: env.BENCH_PROFILE?.trim() ? resolve(env.BENCH_PROFILE.trim()) : undefined,
   };

@@ -64,6 +64,8 @@ export type Config = {
   operatorUrl: URL;
   dashboardUrl: URL;
   databaseUrl: string | undefined;
+  /** Named prepared statements on PostgreSQL; off behind a transaction-mode pooler that drops them. */
+  databasePreparedStatements: boolean;
   dataDir: string;
   operatorToken: string | undefined;
   logLevel: string;
@@ -208,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorUrl: url(env, 'PONTE_OPERATOR_URL', 'http://127.0.0.1:8090'),
     dashboardUrl: url(env, 'PONTE_DASHBOARD_URL', 'http://localhost:8082'),
     databaseUrl,
+    databasePreparedStatements: flag(env, 'PONTE_DATABASE_PREPARED_STATEMENTS', true),
     dataDir: env.PONTE_DATA_DIR?.trim() || './data',
     operatorToken: env.PONTE_OPERATOR_TOKEN?.trim() || undefined,
     logLevel: env.PONTE_LOG_LEVEL?.trim() || 'info',

@@ -8,7 +8,11 @@ import { loadInstanceKeys } from './lib/instance-keys.ts';
 import { ApiKeyCache } from './modules/projects/key-cache.ts';
 
 export async function openContext(config: Config, clock: Clock = systemClock): Promise<AppContext> {
-  const db = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await connectDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    preparedStatements: config.databasePreparedStatements,
+  });
   try {
     await migrate(db);
     const instanceKeys = await loadInstanceKeys(db, process.env.PONTE_INSTANCE_SECRET, clock());

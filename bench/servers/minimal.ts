@@ -4,9 +4,14 @@
  * schema, no presenter, no hook and no other logic. One route per driver:
  *   /bank-accounts/:id            the first driver of BENCH_DRIVERS (pg for the baseline)
  *   /<driver>/bank-accounts/:id   each driver of BENCH_DRIVERS (pg, postgres, postgres-unprepared)
+ * and the list baselines, each the service's page SELECT alone (no total), a named pg statement:
+ *   /customers/:id/limit-requests?limit=N, /customers?limit=N
+ * and the minimal write transaction, POST /transactions/on-ramp (see write.ts).
  */
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { type Driver, openDriver } from './drivers.ts';
+import { openPages } from './pages.ts';
+import { openWrites } from './write.ts';
 
 const port = Number(process.env.BENCH_PORT);
 const url = process.env.DATABASE_URL!;
@@ -36,6 +41,43 @@ for (const [index, driver] of drivers.entries()) {
   if (index === 0) app.get('/bank-accounts/:id', handler);
   app.get(`/${driver}/bank-accounts/:id`, handler);
 }
+
+const pages = openPages(url, poolSize);
+closers.push(pages.close);
+const pageSize = (request: FastifyRequest) => Number((request.query as { limit?: string }).limit ?? 20);
+app.get(
+  '/customers/:id/limit-requests',
+  async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+    const tenant = tenants.get(request.headers.authorization ?? '');
+    if (!tenant) return reply.code(401).send({ code: 'unauthorized' });
+    const data = await pages.limitRequests(
+      request.params.id,
+      tenant.projectId,
+      tenant.environment,
+      pageSize(request),
+    );
+    return { data };
+  },
+);
+app.get('/customers', async (request: FastifyRequest, reply: FastifyReply) => {
+  const tenant = tenants.get(request.headers.authorization ?? '');
+  if (!tenant) return reply.code(401).send({ code: 'unauthorized' });
+  return { data: await pages.customers(tenant.projectId, tenant.environment, pageSize(request)) };
+});
+
+const writes = openWrites(url, poolSize);
+closers.push(writes.close);
+app.post(
+  '/transactions/on-ramp',
+  async (request: FastifyRequest<{ Body: { customerId: string; amount: string } }>, reply: FastifyReply) => {
+    const tenant = tenants.get(request.headers.authorization ?? '');
+    if (!tenant) return reply.code(401).send({ code: 'unauthorized' });
+    const cents = BigInt(request.body.amount.replace('.', ''));
+    const created = await writes.create(request.body.customerId, tenant.projectId, tenant.environment, cents);
+    if (!created) return reply.code(404).send({ code: 'not_found' });
+    return reply.code(201).send(created);
+  },
+);
 
 await app.listen({ port, host: '127.0.0.1' });
 process.on('SIGTERM', async () => {

@@ -3,6 +3,12 @@ import { connectPostgres } from './postgres.ts';
 import type { Database } from './types.ts';
 
 /** A real PostgreSQL server when a URL is given, otherwise the embedded one. */
-export async function connectDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<Database> {
-  return options.databaseUrl ? connectPostgres(options.databaseUrl) : connectPglite(options.dataDir);
+export async function connectDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  preparedStatements?: boolean;
+}): Promise<Database> {
+  return options.databaseUrl
+    ? connectPostgres(options.databaseUrl, { preparedStatements: options.preparedStatements ?? true })
+    : connectPglite(options.dataDir);
 }

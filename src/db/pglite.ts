@@ -13,7 +13,9 @@ const parsers = {
  */
 export async function connectPglite(dataDir: string): Promise<Database> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir, { parsers });
+  // PostgreSQL's default 128 MB of shared buffers would be most of the process's memory; an embedded
+  // database for one process reads its files through the operating system's cache anyway.
+  const db = await PGlite.create(dataDir, { parsers, postgresqlconf: ['shared_buffers = 16MB'] });
 
   const queryable = (client: Pick<PGlite, 'query'>): Queryable => ({
     async query<Row>(text: string, params?: readonly unknown[]) {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { StatementNames } from './statement-names.ts';
 import type { Database, Queryable, Transaction, TxOptions } from './types.ts';
 
 // int8 (counts, money in minor units) as bigint, never a lossy number.
@@ -8,7 +9,19 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock detected
 
-export function connectPostgres(connectionString: string, options: { max?: number } = {}): Database {
+export type PostgresOptions = {
+  max?: number;
+  /**
+   * Named (server-side prepared) statements: parsed and planned once per connection. Off behind a
+   * pooler that hands a client a different server connection per transaction and does not track
+   * prepared statements itself (PgBouncer before 1.21 in transaction mode, or with
+   * max_prepared_statements = 0): there a statement prepared on one server connection is missing on
+   * the next. Default on.
+   */
+  preparedStatements?: boolean;
+};
+
+export function connectPostgres(connectionString: string, options: PostgresOptions = {}): Database {
   const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 20,
@@ -22,9 +35,14 @@ export function connectPostgres(connectionString: string, options: { max?: numbe
   // it and opens a new one on the next request, so the service recovers without a restart.
   pool.on('error', () => {});
 
+  // Only statements with parameters are named: a text without them may hold several statements,
+  // which the extended protocol refuses.
+  const names = options.preparedStatements === false ? undefined : new StatementNames();
   const queryable = (client: pg.PoolClient | pg.Pool): Queryable => ({
     async query<Row>(text: string, params?: readonly unknown[]) {
-      const result = await client.query(text, params as unknown[] | undefined);
+      const values = params as unknown[] | undefined;
+      const name = names && values && values.length > 0 ? names.nameFor(text) : undefined;
+      const result = name ? await client.query({ name, text, values }) : await client.query(text, values);
       return result.rows as Row[];
     },
   });

@@ -8,7 +8,11 @@
  * Two stores: in process memory (one process), and Redis (several processes share each bucket; the
  * decision runs in one Lua script, so it is atomic across processes).
  */
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
+
+// ioredis is loaded only when Redis is configured: a process without it does not pay its start-up cost.
+const load = createRequire(import.meta.url);
 
 export type RateLimitPolicy = { perSecond: number; burst: number };
 
@@ -113,7 +117,8 @@ export function redisStore(
 ): RateLimitStore {
   const prefix = options.prefix ?? 'ponte:ratelimit:';
   const timeoutMs = options.timeoutMs ?? 500;
-  const redis = new Redis(url, {
+  const { Redis: RedisClient } = load('ioredis') as typeof import('ioredis');
+  const redis = new RedisClient(url, {
     // A rate limiter must never hold a request up: no queueing while disconnected, short timeouts.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

@@ -1,3 +1,4 @@
+import { queryPage } from '../../db/page-query.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { VerificationStatus } from '../verifications/state.ts';
@@ -83,18 +84,14 @@ export async function listCustomers(
   limit: number,
   offset: number,
 ): Promise<{ rows: CustomerWithVerification[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    db.query<CustomerWithVerification>(
-      `${SELECT} WHERE c.project_id = $1 AND c.environment = $2
-        ORDER BY c.created_at DESC, c.id DESC LIMIT $3 OFFSET $4`,
-      [tenant.projectId, tenant.environment, limit, offset],
-    ),
-    db.query<{ n: bigint }>(
-      'SELECT count(*) AS n FROM customers WHERE project_id = $1 AND environment = $2',
-      [tenant.projectId, tenant.environment],
-    ),
-  ]);
-  return { rows, total: Number(count[0]!.n) };
+  const { rows, total } = await queryPage<CustomerWithVerification>(
+    db,
+    'SELECT count(*) AS total FROM customers WHERE project_id = $1 AND environment = $2',
+    `${SELECT} WHERE c.project_id = $1 AND c.environment = $2
+      ORDER BY c.created_at DESC, c.id DESC LIMIT $3 OFFSET $4`,
+    [tenant.projectId, tenant.environment, limit, offset],
+  );
+  return { rows, total: total ?? 0 };
 }
 
 /**

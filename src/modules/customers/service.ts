@@ -10,7 +10,7 @@ import { formatAmount } from '../../lib/money.ts';
 import { normalizeCnpj, normalizeCpf } from '../../lib/tax-id.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { limitsInForce } from '../limits/in-force.ts';
-import { limitUsage } from '../limits/usage.ts';
+import { readLimitUsage } from '../limits/usage.ts';
 import { insertVerification } from '../verifications/repo.ts';
 import { emptyStatusReason } from '../verifications/state.ts';
 import { type CustomerView, type LinkMinter, presentCustomer } from './presenter.ts';
@@ -138,7 +138,7 @@ export function createCustomerService(deps: {
     const { max, used } = await db.transaction(
       async (tx) => ({
         max: await limitsInForce(tx, row.id, config.defaultLimits[row.type]),
-        used: await limitUsage(tx, row.id, clock()),
+        used: await readLimitUsage(tx, row.id, clock()),
       }),
       { isolation: 'repeatable read' },
     );

@@ -1,3 +1,4 @@
+import { queryPage } from '../../db/page-query.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { LimitAmounts, LimitRequestStatus, SupportingDocumentType } from './rules.ts';
@@ -73,8 +74,8 @@ export async function findLimitRequest(
 
 /**
  * A page of a customer's requests, newest first (served by the index `limit_requests_list`), and their
- * total, read from the per-customer count the database keeps. `total` is undefined when the customer is
- * not one of the tenant's.
+ * total, read from the per-customer count the database keeps, in one statement. `total` is undefined
+ * when the customer is not one of the tenant's.
  */
 export async function listLimitRequests(
   db: Executor,
@@ -83,21 +84,16 @@ export async function listLimitRequests(
   limit: number,
   offset: number,
 ): Promise<{ rows: LimitRequestRow[]; total: number | undefined }> {
-  const [rows, count] = await Promise.all([
-    db.query<LimitRequestRow>(
-      `SELECT ${COLUMNS} FROM limit_requests
-        WHERE customer_id = $1 AND project_id = $2 AND environment = $3
-        ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
-      [customerId, tenant.projectId, tenant.environment, limit, offset],
-    ),
-    db.query<{ total: bigint }>(
-      `SELECT coalesce(k.total, 0) AS total
-         FROM customers c LEFT JOIN limit_request_counts k ON k.customer_id = c.id
-        WHERE c.id = $1 AND c.project_id = $2 AND c.environment = $3`,
-      [customerId, tenant.projectId, tenant.environment],
-    ),
-  ]);
-  return { rows, total: count[0] === undefined ? undefined : Number(count[0].total) };
+  return queryPage<LimitRequestRow>(
+    db,
+    `SELECT coalesce(k.total, 0) AS total
+       FROM customers c LEFT JOIN limit_request_counts k ON k.customer_id = c.id
+      WHERE c.id = $1 AND c.project_id = $2 AND c.environment = $3`,
+    `SELECT ${COLUMNS} FROM limit_requests
+      WHERE customer_id = $1 AND project_id = $2 AND environment = $3
+      ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
+    [customerId, tenant.projectId, tenant.environment, limit, offset],
+  );
 }
 
 /** Locks one request by id for its review (operators work across tenants). */

@@ -1,14 +1,16 @@
 /**
- * Enforces the limits in force on a new on-ramp. Runs under the customer's row lock, in the transaction
- * that inserts the new one, so that concurrent requests (on any number of processes) are checked one
- * after the other against everything committed before them.
+ * Enforces the limits in force on a new money movement and reserves its BRL value in the customer's
+ * running daily and monthly totals. Runs under the customer's row lock, in the transaction that inserts
+ * the new movement, so that concurrent requests (on any number of processes) are checked one after the
+ * other against everything committed before them. The movement's move to FAILED or EXPIRED releases it
+ * (`releaseLimitUsage`).
  */
 import type { LimitSet } from '../../config.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Executor } from '../../db/types.ts';
 import { formatAmount } from '../../lib/money.ts';
 import { limitsInForce } from '../limits/in-force.ts';
-import { limitUsage } from '../limits/usage.ts';
+import { reserveLimitUsage } from '../limits/usage.ts';
 
 type LimitName = 'single' | 'daily' | 'monthly';
 
@@ -44,8 +46,8 @@ export async function assertWithinLimits(
 ): Promise<void> {
   const limits = await limitsInForce(tx, customerId, defaults);
   if (amount > limits.single) throw exceeded('single', amount, limits.single, null);
-  const usage = await limitUsage(tx, customerId, at);
+  const { reserved, before: usage } = await reserveLimitUsage(tx, customerId, amount, at, limits);
+  if (reserved) return;
   if (usage.daily + amount > limits.daily) throw exceeded('daily', amount, limits.daily, usage.daily);
-  if (usage.monthly + amount > limits.monthly)
-    throw exceeded('monthly', amount, limits.monthly, usage.monthly);
+  throw exceeded('monthly', amount, limits.monthly, usage.monthly);
 }

@@ -1,3 +1,4 @@
+import { queryPage } from '../../db/page-query.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { Currency } from '../ledger/accounts.ts';
@@ -167,15 +168,14 @@ export async function listTransactions(
 ): Promise<{ rows: TransactionRow[]; total: number }> {
   const where = `project_id = $1 AND environment = $2 AND ($3::uuid IS NULL OR customer_id = $3)`;
   const params = [tenant.projectId, tenant.environment, filter.customerId ?? null];
-  const [rows, count] = await Promise.all([
-    db.query<TransactionRow>(
-      `SELECT ${COLUMNS} FROM transactions WHERE ${where}
-        ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
-      [...params, limit, offset],
-    ),
-    db.query<{ n: bigint }>(`SELECT count(*) AS n FROM transactions WHERE ${where}`, params),
-  ]);
-  return { rows, total: Number(count[0]!.n) };
+  const { rows, total } = await queryPage<TransactionRow>(
+    db,
+    `SELECT count(*) AS total FROM transactions WHERE ${where}`,
+    `SELECT ${COLUMNS} FROM transactions WHERE ${where}
+      ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
+    [...params, limit, offset],
+  );
+  return { rows, total: total ?? 0 };
 }
 
 /** Fields a step may set besides the status. */

@@ -7,9 +7,10 @@
 import { AppError } from '../../core/errors.ts';
 import type { Executor } from '../../db/types.ts';
 import { recordEvent } from '../events/outbox.ts';
+import { releaseLimitUsage } from '../limits/usage.ts';
 import { presentTransaction } from './presenter.ts';
 import { type StepChanges, type TransactionRow, updateStep } from './repo.ts';
-import { canTransition, type TransactionStatus } from './state.ts';
+import { canTransition, NOT_COUNTED, type TransactionStatus } from './state.ts';
 
 export async function transitionTransaction(
   tx: Executor,
@@ -22,6 +23,10 @@ export async function transitionTransaction(
     throw new AppError('invalid_state_transition', `A transaction cannot move from ${row.status} to ${to}`);
   }
   const updated = await updateStep(tx, row.id, to, at, changes);
+  // A movement that fails or expires no longer counts against the customer's limits.
+  if (NOT_COUNTED.includes(to) && !NOT_COUNTED.includes(row.status)) {
+    await releaseLimitUsage(tx, row.customer_id, row.limit_amount_brl, row.created_at);
+  }
   await recordEvent(tx, {
     tenant: { projectId: updated.project_id, environment: updated.environment },
     type: 'transaction.updated',
