@@ -64,7 +64,8 @@ async function registerOpenApi(app: FastifyInstance, ctx: AppContext, environmen
         version: '1.0.0',
         description:
           'Cross-border banking: onboard and verify customers, register PIX bank accounts, raise limits ' +
-          'through compliance review, and bring BRL in over PIX as stablecoin.',
+          'through compliance review, bring BRL in over PIX as stablecoin, and pay stablecoin or BRL out to ' +
+          'PIX accounts at quoted or locked exchange rates.',
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: serversFor(environment, {

@@ -23,6 +23,24 @@ export type OnRampConfig = {
   pixProviderSecret: string | undefined;
 };
 
+/** Money out over PIX and what every transaction must at least be worth and pay. */
+export type MoneyOutConfig = {
+  /** Platform fee per off-ramp: basis points of the source amount plus a flat BRL amount. */
+  offRampFeeBasisPoints: number;
+  offRampFeeFlat: bigint;
+  /** Smallest transaction, in BRL value (on-ramps and off-ramps), and smallest platform fee (BRL). */
+  minimumAmount: bigint;
+  minimumFee: bigint;
+  /** Base URL of the PIX provider's payout API. Unset: production off-ramps and refunds answer 503. */
+  pixPayoutUrl: URL | undefined;
+  /** The platform's 8-digit ISPB, the payer in its payouts' end-to-end ids (production). */
+  pixIspb: string | undefined;
+  /** How long one payout request to the provider may take. */
+  pixPayoutTimeoutMs: number;
+  /** Sandbox market rates used while the operator has set none for a pair (scale 10); absent: none. */
+  sandboxRates: Partial<Record<'BRL/USDC' | 'BRL/USDT' | 'USDC/BRL' | 'USDT/BRL', bigint>>;
+};
+
 /** Outgoing webhooks: which URLs may receive them, how each attempt is bounded, how retries are spread. */
 export type WebhookConfig = {
   /** Production refuses endpoints on private, loopback and link-local addresses unless this is true. */
@@ -76,6 +94,7 @@ export type Config = {
   /** How long a rate limit check waits for Redis before letting the request through. */
   redisTimeoutMs: number;
   webhooks: WebhookConfig;
+  moneyOut: MoneyOutConfig;
   /** Partner request log: how long entries are kept, and how often queued entries are written. */
   requestLog: { retentionMs: number; flushIntervalMs: number };
   /** The e-mail address of the Default project's first dashboard admin, invited on first run. */
@@ -156,6 +175,50 @@ function operatorToken(env: NodeJS.ProcessEnv): string | undefined {
   return token;
 }
 
+/** A rate at scale 10 ("5.25"), or undefined for "none". */
+function sandboxRate(env: NodeJS.ProcessEnv, name: string, fallback: string): bigint | undefined {
+  const raw = env[name]?.trim() || fallback;
+  if (raw.toLowerCase() === 'none') return undefined;
+  const match = /^(\d{1,8})(?:\.(\d{1,10}))?$/.exec(raw);
+  if (!match || /^[0.]+$/.test(raw))
+    throw new ConfigError(`${name} must be a rate above zero like 5.25, or none`);
+  return BigInt(match[1]!) * 10n ** 10n + BigInt((match[2] ?? '').padEnd(10, '0'));
+}
+
+function ispb(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.PONTE_PIX_ISPB?.trim();
+  if (!raw) return undefined;
+  if (!/^\d{8}$/.test(raw)) throw new ConfigError(`PONTE_PIX_ISPB must be 8 digits, got "${raw}"`);
+  return raw;
+}
+
+function moneyOutConfig(env: NodeJS.ProcessEnv): MoneyOutConfig {
+  const offRampFeeBasisPoints = positiveInt(env, 'PONTE_OFFRAMP_FEE_BPS', 50);
+  if (offRampFeeBasisPoints > 10_000)
+    throw new ConfigError('PONTE_OFFRAMP_FEE_BPS must be at most 10000 (100%)');
+  const rawPayoutUrl = env.PONTE_PIX_PAYOUT_URL?.trim();
+  const rates = {
+    'BRL/USDC': sandboxRate(env, 'PONTE_SANDBOX_RATE_BRL_USDC', '0.18'),
+    'BRL/USDT': sandboxRate(env, 'PONTE_SANDBOX_RATE_BRL_USDT', '0.18'),
+    'USDC/BRL': sandboxRate(env, 'PONTE_SANDBOX_RATE_USDC_BRL', '5.50'),
+    'USDT/BRL': sandboxRate(env, 'PONTE_SANDBOX_RATE_USDT_BRL', '5.50'),
+  };
+  const sandboxRates: MoneyOutConfig['sandboxRates'] = {};
+  for (const [pair, rate] of Object.entries(rates)) {
+    if (rate !== undefined) sandboxRates[pair as keyof typeof rates] = rate;
+  }
+  return {
+    offRampFeeBasisPoints,
+    offRampFeeFlat: amount(env, 'PONTE_OFFRAMP_FEE_FLAT', '0.00'),
+    minimumAmount: amount(env, 'PONTE_TRANSACTION_MIN_AMOUNT', '1.00'),
+    minimumFee: amount(env, 'PONTE_TRANSACTION_MIN_FEE', '0.01'),
+    pixPayoutUrl: rawPayoutUrl ? url(env, 'PONTE_PIX_PAYOUT_URL', rawPayoutUrl) : undefined,
+    pixIspb: ispb(env),
+    pixPayoutTimeoutMs: atLeastOne(env, 'PONTE_PIX_PAYOUT_TIMEOUT_MS', 10_000),
+    sandboxRates,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -214,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxEndpointsPerProject: atLeastOne(env, 'PONTE_WEBHOOK_MAX_ENDPOINTS', 20),
       retentionMs: atLeastOne(env, 'PONTE_WEBHOOK_RETENTION_DAYS', 30) * 24 * 3_600_000,
     },
+    moneyOut: moneyOutConfig(env),
     requestLog: {
       retentionMs: atLeastOne(env, 'PONTE_REQUEST_LOG_RETENTION_DAYS', 30) * 24 * 3_600_000,
       flushIntervalMs: atLeastOne(env, 'PONTE_REQUEST_LOG_FLUSH_MS', 1_000),

@@ -14,7 +14,7 @@ export async function expireDueTransactions(db: Database, clock: Clock, batch = 
     const due = await claimExpired(tx, clock(), batch);
     for (const row of due) {
       await transitionTransaction(tx, row, 'EXPIRED', clock(), {
-        failure_reason: `No deposit arrived before ${row.expires_at.toISOString()}`,
+        failure_reason: `No deposit arrived before ${row.expires_at!.toISOString()}`,
       });
     }
     return due.length;

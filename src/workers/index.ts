@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { submitDuePayouts } from '../modules/rails/pix/payout-submission.ts';
 import { pruneRequestLog } from '../modules/request-log/service.ts';
 import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
@@ -16,7 +17,8 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
   const loops = [
     startLoop('sandbox-verifications', 200, () => applyDueSandboxOutcomes(ctx.db, ctx.clock), log),
     startLoop('transaction-expiry', 1_000, () => expireDueTransactions(ctx.db, ctx.clock), log),
-    startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx.db, ctx.clock), log),
+    startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx), log),
+    startLoop('pix-payouts', 500, () => submitDuePayouts(ctx), log),
     startLoop(
       'request-log-retention',
       60_000,

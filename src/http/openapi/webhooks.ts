@@ -17,7 +17,15 @@ export const EVENT_PAYLOADS: Record<EventType, { schema: string; summary: string
   'limit_request.created': { schema: 'LimitRequest', summary: 'A limit request was submitted for review' },
   'limit_request.reviewed': { schema: 'LimitRequest', summary: 'Compliance decided a limit request' },
   'bank_account.created': { schema: 'BankAccount', summary: 'A bank account was registered' },
-  'transaction.updated': { schema: 'Transaction', summary: 'A transaction changed status' },
+  'bank_account.updated': {
+    schema: 'BankAccount',
+    summary: "Compliance decided a third-party holder's screening",
+  },
+  'transaction.created': { schema: 'Transaction', summary: 'A transaction of any type was created' },
+  'transaction.updated': {
+    schema: 'Transaction',
+    summary: 'A transaction changed status, refunds and returns included',
+  },
 };
 
 /** `customer.verification.updated` → `CustomerVerificationUpdatedEvent`. */

@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   'limit_request.created',
   'limit_request.reviewed',
   'bank_account.created',
+  'bank_account.updated',
+  'transaction.created',
   'transaction.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

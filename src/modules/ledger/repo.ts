@@ -70,3 +70,39 @@ export async function unbalancedJournals(db: Executor): Promise<{ journal_id: st
     `SELECT journal_id, currency FROM ledger_entries GROUP BY journal_id, currency HAVING sum(amount) <> 0`,
   );
 }
+
+/** What the platform owes a customer in one currency. Exact only under the customer's row lock. */
+export async function customerBalance(db: Executor, customerId: string, currency: Currency): Promise<bigint> {
+  const rows = await db.query<{ balance: string }>(
+    `SELECT coalesce(-sum(amount), 0)::text AS balance
+       FROM ledger_entries WHERE customer_id = $1 AND currency = $2`,
+    [customerId, currency],
+  );
+  return BigInt(rows[0]!.balance);
+}
+
+/**
+ * The entries that undo every movement posted for a transaction so far: per account, customer and
+ * currency, the negated sum. Posted as one journal, they put everything back where it came from.
+ */
+export async function releaseEntries(db: Executor, transactionId: string): Promise<Entry[]> {
+  const rows = await db.query<{
+    account: Entry['account'];
+    customer_id: string | null;
+    currency: Currency;
+    total: string;
+  }>(
+    `SELECT e.account, e.customer_id, e.currency, sum(e.amount)::text AS total
+       FROM ledger_entries e JOIN ledger_journals j ON j.id = e.journal_id
+      WHERE j.transaction_id = $1
+      GROUP BY e.account, e.customer_id, e.currency
+     HAVING sum(e.amount) <> 0`,
+    [transactionId],
+  );
+  return rows.map((row) => ({
+    account: row.account,
+    customerId: row.customer_id,
+    currency: row.currency,
+    amount: -BigInt(row.total),
+  }));
+}

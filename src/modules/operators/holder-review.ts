@@ -10,6 +10,7 @@ import { type PageRequest, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
 import { presentBankAccount } from '../bank-accounts/presenter.ts';
 import type { BankAccountRow } from '../bank-accounts/repo.ts';
+import { recordEvent } from '../events/outbox.ts';
 import { type Actor, recordAudit } from '../projects/audit.ts';
 import * as repo from './bank-account-repo.ts';
 
@@ -72,6 +73,14 @@ export function createHolderReviewService(deps: { db: Database; clock: Clock }) 
       }
       const at = clock();
       const updated = await repo.updateHolderVerification(tx, id, input.status, at);
+      await recordEvent(tx, {
+        tenant: { projectId: updated.project_id, environment: updated.environment },
+        type: 'bank_account.updated',
+        resourceType: 'bank_account',
+        resourceId: updated.id,
+        data: presentBankAccount(updated),
+        at,
+      });
       await recordAudit(tx, {
         actor,
         action: 'bank_account.holder_reviewed',

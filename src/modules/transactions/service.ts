@@ -10,6 +10,10 @@ import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib
 import { randomBase62 } from '../../lib/secrets.ts';
 import { lockCustomer } from '../customers/repo.ts';
 import { recordEvent } from '../events/outbox.ts';
+import { assertMinimum, platformFeeTerms } from '../exchange-rates/quote.ts';
+import type { ExchangeRateRow } from '../exchange-rates/repo.ts';
+import { useLockedQuote } from '../exchange-rates/service.ts';
+import { partnerFeeTerms } from '../partner-fees/service.ts';
 import { onRampFee } from '../rates/convert.ts';
 import { assertWithinLimits } from './limits.ts';
 import { presentTransaction, type TransactionView } from './presenter.ts';
@@ -18,12 +22,28 @@ import type { TargetCurrency } from './state.ts';
 
 export type CreateOnRampInput = {
   customerId: string;
-  currency: 'BRL';
-  amount: string;
+  currency?: 'BRL' | undefined;
+  amount?: string | undefined;
   targetCurrency?: TargetCurrency | undefined;
+  exchangeRateId?: string | undefined;
 };
 
 const TXID_LENGTH = 25;
+
+function assertMatchesQuote(quote: ExchangeRateRow, amount: bigint | undefined, target: string | undefined) {
+  if (amount !== undefined && amount !== quote.source_amount) {
+    throw invalidField(
+      '/body/amount',
+      `must match the exchange rate's sourceAmount ${formatAmount(quote.source_amount)}`,
+    );
+  }
+  if (target !== undefined && target !== quote.target_currency) {
+    throw invalidField(
+      '/body/targetCurrency',
+      `must match the exchange rate's targetCurrency ${quote.target_currency}`,
+    );
+  }
+}
 
 export function createTransactionService(deps: { db: Database; clock: Clock; config: Config }) {
   const { db, clock, config } = deps;
@@ -38,9 +58,12 @@ export function createTransactionService(deps: { db: Database; clock: Clock; con
         `must be at most ${formatAmount(PIX_MAX_AMOUNT_CENTS)}, what a PIX charge carries`,
       );
     }
-    const fee = onRampFee(amount, { basisPoints: onRamp.feeBasisPoints, flat: onRamp.feeFlat });
-    if (fee >= amount)
-      throw invalidField('/body/amount', `must be more than the fee of ${formatAmount(fee)}`);
+    assertMinimum(config, amount, '/body/amount');
+    const terms = platformFeeTerms(config, 'ON_RAMP');
+    const fee = onRampFee(amount, terms);
+    const least = fee > terms.minimum ? fee : terms.minimum;
+    if (least >= amount)
+      throw invalidField('/body/amount', `must be more than the fee of ${formatAmount(least)}`);
     return amount;
   }
 
@@ -53,10 +76,22 @@ export function createTransactionService(deps: { db: Database; clock: Clock; con
     );
   }
 
+  /** Without a quote: currency and amount are required. With one: when sent, they must match it. */
+  function requested(input: CreateOnRampInput): bigint | undefined {
+    if (input.exchangeRateId === undefined) {
+      const errors = [];
+      if (input.currency === undefined) errors.push({ pointer: '/body/currency', message: 'is required' });
+      if (input.amount === undefined) errors.push({ pointer: '/body/amount', message: 'is required' });
+      if (errors.length > 0) throw new AppError('invalid_request', 'The request body is invalid', { errors });
+    }
+    return input.amount === undefined ? undefined : validAmount(input.amount);
+  }
+
   async function create(tenant: Tenant, input: CreateOnRampInput): Promise<TransactionView> {
-    const amount = validAmount(input.amount);
+    const given = requested(input);
     const pixKey = pixKeyFor(tenant);
-    return db.transaction(async (tx) => {
+    const partner = await partnerFeeTerms(db, tenant.projectId, 'ON_RAMP');
+    const view = await db.transaction(async (tx) => {
       const customer = await lockCustomer(tx, tenant, input.customerId);
       if (!customer) throw notFound('Customer');
       if (customer.verification_status !== 'APPROVED') {
@@ -66,6 +101,12 @@ export function createTransactionService(deps: { db: Database; clock: Clock; con
         );
       }
       const now = clock();
+      const quote =
+        input.exchangeRateId === undefined
+          ? null
+          : await useLockedQuote(tx, tenant, input.exchangeRateId, { direction: 'ON_RAMP' }, now);
+      if (quote) assertMatchesQuote(quote, given, input.targetCurrency);
+      const amount = quote ? quote.source_amount : given!;
       await assertWithinLimits(tx, customer.id, config.defaultLimits[customer.type], amount, now);
       const txid = randomBase62(TXID_LENGTH);
       const row: repo.TransactionRow = {
@@ -77,7 +118,7 @@ export function createTransactionService(deps: { db: Database; clock: Clock; con
         status: 'AWAITING_FUNDS',
         currency: 'BRL',
         amount,
-        target_currency: input.targetCurrency ?? 'USDC',
+        target_currency: quote ? quote.target_currency : (input.targetCurrency ?? 'USDC'),
         rail: 'PIX',
         pix_txid: txid,
         br_code: buildPixBrCode({
@@ -90,14 +131,32 @@ export function createTransactionService(deps: { db: Database; clock: Clock; con
         expires_at: new Date(now.getTime() + onRamp.depositExpiryMs),
         fee_basis_points: onRamp.feeBasisPoints,
         fee_flat: onRamp.feeFlat,
+        fee_minimum: config.moneyOut.minimumFee,
+        partner_fee_basis_points: partner.basisPoints,
+        partner_fee_flat: partner.flat,
         deposit_amount: null,
         deposit_end_to_end_id: null,
         deposited_at: null,
-        rate: null,
-        fee: null,
-        net_amount: null,
-        target_amount: null,
+        // a LOCKED quote fixes the conversion now; otherwise it is fixed when the deposit trades
+        rate: quote?.base_rate ?? null,
+        fee: quote ? quote.platform_fee + quote.partner_fee : null,
+        net_amount: quote ? quote.source_amount - quote.platform_fee - quote.partner_fee : null,
+        target_amount: quote?.target_amount ?? null,
+        platform_fee: quote?.platform_fee ?? null,
+        partner_fee: quote?.partner_fee ?? null,
+        limit_amount_brl: amount,
+        exchange_rate_id: quote?.id ?? null,
+        bank_account_id: null,
+        purpose: null,
+        memo: null,
+        metadata: null,
+        end_to_end_id: null,
         failure_reason: null,
+        return_reason: null,
+        refund_status: null,
+        refund_amount: null,
+        refund_failure_reason: null,
+        refund_updated_at: null,
         timeline: [{ status: 'AWAITING_FUNDS', at: now.toISOString() }],
         created_at: now,
         updated_at: now,
@@ -106,7 +165,7 @@ export function createTransactionService(deps: { db: Database; clock: Clock; con
       const view = presentTransaction(row);
       await recordEvent(tx, {
         tenant,
-        type: 'transaction.updated',
+        type: 'transaction.created',
         resourceType: 'transaction',
         resourceId: row.id,
         data: view,
@@ -114,6 +173,7 @@ export function createTransactionService(deps: { db: Database; clock: Clock; con
       });
       return view;
     });
+    return view;
   }
 
   async function get(tenant: Tenant, id: string): Promise<TransactionView> {

@@ -35,7 +35,7 @@ export type DepositResult = {
 
 function decide(row: TransactionRow | undefined, now: Date): DepositOutcome {
   if (!row) return 'UNMATCHED';
-  return row.status === 'AWAITING_FUNDS' && now < row.expires_at ? 'APPLIED' : 'HELD_FOR_REFUND';
+  return row.status === 'AWAITING_FUNDS' && now < row.expires_at! ? 'APPLIED' : 'HELD_FOR_REFUND';
 }
 
 async function apply(tx: Executor, row: TransactionRow, payment: PixPayment, now: Date): Promise<void> {
@@ -87,7 +87,7 @@ export async function receivePixPayment(
   if (outcome === 'APPLIED') await apply(tx, row, payment, now);
   else if (row.status === 'AWAITING_FUNDS') {
     await transitionTransaction(tx, row, 'EXPIRED', now, {
-      failure_reason: `The deposit arrived after the charge expired at ${row.expires_at.toISOString()}; it is held for refund`,
+      failure_reason: `The deposit arrived after the charge expired at ${row.expires_at!.toISOString()}; it is held for refund`,
     });
   }
   return { outcome, transactionId: row.id };
