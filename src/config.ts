@@ -48,6 +48,8 @@ export type Config = {
   databaseUrl: string | undefined;
   dataDir: string;
   operatorToken: string | undefined;
+  /** Root of the server keys (link signing, secret encryption); unset, one is generated per database. */
+  instanceSecret: string | undefined;
   logLevel: string;
   /** Default transaction limits (minor units, BRL cents) per customer type. */
   defaultLimits: { INDIVIDUAL: LimitSet; BUSINESS: LimitSet };
@@ -143,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     dataDir: env.PONTE_DATA_DIR?.trim() || './data',
     operatorToken: env.PONTE_OPERATOR_TOKEN?.trim() || undefined,
+    instanceSecret: env.PONTE_INSTANCE_SECRET || undefined,
     logLevel: env.PONTE_LOG_LEVEL?.trim() || 'info',
     defaultLimits: {
       INDIVIDUAL: {

@@ -11,7 +11,7 @@ import { createProjectService } from './modules/projects/service.ts';
 import { openContext } from './runtime.ts';
 import { startWorkers } from './workers/index.ts';
 
-const log = processLogger(process.env.PONTE_LOG_LEVEL ?? 'info');
+let log = processLogger('info');
 
 function listenOptions(url: URL) {
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
@@ -44,6 +44,7 @@ function printFirstRun(
 
 async function main() {
   const config = loadConfig();
+  log = processLogger(config.logLevel);
   const ctx = await openContext(config);
   const setup = await createProjectService(ctx).firstRun(!config.operatorToken);
   if (setup) printFirstRun(setup, config.sandboxUrl, config.operatorUrl);
