@@ -20,6 +20,7 @@ import { genRequestId } from './http/request-id.ts';
 import { validatorCompiler } from './http/validation.ts';
 import type { Environment } from './lib/environment.ts';
 import { openPublicRoutes, operatorRoutes, partnerRoutes, sharedSchemas } from './modules/index.ts';
+import { operatorLookup } from './modules/operators/accounts.ts';
 
 export type BuildOptions = { logLevel?: string; logStream?: DestinationStream };
 
@@ -107,7 +108,7 @@ export async function buildOperatorApp(
   registerHealthRoutes(app, ctx.db);
   registerMetricsRoute(app, ctx.db, readOutboxDepth);
   await app.register(async (api) => {
-    registerOperatorAuth(api, ctx.db, ctx.config.operatorToken);
+    registerOperatorAuth(api, operatorLookup(ctx.db), ctx.config.operatorToken);
     for (const plugin of operatorRoutes) await api.register(plugin, { ctx });
   });
   return app;

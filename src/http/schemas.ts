@@ -1,6 +1,6 @@
 /** Schemas shared by every route: ids, amounts, timestamps, problems, pages. */
 import { type TSchema, Type } from 'typebox';
-import { AMOUNT_PATTERN } from '../lib/money.ts';
+import { AMOUNT_PATTERN } from '../core/money.ts';
 
 /** A string restricted to a closed set of values (one `enum` keyword: one clear error). */
 export const StringEnum = <const T extends readonly string[]>(

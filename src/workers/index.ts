@@ -1,12 +1,25 @@
 import type { AppContext } from '../context.ts';
+import type { Logger } from '../core/logger.ts';
+import { deleteExpiredKeys } from '../http/idempotency-store.ts';
+import { expireDueTransactions } from '../modules/transactions/expiry.ts';
 import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
-import { startDispatcher } from './dispatcher.ts';
-import { expireDueTransactions } from './expiry.ts';
-import { sweepExpiredIdempotencyKeys } from './idempotency-sweeper.ts';
+import { createDispatcher, type DispatcherDeps } from '../modules/webhooks/dispatcher.ts';
 import { type Loop, startLoop } from './loop.ts';
 
-export type Logger = { error(obj: unknown, msg: string): void };
+export type { Logger };
+
+/** The webhook dispatcher on its loop; stopping it also waits for the attempts in progress. */
+export function startDispatcher(deps: DispatcherDeps): Loop {
+  const dispatcher = createDispatcher(deps);
+  const loop = startLoop('webhook-dispatcher', deps.config.dispatchIntervalMs, dispatcher.tick, deps.log);
+  return {
+    async stop() {
+      await loop.stop();
+      await dispatcher.drain();
+    },
+  };
+}
 
 /** Every background job of a process. Each is safe to run on several processes at once (SKIP LOCKED). */
 export function startWorkers(ctx: AppContext, log: Logger): Loop {
@@ -14,7 +27,8 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
     startLoop('sandbox-verifications', 200, () => applyDueSandboxOutcomes(ctx.db, ctx.clock), log),
     startLoop('transaction-expiry', 1_000, () => expireDueTransactions(ctx.db, ctx.clock), log),
     startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx.db, ctx.clock), log),
-    startLoop('idempotency-sweeper', 60_000, () => sweepExpiredIdempotencyKeys(ctx.db, ctx.clock), log),
+    // Idempotency keys past their 24 hours, a batch per tick.
+    startLoop('idempotency-sweeper', 60_000, () => deleteExpiredKeys(ctx.db, ctx.clock()), log),
     startDispatcher({
       db: ctx.db,
       clock: ctx.clock,

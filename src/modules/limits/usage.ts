@@ -1,10 +1,15 @@
 /**
  * How much of the daily (UTC day) and monthly (UTC month) limits a customer has used, in cents.
- * Counts every transaction of the customer that is not FAILED or EXPIRED, by when it was created.
+ * Counts every transaction of the customer whose status counts (all but NOT_COUNTED: FAILED, EXPIRED),
+ * by when it was created.
  */
 import type { Executor } from '../../db/types.ts';
+import { NOT_COUNTED } from '../transactions/state.ts';
 
 export type Usage = { daily: bigint; monthly: bigint };
+
+/** The statuses as SQL literals: fixed names, the same text in every query (and its plan). */
+const NOT_COUNTED_SQL = NOT_COUNTED.map((status) => `'${status}'`).join(', ');
 
 export function utcDayStart(at: Date): Date {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
@@ -24,7 +29,7 @@ export async function limitUsage(db: Executor, customerId: string, at: Date): Pr
             coalesce(sum(amount), 0)::text AS monthly
        FROM transactions
       WHERE customer_id = $1
-        AND status NOT IN ('FAILED', 'EXPIRED')
+        AND status NOT IN (${NOT_COUNTED_SQL})
         AND created_at >= $4 AND created_at < $5`,
     [customerId, dayStart, nextDay, monthStart, nextMonth],
   );

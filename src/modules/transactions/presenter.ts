@@ -1,5 +1,5 @@
-import { formatDecimal, formatDecimalTrimmed } from '../../lib/decimal.ts';
-import { formatAmount } from '../../lib/money.ts';
+import { formatDecimal, formatDecimalTrimmed } from '../../core/decimal.ts';
+import { formatAmount } from '../../core/money.ts';
 import { RATE_SCALE, STABLECOIN_SCALE } from '../rates/convert.ts';
 import type { TransactionRow } from './repo.ts';
 

@@ -11,13 +11,13 @@
  */
 
 import type { Clock } from '../../core/clock.ts';
+import { formatDecimalTrimmed } from '../../core/decimal.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import { formatDecimalTrimmed } from '../../lib/decimal.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { converted, feeCharged, stablecoinCredited } from '../ledger/postings.ts';
-import { postJournal } from '../ledger/repo.ts';
+import { postJournal } from '../ledger/service.ts';
 import { convertOnRamp, RATE_SCALE } from '../rates/convert.ts';
-import { currentRate } from '../rates/repo.ts';
+import { currentRate } from '../rates/service.ts';
 import { claimInFlight, lockTransaction, type TransactionRow } from './repo.ts';
 import { IN_FLIGHT } from './state.ts';
 import { transitionTransaction } from './transition.ts';

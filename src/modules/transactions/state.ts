@@ -28,8 +28,6 @@ export const TRANSACTION_TRANSITIONS: Record<TransactionStatus, readonly Transac
 export const canTransition = (from: TransactionStatus, to: TransactionStatus): boolean =>
   TRANSACTION_TRANSITIONS[from].includes(to);
 
-export const isFinal = (status: TransactionStatus): boolean => TRANSACTION_TRANSITIONS[status].length === 0;
-
 /** Statuses that settlement carries forward on its own, once the deposit is in. */
 export const IN_FLIGHT: readonly TransactionStatus[] = [
   'TRANSFERRING_FIAT',

@@ -6,8 +6,8 @@
  */
 
 import type { Clock } from '../../../core/clock.ts';
+import { parseAmount } from '../../../core/money.ts';
 import type { Database } from '../../../db/types.ts';
-import { parseAmount } from '../../../lib/money.ts';
 import { settleNow } from '../../transactions/settlement.ts';
 import { type DepositResult, receivePixPayment } from './deposit.ts';
 
