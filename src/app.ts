@@ -17,10 +17,14 @@ import { readOutboxDepth } from './http/metrics-outbox.ts';
 import { registerProblemHandlers } from './http/problem.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { genRequestId } from './http/request-id.ts';
+import { registerRequestLog } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
 import type { Environment } from './lib/environment.ts';
 import { openPublicRoutes, operatorRoutes, partnerRoutes, sharedSchemas } from './modules/index.ts';
 import { operatorLookup } from './modules/operators/accounts.ts';
+import { createRequestRecorder } from './modules/request-log/recorder.ts';
+import { registerConsole } from './web/console/app.ts';
+import { registerDashboard } from './web/dashboard/app.ts';
 
 export type BuildOptions = { logLevel?: string; logStream?: DestinationStream };
 
@@ -90,8 +94,14 @@ export async function buildPublicApp(
   await registerOpenApi(app, ctx, environment);
   registerHealthRoutes(app, ctx.db);
   for (const plugin of openPublicRoutes) await app.register(plugin, { ctx, environment });
+  const recorder = createRequestRecorder(ctx.db, {
+    intervalMs: ctx.config.requestLog.flushIntervalMs,
+    onError: (error) => app.log.warn({ err: error }, 'request log batch not written'),
+  });
+  app.addHook('onClose', () => recorder.close());
   await app.register(async (api) => {
     registerApiKeyAuth(api, environment, ctx.keys);
+    registerRequestLog(api, environment, recorder, ctx.clock);
     registerRateLimit(api, ctx);
     registerIdempotency(api, ctx);
     for (const plugin of partnerRoutes) await api.register(plugin, { ctx, environment });
@@ -111,5 +121,24 @@ export async function buildOperatorApp(
     registerOperatorAuth(api, operatorLookup(ctx.db), ctx.config.operatorToken);
     for (const plugin of operatorRoutes) await api.register(plugin, { ctx });
   });
+  await app.register(async (web) => registerConsole(web, ctx));
+  return app;
+}
+
+/** The partner dashboard: server-rendered pages over the same services as the API. */
+export async function buildDashboardApp(
+  ctx: AppContext,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(options.logLevel ?? ctx.config.logLevel, options.logStream),
+    genReqId: genRequestId,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    bodyLimit: 256 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  await registerDashboard(app, ctx);
   return app;
 }

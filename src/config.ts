@@ -66,6 +66,10 @@ export type Config = {
   /** How long a rate limit check waits for Redis before letting the request through. */
   redisTimeoutMs: number;
   webhooks: WebhookConfig;
+  /** Partner request log: how long entries are kept, and how often queued entries are written. */
+  requestLog: { retentionMs: number; flushIntervalMs: number };
+  /** The e-mail address of the Default project's first dashboard admin, invited on first run. */
+  adminEmail: string;
 };
 
 export class ConfigError extends Error {}
@@ -180,6 +184,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       disableAfterMs: atLeastOne(env, 'PONTE_WEBHOOK_DISABLE_AFTER_MS', 3 * 24 * 3_600_000),
       dispatchIntervalMs: atLeastOne(env, 'PONTE_WEBHOOK_DISPATCH_INTERVAL_MS', 250),
     },
+    requestLog: {
+      retentionMs: atLeastOne(env, 'PONTE_REQUEST_LOG_RETENTION_DAYS', 30) * 24 * 3_600_000,
+      flushIntervalMs: atLeastOne(env, 'PONTE_REQUEST_LOG_FLUSH_MS', 1_000),
+    },
+    adminEmail: env.PONTE_ADMIN_EMAIL?.trim() || 'admin@ponte.local',
   };
 }
 

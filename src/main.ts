@@ -4,10 +4,11 @@
  * SIGTERM/SIGINT (stop accepting, finish in-flight requests, stop workers, close the database).
  */
 import type { FastifyInstance } from 'fastify';
-import { buildOperatorApp, buildPublicApp } from './app.ts';
+import { buildDashboardApp, buildOperatorApp, buildPublicApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { processLogger } from './http/logger.ts';
 import { createProjectService } from './modules/projects/service.ts';
+import { createWebUserService } from './modules/web-users/service.ts';
 import { openContext } from './runtime.ts';
 import { startWorkers } from './workers/index.ts';
 
@@ -20,7 +21,11 @@ function listenOptions(url: URL) {
 }
 
 function printFirstRun(
-  setup: { sandboxKey: string; operatorToken: string | null },
+  setup: {
+    sandboxKey: string;
+    operatorToken: string | null;
+    extra?: { email: string; inviteUrl: string } | undefined;
+  },
   sandboxUrl: URL,
   operatorUrl: URL,
 ) {
@@ -38,6 +43,13 @@ function printFirstRun(
     '',
     `  API reference: ${new URL('/docs', sandboxUrl)}   Operator API: ${operatorUrl.origin}/operator`,
     '',
+    ...(setup.extra
+      ? [
+          `  Dashboard: open this one-time link to set the password of ${setup.extra.email} (admin):`,
+          `  ${setup.extra.inviteUrl}`,
+          '',
+        ]
+      : []),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -46,13 +58,22 @@ async function main() {
   const config = loadConfig();
   log = processLogger(config.logLevel);
   const ctx = await openContext(config);
-  const setup = await createProjectService(ctx).firstRun(!config.operatorToken);
+  const users = createWebUserService({ ...ctx, encryptionKey: ctx.instanceKeys.encryption });
+  const setup = await createProjectService(ctx).firstRun(!config.operatorToken, (tx, projectId) =>
+    users.inviteIn(
+      tx,
+      { id: null, name: 'first-run' },
+      { surface: 'dashboard', projectId, role: 'admin' },
+      config.adminEmail,
+    ),
+  );
   if (setup) printFirstRun(setup, config.sandboxUrl, config.operatorUrl);
 
   const apps: [FastifyInstance, URL][] = [
     [await buildPublicApp(ctx, 'production'), config.productionUrl],
     [await buildPublicApp(ctx, 'sandbox'), config.sandboxUrl],
     [await buildOperatorApp(ctx), config.operatorUrl],
+    [await buildDashboardApp(ctx), config.dashboardUrl],
   ];
   for (const [app, url] of apps) {
     await app.listen(listenOptions(url));
@@ -63,6 +84,7 @@ async function main() {
       production: config.productionUrl.origin,
       sandbox: config.sandboxUrl.origin,
       operator: config.operatorUrl.origin,
+      dashboard: config.dashboardUrl.origin,
     },
     `Ponte listening (database: ${ctx.db.kind})`,
   );

@@ -7,6 +7,7 @@ export const ERRORS = {
   invalid_request: { status: 400, title: 'Invalid request' },
   unauthorized: { status: 401, title: 'Unauthorized' },
   environment_mismatch: { status: 401, title: 'API key of another environment' },
+  forbidden: { status: 403, title: 'Forbidden' },
   not_found: { status: 404, title: 'Not found' },
   conflict: { status: 409, title: 'Conflict' },
   customer_exists: { status: 409, title: 'Customer already exists' },

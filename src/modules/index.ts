@@ -27,6 +27,7 @@ import { transactionRoutes } from './transactions/routes.ts';
 import { TransactionSchema } from './transactions/schema.ts';
 import { verificationRoutes } from './verifications/routes.ts';
 import { VerificationSchema } from './verifications/schema.ts';
+import { webUserOperatorRoutes } from './web-users/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks/schema.ts';
 
@@ -67,4 +68,5 @@ export const operatorRoutes: OperatorPlugin[] = [
   projectOperatorRoutes,
   rateOperatorRoutes,
   complianceOperatorRoutes,
+  webUserOperatorRoutes,
 ];

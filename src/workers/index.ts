@@ -1,9 +1,11 @@
 import type { AppContext } from '../context.ts';
 import type { Logger } from '../core/logger.ts';
 import { deleteExpiredKeys } from '../http/idempotency-store.ts';
+import { pruneRequestLog } from '../modules/request-log/service.ts';
 import { expireDueTransactions } from '../modules/transactions/expiry.ts';
 import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
+import { sweepStaleSessions } from '../modules/web-users/sessions.ts';
 import { createDispatcher, type DispatcherDeps } from '../modules/webhooks/dispatcher.ts';
 import { type Loop, startLoop } from './loop.ts';
 
@@ -27,6 +29,13 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
     startLoop('sandbox-verifications', 200, () => applyDueSandboxOutcomes(ctx.db, ctx.clock), log),
     startLoop('transaction-expiry', 1_000, () => expireDueTransactions(ctx.db, ctx.clock), log),
     startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx.db, ctx.clock), log),
+    startLoop(
+      'request-log-retention',
+      60_000,
+      () => pruneRequestLog(ctx.db, ctx.clock, ctx.config.requestLog.retentionMs),
+      log,
+    ),
+    startLoop('web-session-sweeper', 60_000, () => sweepStaleSessions(ctx.db, ctx.clock), log),
     // Idempotency keys past their 24 hours, a batch per tick.
     startLoop('idempotency-sweeper', 60_000, () => deleteExpiredKeys(ctx.db, ctx.clock()), log),
     startDispatcher({

@@ -96,3 +96,30 @@ export async function listCustomers(
   ]);
   return { rows, total: Number(count[0]!.n) };
 }
+
+/**
+ * Customers whose name contains the text, whose taxId matches it (punctuation ignored), or whose
+ * e-mail contains it; newest first.
+ */
+export async function searchCustomers(
+  db: Executor,
+  tenant: Tenant,
+  text: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: CustomerWithVerification[]; total: number }> {
+  const like = `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const digits = text.replace(/[.\-/\s]/g, '');
+  const taxId = /^[0-9A-Za-z]{3,}$/.test(digits) ? digits : '';
+  const where = `c.project_id = $1 AND c.environment = $2
+    AND (c.name ILIKE $3 OR c.email ILIKE $3 OR (length($4) > 0 AND regexp_replace(c.tax_id, '[^0-9A-Za-z]', '', 'g') LIKE $4 || '%'))`;
+  const params = [tenant.projectId, tenant.environment, like, taxId];
+  const [rows, count] = await Promise.all([
+    db.query<CustomerWithVerification>(
+      `${SELECT} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT $5 OFFSET $6`,
+      [...params, limit, offset],
+    ),
+    db.query<{ n: bigint }>(`SELECT count(*) AS n FROM customers c WHERE ${where}`, params),
+  ]);
+  return { rows, total: Number(count[0]!.n) };
+}

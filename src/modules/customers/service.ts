@@ -176,7 +176,17 @@ export function createCustomerService(deps: {
     );
   }
 
-  return { create, get, list };
+  /** Search by name, taxId (with or without punctuation) or e-mail, within the tenant. */
+  async function search(tenant: Tenant, text: string, page: PageRequest): Promise<PageResult<CustomerView>> {
+    const { rows, total } = await repo.searchCustomers(db, tenant, text.trim(), page.limit, page.offset);
+    return pageResult(
+      page,
+      rows.map((row) => presentCustomer(row, link)),
+      total,
+    );
+  }
+
+  return { create, get, list, search };
 }
 
 /** What other modules may read of a customer: their row, found or locked within their transaction. */

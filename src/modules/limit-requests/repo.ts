@@ -140,3 +140,28 @@ export async function updateLimitRequestReview(
   );
   return rows[0]!;
 }
+
+/** Every limit request of the tenant, newest first, with its customer's name. */
+export async function listTenantLimitRequests(
+  db: Executor,
+  tenant: Tenant,
+  limit: number,
+  offset: number,
+): Promise<{ rows: (LimitRequestRow & { customer_name: string })[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db.query<LimitRequestRow & { customer_name: string }>(
+      `SELECT ${COLUMNS.split(',')
+        .map((column) => `r.${column.trim()}`)
+        .join(', ')}, c.name AS customer_name
+         FROM limit_requests r JOIN customers c ON c.id = r.customer_id
+        WHERE r.project_id = $1 AND r.environment = $2
+        ORDER BY r.created_at DESC, r.id DESC LIMIT $3 OFFSET $4`,
+      [tenant.projectId, tenant.environment, limit, offset],
+    ),
+    db.query<{ n: bigint }>(
+      'SELECT count(*) AS n FROM limit_requests WHERE project_id = $1 AND environment = $2',
+      [tenant.projectId, tenant.environment],
+    ),
+  ]);
+  return { rows, total: Number(count[0]!.n) };
+}

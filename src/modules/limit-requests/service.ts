@@ -129,5 +129,15 @@ export function createLimitRequestService(deps: { db: Database; clock: Clock }) 
     return pageResult(page, rows.map(presentLimitRequest), total);
   }
 
-  return { create, get, list };
+  /** Every request of the tenant, newest first, each with its customer's name. */
+  async function listForTenant(tenant: Tenant, page: PageRequest) {
+    const { rows, total } = await repo.listTenantLimitRequests(db, tenant, page.limit, page.offset);
+    return pageResult(
+      page,
+      rows.map((row) => ({ ...presentLimitRequest(row), customerName: row.customer_name })),
+      total,
+    );
+  }
+
+  return { create, get, list, listForTenant };
 }

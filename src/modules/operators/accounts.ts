@@ -94,3 +94,6 @@ export function createOperatorAccountService(deps: { db: Database; clock: Clock 
 
   return { create, list, revoke };
 }
+
+/** What other modules may read of an operator account: its row, locked within their transaction. */
+export { lockOperator } from './repo.ts';

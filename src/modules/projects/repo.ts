@@ -63,3 +63,25 @@ export async function lockApiKey(
 export async function revokeApiKey(db: Executor, id: string, at: Date): Promise<void> {
   await db.query('UPDATE api_keys SET revoked_at = $2 WHERE id = $1', [id, at]);
 }
+
+/** A project's keys of one environment, newest first, revoked ones included. */
+export async function listApiKeys(
+  db: Executor,
+  projectId: string,
+  environment: Environment,
+): Promise<ApiKeyRow[]> {
+  return db.query<ApiKeyRow>(
+    `SELECT id, project_id, environment, name, prefix, created_at, revoked_at
+       FROM api_keys WHERE project_id = $1 AND environment = $2
+      ORDER BY created_at DESC, id DESC LIMIT 200`,
+    [projectId, environment],
+  );
+}
+
+/** Every project, newest first. */
+export async function listProjects(db: Executor, limit: number, offset: number): Promise<ProjectRow[]> {
+  return db.query<ProjectRow>(
+    'SELECT id, name, created_at FROM projects ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2',
+    [limit, offset],
+  );
+}

@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { Database } from '../../db/types.ts';
+import type { Database, Transaction } from '../../db/types.ts';
 import { generateApiKey } from '../../lib/api-key.ts';
 import type { Environment } from '../../lib/environment.ts';
 import { insertOperatorAccount } from '../operators/accounts.ts';
@@ -77,10 +77,18 @@ export function createProjectService(deps: { db: Database; clock: Clock; keys: A
     };
   }
 
-  async function revokeApiKey(actor: Actor, id: string): Promise<void> {
+  /** Revokes a key; with `scope`, only a key of that project and environment (another answers 404). */
+  async function revokeApiKey(
+    actor: Actor,
+    id: string,
+    scope?: { projectId: string; environment: Environment },
+  ): Promise<void> {
     const hash = await db.transaction(async (tx) => {
       const key = await repo.lockApiKey(tx, id);
       if (!key || key.revoked_at) throw notFound('API key');
+      if (scope && (key.project_id !== scope.projectId || key.environment !== scope.environment)) {
+        throw notFound('API key');
+      }
       const at = clock();
       await repo.revokeApiKey(tx, id, at);
       await recordAudit(tx, {
@@ -101,7 +109,10 @@ export function createProjectService(deps: { db: Database; clock: Clock; keys: A
    * On a new database: a "Default" project with one sandbox key and, unless a bootstrap token is
    * configured, an operator token. Returns the secrets to show once, or null when already set up.
    */
-  async function firstRun(withOperatorToken: boolean) {
+  async function firstRun<T = undefined>(
+    withOperatorToken: boolean,
+    alsoInProject?: (tx: Transaction, projectId: string) => Promise<T>,
+  ) {
     return db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [FIRST_RUN_LOCK]);
       if ((await repo.countProjects(tx)) > 0) return null;
@@ -132,11 +143,38 @@ export function createProjectService(deps: { db: Database; clock: Clock; keys: A
       if (withOperatorToken) {
         operatorToken = await insertOperatorAccount(tx, { id: newId(), name: 'first-run', created_at: at });
       }
-      return { projectId: project.id, sandboxKey: key.key, operatorToken };
+      const extra = alsoInProject ? await alsoInProject(tx, project.id) : undefined;
+      return { projectId: project.id, sandboxKey: key.key, operatorToken, extra };
     });
   }
 
-  return { createProject, issueApiKey, revokeApiKey, firstRun };
+  async function listApiKeys(projectId: string, environment: Environment) {
+    const rows = await repo.listApiKeys(db, projectId, environment);
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      prefix: row.prefix,
+      environment: row.environment,
+      createdAt: row.created_at.toISOString(),
+      revokedAt: row.revoked_at ? row.revoked_at.toISOString() : null,
+    }));
+  }
+
+  async function listProjects(limit: number, offset: number): Promise<Project[]> {
+    const rows = await repo.listProjects(db, limit, offset);
+    return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at.toISOString() }));
+  }
+
+  async function getProject(id: string): Promise<Project> {
+    const row = await repo.findProject(db, id);
+    if (!row) throw notFound('Project');
+    return { id: row.id, name: row.name, createdAt: row.created_at.toISOString() };
+  }
+
+  return { createProject, getProject, listProjects, issueApiKey, revokeApiKey, listApiKeys, firstRun };
 }
 
 export type ProjectService = ReturnType<typeof createProjectService>;
+
+/** What other modules may read of a project. */
+export { findProject } from './repo.ts';

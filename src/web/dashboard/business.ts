@@ -1,0 +1,338 @@
+/** The partner's business data: overview, customers, transactions and limit requests. */
+import type { FastifyInstance } from 'fastify';
+import QRCode from 'qrcode';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { AppError, invalidField } from '../../core/errors.ts';
+import type { Environment } from '../../lib/environment.ts';
+import { createBalanceService } from '../../modules/balances/service.ts';
+import { createBankAccountService } from '../../modules/bank-accounts/service.ts';
+import { verificationLinkMinter } from '../../modules/customers/link.ts';
+import { createCustomerService } from '../../modules/customers/service.ts';
+import { readUpload, registerUploads } from '../../modules/documents/multipart.ts';
+import { createDocumentService } from '../../modules/documents/service.ts';
+import { SUPPORTING_DOCUMENT_TYPES } from '../../modules/limit-requests/rules.ts';
+import { createLimitRequestService } from '../../modules/limit-requests/service.ts';
+import { createTransactionService } from '../../modules/transactions/service.ts';
+import { badge, csrfField, dateTime, type Html, html, notice, pager, table, when } from '../html.ts';
+import { checkCsrf } from '../session.ts';
+import { EnvIdParams, EnvParams, tenantOf } from './frame.ts';
+import { pageOf, type Render } from './render.ts';
+
+const amountOrDash = (value: string | null) => value ?? '—';
+
+export async function registerBusinessPages(app: FastifyInstance, ctx: AppContext, render: Render) {
+  const customersFor = (environment: Environment) =>
+    createCustomerService({ ...ctx, link: verificationLinkMinter(ctx, environment) });
+  const transactions = createTransactionService(ctx);
+  const limitRequests = createLimitRequestService(ctx);
+  const bankAccounts = createBankAccountService(ctx);
+  const balances = createBalanceService(ctx);
+  const documents = createDocumentService(ctx);
+  await registerUploads(app);
+
+  const txRows = (env: string, list: Awaited<ReturnType<typeof transactions.list>>['data']) =>
+    list.map(
+      (
+        tx,
+      ) => html`<tr><td><a href="/${env}/transactions/${tx.id}"><code>${tx.id.slice(0, 8)}…</code></a></td><td>${tx.type}</td>
+<td>${badge(tx.status)}</td><td>${tx.request.currency} ${tx.request.amount}</td><td>${dateTime(tx.createdAt)}</td></tr>`,
+    );
+
+  // ---- Overview
+  app.get('/', async (_request, reply) => reply.redirect('/sandbox', 303));
+  app.get('/:env', { schema: { params: EnvParams } }, async (request, reply) => {
+    const tenant = tenantOf(request);
+    const env = tenant.environment;
+    const first = { page: 1, limit: 5, offset: 0 };
+    const [customers, recent, requests] = await Promise.all([
+      customersFor(env).list(tenant, first),
+      transactions.list(tenant, {}, first),
+      limitRequests.listForTenant(tenant, first),
+    ]);
+    const body = html`<div class="grid">
+<section class="panel"><h2>Customers</h2><p class="stat">${String(customers.pagination.total)}</p><a href="/${env}/customers">See customers</a></section>
+<section class="panel"><h2>Transactions</h2><p class="stat">${String(recent.pagination.total)}</p><a href="/${env}/transactions">See transactions</a></section>
+<section class="panel"><h2>Limit requests</h2><p class="stat">${String(requests.pagination.total)}</p><a href="/${env}/limit-requests">See limit requests</a></section>
+</div>
+<h2>Recent transactions</h2>
+${table(['Transaction', 'Type', 'Status', 'Amount', 'Created'], txRows(env, recent.data), 'No transactions yet.')}`;
+    return render(request, reply, 'Overview', body);
+  });
+
+  // ---- Customers
+  app.get(
+    '/:env/customers',
+    {
+      schema: {
+        params: EnvParams,
+        querystring: Type.Object({
+          q: Type.Optional(Type.String({ maxLength: 200 })),
+          page: Type.Optional(Type.String({ maxLength: 7 })),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const env = tenant.environment;
+      const { q, page: rawPage } = request.query as { q?: string; page?: string };
+      const page = pageOf(rawPage);
+      const service = customersFor(env);
+      const result = q?.trim() ? await service.search(tenant, q, page) : await service.list(tenant, page);
+      const body = html`<form class="panel formrow" method="get" action="/${env}/customers" role="search">
+<div class="field"><label for="q">Search by name, taxId or e-mail</label><input id="q" name="q" type="search" value="${q ?? ''}"></div>
+<div class="field"><button type="submit">Search</button></div></form>
+${table(
+  ['Name', 'Type', 'Tax id', 'E-mail', 'Verification', 'Created'],
+  result.data.map(
+    (
+      customer,
+    ) => html`<tr><td><a href="/${env}/customers/${customer.id}">${customer.name}</a></td><td>${customer.type}</td>
+<td><code>${customer.taxId}</code></td><td>${customer.email}</td><td>${badge(customer.verification.status)}</td><td>${dateTime(customer.createdAt)}</td></tr>`,
+  ),
+  q ? 'No customer matches.' : `No ${env} customers yet.`,
+)}
+${pager(`/${env}/customers`, { q }, result.pagination.page, result.pagination.hasNextPage)}`;
+      return render(request, reply, 'Customers', body);
+    },
+  );
+
+  app.get('/:env/customers/:id', { schema: { params: EnvIdParams } }, async (request, reply) => {
+    const tenant = tenantOf(request);
+    const env = tenant.environment;
+    const id = (request.params as { id: string }).id;
+    const customer = await customersFor(env).get(tenant, id, { includeTransactionLimits: true });
+    const all = { page: 1, limit: 50, offset: 0 };
+    const [accounts, held, requests, recent] = await Promise.all([
+      bankAccounts.list(tenant, { customerId: id }, all),
+      balances.get(tenant, id),
+      limitRequests.list(tenant, id, { page: 1, limit: 10, offset: 0 }),
+      transactions.list(tenant, { customerId: id }, { page: 1, limit: 10, offset: 0 }),
+    ]);
+    const limits = customer.transactionLimits!;
+    const body = html`<div class="grid">
+<section class="panel" aria-labelledby="profile"><h2 id="profile">Profile</h2><dl>
+<dt>Name</dt><dd>${customer.name}</dd><dt>Type</dt><dd>${customer.type}</dd><dt>Tax id</dt><dd><code>${customer.taxId}</code></dd>
+<dt>Country</dt><dd>${customer.country}</dd><dt>E-mail</dt><dd>${customer.email}</dd><dt>Created</dt><dd>${dateTime(customer.createdAt)}</dd><dt>Id</dt><dd><code>${customer.id}</code></dd></dl></section>
+<section class="panel" aria-labelledby="verification"><h2 id="verification">Verification</h2><dl>
+<dt>Status</dt><dd>${badge(customer.verification.status)}</dd><dt>Level</dt><dd>${customer.verification.level}</dd>
+<dt>Link</dt><dd><a href="${customer.verification.link}">Hosted verification page</a></dd></dl></section>
+<section class="panel" aria-labelledby="limits"><h2 id="limits">Limits in force (BRL)</h2><dl>
+<dt>Single</dt><dd>${limits.single.max}</dd>
+<dt>Daily</dt><dd>${limits.daily.used} used of ${limits.daily.max}</dd>
+<dt>Monthly</dt><dd>${limits.monthly.used} used of ${limits.monthly.max}</dd></dl>
+${when(request.session!.user.role === 'admin', () => html`<p><a href="/${env}/limit-requests/new?customerId=${id}">Request higher limits</a></p>`)}</section>
+<section class="panel" aria-labelledby="balances"><h2 id="balances">Balances</h2><dl>
+${held.balances.map((balance) => html`<dt>${balance.currency}</dt><dd>${balance.amount}</dd>`)}</dl></section>
+</div>
+<h2>Bank accounts</h2>
+${table(
+  ['Name', 'PIX key', 'Holder', 'Holder check', 'Created'],
+  accounts.data.map(
+    (
+      account,
+    ) => html`<tr><td>${account.name}</td><td><code>${account.identifier.keyType} ${account.identifier.keyValue}</code></td>
+<td>${account.holder.legalName} (${account.holder.relationship})</td><td>${badge(account.holder.verification.status)}</td><td>${dateTime(account.createdAt)}</td></tr>`,
+  ),
+  'No bank accounts.',
+)}
+<h2>Limit requests</h2>
+${limitRequestTable(
+  env,
+  requests.data.map((r) => ({ ...r, customerName: customer.name })),
+)}
+<h2>Transactions</h2>
+${table(['Transaction', 'Type', 'Status', 'Amount', 'Created'], txRows(env, recent.data), 'No transactions.')}
+${when(recent.pagination.hasNextPage, () => html`<p><a href="/${env}/transactions?customerId=${id}">All transactions of this customer</a></p>`)}`;
+    return render(request, reply, customer.name, body);
+  });
+
+  // ---- Transactions
+  app.get(
+    '/:env/transactions',
+    {
+      schema: {
+        params: EnvParams,
+        querystring: Type.Object({
+          customerId: Type.Optional(Type.String({ maxLength: 64 })),
+          page: Type.Optional(Type.String({ maxLength: 7 })),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const env = tenant.environment;
+      const query = request.query as { customerId?: string; page?: string };
+      const customerId = query.customerId?.trim() || undefined;
+      if (customerId && !/^[0-9a-f-]{36}$/i.test(customerId))
+        throw invalidField('/query/customerId', 'is not a customer id');
+      const result = await transactions.list(tenant, { customerId }, pageOf(query.page));
+      const body = html`<form class="panel formrow" method="get" action="/${env}/transactions" role="search">
+<div class="field"><label for="customerId">Customer id</label><input id="customerId" name="customerId" value="${customerId ?? ''}" placeholder="customer UUID"></div>
+<div class="field"><button type="submit">Filter</button></div></form>
+${table(['Transaction', 'Type', 'Status', 'Amount', 'Created'], txRows(env, result.data), 'No transactions match.')}
+${pager(`/${env}/transactions`, { customerId }, result.pagination.page, result.pagination.hasNextPage)}`;
+      return render(request, reply, 'Transactions', body);
+    },
+  );
+
+  app.get('/:env/transactions/:id', { schema: { params: EnvIdParams } }, async (request, reply) => {
+    const tenant = tenantOf(request);
+    const env = tenant.environment;
+    const tx = await transactions.get(tenant, (request.params as { id: string }).id);
+    const brCode = tx.depositInstructions?.brCode;
+    const qr =
+      tx.status === 'AWAITING_FUNDS' && brCode
+        ? await QRCode.toDataURL(brCode, { errorCorrectionLevel: 'M', margin: 2, width: 240 })
+        : null;
+    const receipt = tx.receipt;
+    const body = html`<div class="grid">
+<section class="panel" aria-labelledby="summary"><h2 id="summary">Summary</h2><dl>
+<dt>Status</dt><dd>${badge(tx.status)}</dd><dt>Type</dt><dd>${tx.type}</dd>
+<dt>Amount</dt><dd>${tx.request.currency} ${tx.request.amount} → ${tx.request.targetCurrency}</dd>
+<dt>Customer</dt><dd><a href="/${env}/customers/${tx.customerId}">${tx.customerId}</a></dd>
+<dt>Created</dt><dd>${dateTime(tx.createdAt)}</dd>
+${when(tx.failureReason, () => html`<dt>Failure</dt><dd>${String(tx.failureReason)}</dd>`)}
+<dt>Id</dt><dd><code>${tx.id}</code></dd></dl></section>
+${when(
+  qr,
+  () => html`<section class="panel" aria-labelledby="pay"><h2 id="pay">Pay with PIX</h2>
+<img class="qr" src="${qr!}" alt="PIX QR code for ${tx.request.currency} ${tx.request.amount}">
+<p>Expires ${dateTime(tx.depositInstructions.expiresAt)}</p>
+<p><label for="brcode">PIX copy and paste code</label></p>
+<div class="secret"><code id="brcode">${brCode}</code><button type="button" class="secondary" data-copy="brcode">Copy</button></div></section>`,
+)}
+${when(
+  receipt,
+  () => html`<section class="panel" aria-labelledby="receipt"><h2 id="receipt">Receipt</h2><dl>
+<dt>Paid</dt><dd>${receipt!.sourceCurrency} ${receipt!.sourceAmount}</dd><dt>Fee</dt><dd>${receipt!.sourceCurrency} ${receipt!.fee}</dd>
+<dt>Converted</dt><dd>${receipt!.sourceCurrency} ${receipt!.netAmount}</dd><dt>Rate</dt><dd>${receipt!.rate}</dd>
+<dt>Received</dt><dd>${receipt!.targetCurrency} ${receipt!.targetAmount}</dd></dl></section>`,
+)}
+</div>
+<h2>Timeline</h2>
+<ol class="panel">${tx.timeline.map((step) => html`<li>${badge(step.status)} ${dateTime(step.at)}</li>`)}</ol>`;
+    return render(request, reply, `Transaction ${tx.id.slice(0, 8)}`, body);
+  });
+
+  // ---- Limit requests
+  type LimitRow = Awaited<ReturnType<typeof limitRequests.listForTenant>>['data'][number];
+  function limitRequestTable(env: string, rows: LimitRow[]): Html {
+    return table(
+      ['Customer', 'Requested (single / daily / monthly)', 'Approved', 'Status', 'Created'],
+      rows.map(
+        (r) => html`<tr><td><a href="/${env}/customers/${r.customerId}">${r.customerName}</a></td>
+<td>${amountOrDash(r.requested.single)} / ${amountOrDash(r.requested.daily)} / ${amountOrDash(r.requested.monthly)}</td>
+<td>${amountOrDash(r.approved.single)} / ${amountOrDash(r.approved.daily)} / ${amountOrDash(r.approved.monthly)}${when(r.reviewComment, () => html`<br><span class="hint">${r.reviewComment!}</span>`)}</td>
+<td>${badge(r.status)}</td><td>${dateTime(r.createdAt)}</td></tr>`,
+      ),
+      'No limit requests.',
+    );
+  }
+
+  app.get(
+    '/:env/limit-requests',
+    {
+      schema: {
+        params: EnvParams,
+        querystring: Type.Object({
+          page: Type.Optional(Type.String({ maxLength: 7 })),
+          done: Type.Optional(Type.String({ maxLength: 20 })),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const env = tenant.environment;
+      const query = request.query as { page?: string; done?: string };
+      const result = await limitRequests.listForTenant(tenant, pageOf(query.page));
+      const body = html`${notice(query.done === 'created' ? 'The request was sent for review.' : undefined)}
+${when(request.session!.user.role === 'admin', () => html`<p><a class="button" href="/${env}/limit-requests/new">New limit request</a></p>`)}
+${limitRequestTable(env, result.data)}
+${pager(`/${env}/limit-requests`, {}, result.pagination.page, result.pagination.hasNextPage)}`;
+      return render(request, reply, 'Limit requests', body);
+    },
+  );
+
+  const newRequestForm = (
+    env: string,
+    csrf: string,
+    customerId: string,
+    message?: string,
+  ) => html`${notice(message, 'error')}
+<form class="panel" method="post" action="/${env}/limit-requests" enctype="multipart/form-data">${csrfField(csrf)}
+<div class="field"><label for="customerId">Customer id</label><input id="customerId" name="customerId" required value="${customerId}" placeholder="customer UUID"></div>
+<fieldset><legend>Requested limits in BRL <span class="hint">(at least one)</span></legend><div class="formrow">
+<div class="field"><label for="single">Per transaction</label><input id="single" name="single" inputmode="decimal" placeholder="20000.00"></div>
+<div class="field"><label for="daily">Daily</label><input id="daily" name="daily" inputmode="decimal"></div>
+<div class="field"><label for="monthly">Monthly</label><input id="monthly" name="monthly" inputmode="decimal"></div></div></fieldset>
+<div class="field"><label for="document">Bank statement <span class="hint">(PDF, JPG or PNG, up to 3 MB)</span></label>
+<input id="document" name="document" type="file" accept="application/pdf,image/jpeg,image/png" required></div>
+<button type="submit">Send for review</button></form>`;
+
+  app.get(
+    '/:env/limit-requests/new',
+    {
+      config: { access: 'admin' },
+      schema: {
+        params: EnvParams,
+        querystring: Type.Object({ customerId: Type.Optional(Type.String({ maxLength: 64 })) }),
+      },
+    },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const customerId = (request.query as { customerId?: string }).customerId ?? '';
+      return render(
+        request,
+        reply,
+        'New limit request',
+        newRequestForm(tenant.environment, request.session!.csrfToken, customerId),
+      );
+    },
+  );
+
+  app.post(
+    '/:env/limit-requests',
+    { config: { access: 'admin', multipartCsrf: true }, schema: { params: EnvParams } },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const upload = await readUpload(request, {
+        files: ['document'],
+        fields: ['_csrf', 'customerId', 'single', 'daily', 'monthly'],
+      });
+      checkCsrf(request, upload.fields.get('_csrf'));
+      const customerId = upload.fields.get('customerId')?.trim() ?? '';
+      const file = upload.files.get('document');
+      const retry = (message: string, status = 400) =>
+        render(
+          request,
+          reply,
+          'New limit request',
+          newRequestForm(tenant.environment, request.session!.csrfToken, customerId, message),
+          status,
+        );
+      if (!/^[0-9a-f-]{36}$/i.test(customerId)) return retry('Enter the customer id.');
+      if (!file) return retry('Attach the supporting document.');
+      const amount = (name: string) => upload.fields.get(name)?.trim() || undefined;
+      try {
+        await documents.assertCustomer(tenant, customerId);
+        const document = await documents.upload(tenant, customerId, {
+          type: SUPPORTING_DOCUMENT_TYPES[0],
+          file,
+        });
+        await limitRequests.create(tenant, customerId, {
+          requested: { single: amount('single'), daily: amount('daily'), monthly: amount('monthly') },
+          supportingDocumentType: SUPPORTING_DOCUMENT_TYPES[0],
+          supportingDocumentId: document.id,
+        });
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        const details = (error.errors ?? [])
+          .map((e) => `${e.pointer.split('/').pop()}: ${e.message}`)
+          .join('; ');
+        return retry(`${error.message}${details ? ` (${details})` : ''}`, error.status);
+      }
+      return reply.redirect(`/${tenant.environment}/limit-requests?done=created`, 303);
+    },
+  );
+}

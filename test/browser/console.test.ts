@@ -1,0 +1,196 @@
+/**
+ * The operator console in a real browser on the operator listener: sign-in by invitation, the review
+ * queues with their documents shown inline and the decisions the operator API takes, projects with keys
+ * and dashboard users, rates, transactions and the audit log, which names the signed-in operator for
+ * every console action. Every page is checked with axe-core and captured under test-results/.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountBody } from '../bank-accounts/bodies.ts';
+import { form, PDF, PNG } from '../compliance/files.ts';
+import { idleSandboxCustomer, submitDocuments } from '../compliance/support.ts';
+import { approvedCustomer, individualBody, validCpf } from '../helpers/factories.ts';
+import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { checkPage, csrfOf, hasChromium, launch, listen, newPage, pathOf, submit } from './web-support.ts';
+
+const PASSWORD = 'operator password long enough';
+
+let server: TestServer;
+let origin: string;
+let browser: Browser;
+let page: Page;
+let cspViolations: string[];
+let sandbox: Client;
+let projectId: string;
+let operatorId: string;
+
+const operatorCall = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  server.operator.inject({
+    method,
+    url,
+    ...(payload ? { payload } : {}),
+    headers: { authorization: `Bearer ${server.operatorToken}` },
+  });
+
+describe.skipIf(!hasChromium)('operator console in a browser', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    server = await startTestServer();
+    const tenant = await server.newTenant('Parceiro Console');
+    projectId = tenant.projectId;
+    sandbox = client(server.sandbox, tenant.sandboxKey);
+    origin = await listen(server.operator);
+    browser = await launch();
+    ({ page, cspViolations } = await newPage(browser));
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('signs an operator in through a console invitation; the bootstrap token keeps working for the API', async () => {
+    operatorId = (await operatorCall('POST', '/operator/operators', { name: 'Carla Compliance' })).json().id;
+    const invited = await operatorCall('POST', `/operator/operators/${operatorId}/console-invite`, {
+      email: 'carla@ponte.example',
+    });
+    expect(invited.statusCode).toBe(201);
+    await page.goto(`${origin}/console`);
+    expect(pathOf(page.url())).toBe('/console/sign-in');
+    await checkPage(page, 'console-sign-in');
+    await page.goto(`${origin}${pathOf(invited.json().inviteUrl)}`);
+    await page.fill('#password', PASSWORD);
+    expect(await submit(page, 'button[type=submit]')).toBe(200);
+    expect(pathOf(page.url())).toBe('/console/reviews/limit-requests');
+    expect((await operatorCall('GET', '/operator/limit-requests?status=IN_REVIEW')).statusCode).toBe(200);
+    // a console session is no operator API credential, and the API token opens no console page
+    expect((await page.request.get(`${origin}/operator/limit-requests?status=IN_REVIEW`)).status()).toBe(401);
+  });
+
+  it('reviews a limit request with its supporting document shown inline', async () => {
+    const customer = await approvedCustomer(sandbox, individualBody({ name: 'Daniela Prado' }));
+    const document = (
+      await sandbox.post(
+        `/customers/${customer.id}/documents`,
+        form({ file: { content: PNG, name: 'extrato.png' } }, { type: 'LIMIT_REQUEST_BANK_STATEMENT' }),
+      )
+    ).json();
+    const created = await sandbox.post(`/customers/${customer.id}/limit-requests`, {
+      requested: { single: '20000.00' },
+      supportingDocumentType: 'LIMIT_REQUEST_BANK_STATEMENT',
+      supportingDocumentId: document.id,
+    });
+    expect(created.statusCode).toBe(201);
+    await page.goto(`${origin}/console/reviews/limit-requests`);
+    await checkPage(page, 'console-limit-requests');
+    await page.click('a:has-text("Daniela Prado")');
+    await page.waitForLoadState('load');
+    expect(await page.evaluate('document.querySelector("img.doc").naturalWidth')).toBeGreaterThan(0);
+    await checkPage(page, 'console-limit-request');
+    await page.selectOption('#decision', 'REJECT');
+    expect(await submit(page, 'button:has-text("Record decision")')).toBe(400);
+    await page.goBack();
+    await page.selectOption('#decision', 'PARTIALLY_APPROVE');
+    await page.fill('#single', '12000.00');
+    await page.fill('#reviewComment', 'Statement supports a lower amount');
+    expect(await submit(page, 'button:has-text("Record decision")')).toBe(200);
+    const after = (await sandbox.get(`/customers/${customer.id}/limit-requests/${created.json().id}`)).json();
+    expect(after.status).toBe('PARTIALLY_APPROVED');
+    expect(after.approved.single).toBe('12000.00');
+  });
+
+  it('reviews a verification with the submitted documents', async () => {
+    const customer = await idleSandboxCustomer(sandbox, { name: 'Eduardo Reis' });
+    expect(
+      (await submitDocuments(server.sandbox, customer.verification.link, { document: PDF, selfie: PNG }))
+        .statusCode,
+    ).toBeLessThan(400);
+    await page.goto(`${origin}/console/reviews/verifications`);
+    await page.click('a:has-text("Eduardo Reis")');
+    await page.waitForLoadState('load');
+    expect(await page.locator('figure').count()).toBe(2);
+    expect(await page.locator('iframe.doc').count()).toBe(1);
+    await checkPage(page, 'console-verification');
+    await page.selectOption('#status', 'APPROVED');
+    expect(await submit(page, 'button:has-text("Record decision")')).toBe(200);
+    expect((await sandbox.get(`/customers/${customer.id}`)).json().verification.status).toBe('APPROVED');
+  });
+
+  it('reviews a third-party holder', async () => {
+    const customer = await approvedCustomer(
+      sandbox,
+      individualBody({ name: 'Fernanda Luz', taxId: validCpf('4') }),
+    );
+    const account = await sandbox.post(
+      '/bank-accounts',
+      accountBody(customer.id, { holder: { legalName: 'Gustavo Terceiro' } }),
+    );
+    expect(account.statusCode).toBe(201);
+    await page.goto(`${origin}/console/reviews/holders`);
+    await checkPage(page, 'console-holders');
+    await page.click('a:has-text("Gustavo Terceiro")');
+    await page.waitForLoadState('load');
+    await checkPage(page, 'console-holder');
+    await page.selectOption('#status', 'APPROVED');
+    expect(await submit(page, 'button:has-text("Record decision")')).toBe(200);
+    expect((await sandbox.get(`/bank-accounts/${account.json().id}`)).json().holder.verification.status).toBe(
+      'APPROVED',
+    );
+  });
+
+  it('manages projects, their keys and dashboard users; sets rates; searches transactions', async () => {
+    await page.goto(`${origin}/console/projects`);
+    await page.fill('#name', 'Novo Parceiro');
+    expect(await submit(page, 'button:has-text("Create project")')).toBe(200);
+    await checkPage(page, 'console-project');
+    await page.selectOption('#environment', 'sandbox');
+    expect(await submit(page, 'button:has-text("Issue key")')).toBe(201);
+    const key = (await page.textContent('#new-key'))!.trim();
+    expect((await client(server.sandbox, key).get('/customers')).statusCode).toBe(200);
+    await page.fill('#email', 'admin@novo.example');
+    expect(await submit(page, 'button:has-text("Invite")')).toBe(201);
+    expect((await page.textContent('#invite-url'))!).toContain('/invite/');
+    await page.goto(`${origin}/console/projects`);
+    await checkPage(page, 'console-projects');
+
+    await page.goto(`${origin}/console/rates`);
+    await page.fill('#rate', '0.1825');
+    expect(await submit(page, 'button:has-text("Set rate")')).toBe(200);
+    expect(await page.textContent('tbody')).toContain('0.1825');
+    await checkPage(page, 'console-rates');
+
+    await page.goto(`${origin}/console/transactions`);
+    await page.selectOption('#projectId', projectId);
+    await submit(page, 'form[role=search] button');
+    await checkPage(page, 'console-transactions');
+  });
+
+  it('records every console action in the audit log under the signed-in operator', async () => {
+    await page.goto(`${origin}/console/audit`);
+    await checkPage(page, 'console-audit');
+    const rows = await server.ctx.db.query<{ action: string; actor: string }>(
+      `SELECT action, actor FROM audit_log WHERE actor LIKE $1`,
+      [`operator:${operatorId}:%`],
+    );
+    const actions = new Set(rows.map((row) => row.action));
+    for (const action of [
+      'limit_request.reviewed',
+      'verification.reviewed',
+      'project.created',
+      'api_key.issued',
+      'web_user.invited',
+      'rate.set',
+    ]) {
+      expect(actions, action).toContain(action);
+    }
+    expect(await page.textContent('tbody')).toContain('carla@ponte.example');
+  });
+
+  it('refuses a console form without its CSRF token', async () => {
+    await page.goto(`${origin}/console/rates`);
+    expect(await csrfOf(page)).not.toBe('');
+    const refused = await page.request.post(`${origin}/console/rates`, {
+      form: { pair: 'BRL/USDC', rate: '9' },
+    });
+    expect(refused.status()).toBe(403);
+    expect(cspViolations).toEqual([]);
+  });
+});
