@@ -24,6 +24,7 @@ import { registerRequestLog } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
 import type { Environment } from './lib/environment.ts';
 import { openPublicRoutes, operatorRoutes, partnerRoutes, sharedSchemas } from './modules/index.ts';
+import { operatorLookup } from './modules/operators/accounts.ts';
 import { createRequestRecorder } from './modules/request-log/recorder.ts';
 import { registerConsole } from './web/console/app.ts';
 import { registerDashboard } from './web/dashboard/app.ts';
@@ -127,7 +128,7 @@ export async function buildOperatorApp(
   registerHealthRoutes(app, ctx.db);
   registerMetricsRoute(app, ctx.db, readOutboxDepth);
   await app.register(async (api) => {
-    registerOperatorAuth(api, ctx.db, ctx.config.operatorToken);
+    registerOperatorAuth(api, operatorLookup(ctx.db), ctx.config.operatorToken);
     for (const plugin of operatorRoutes) await api.register(plugin, { ctx });
   });
   await app.register(async (web) => registerConsole(web, ctx));

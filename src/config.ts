@@ -2,6 +2,7 @@
  * Configuration read once at boot from environment variables. Nothing here carries a default secret:
  * tokens and keys are either given explicitly or generated (and shown once) on first run.
  */
+import { parseAmount } from './core/money.ts';
 import type { Environment } from './lib/environment.ts';
 import { merchantProblem, SANDBOX_PIX_KEY } from './lib/pix-brcode.ts';
 
@@ -77,6 +78,8 @@ export type Config = {
   databasePreparedStatements: boolean;
   dataDir: string;
   operatorToken: string | undefined;
+  /** Root of the server keys (link signing, secret encryption); unset, one is generated per database. */
+  instanceSecret: string | undefined;
   logLevel: string;
   /** Default transaction limits (minor units, BRL cents) per customer type. */
   defaultLimits: { INDIVIDUAL: LimitSet; BUSINESS: LimitSet };
@@ -131,9 +134,11 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
 
 function amount(env: NodeJS.ProcessEnv, name: string, fallback: string): bigint {
   const raw = env[name] ?? fallback;
-  const match = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(raw);
-  if (!match) throw new ConfigError(`${name} must be an amount like 15000.00, got "${raw}"`);
-  return BigInt(match[1]!) * 100n + BigInt((match[2] ?? '').padEnd(2, '0'));
+  try {
+    return parseAmount(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an amount like 15000.00, got "${raw}"`);
+  }
 }
 
 function atLeastOne(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -237,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePreparedStatements: flag(env, 'PONTE_DATABASE_PREPARED_STATEMENTS', true),
     dataDir: env.PONTE_DATA_DIR?.trim() || './data',
     operatorToken: operatorToken(env),
+    instanceSecret: env.PONTE_INSTANCE_SECRET || undefined,
     logLevel: env.PONTE_LOG_LEVEL?.trim() || 'info',
     defaultLimits: {
       INDIVIDUAL: {

@@ -13,7 +13,7 @@ import { createWebUserService } from './modules/web-users/service.ts';
 import { openContext } from './runtime.ts';
 import { startWorkers } from './workers/index.ts';
 
-const log = processLogger(process.env.PONTE_LOG_LEVEL ?? 'info');
+let log = processLogger('info');
 
 function printFirstRun(
   setup: {
@@ -51,6 +51,7 @@ function printFirstRun(
 
 async function main() {
   const config = loadConfig();
+  log = processLogger(config.logLevel);
   const ctx = await openContext(config);
   const users = createWebUserService({ ...ctx, encryptionKey: ctx.instanceKeys.encryption });
   const setup = await createProjectService(ctx).firstRun(!config.operatorToken, (tx, projectId) =>

@@ -150,3 +150,11 @@ export async function deleteExpiredKeys(db: Executor, now: Date, batch = 500): P
   );
   return rows.length;
 }
+
+/**
+ * Deletes idempotency keys past their 24 hours and erases answers carrying a secret past their replay
+ * window, a batch of each per call; any number of processes may sweep.
+ */
+export async function sweepIdempotencyKeys(db: Executor, now: Date): Promise<number> {
+  return (await eraseSecretAnswers(db, now)) + (await deleteExpiredKeys(db, now));
+}

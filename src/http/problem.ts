@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERRORS, type ErrorCode, type FieldError } from '../core/errors.ts';
-import { AMOUNT_PATTERN } from '../lib/money.ts';
+import { AMOUNT_PATTERN } from '../core/money.ts';
 import { trackRoutes } from './route-table.ts';
 import { CURSOR_PATTERN } from './schemas.ts';
 

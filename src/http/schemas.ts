@@ -1,8 +1,8 @@
 /** Schemas shared by every route: ids, amounts, timestamps, problems, pages. */
 import { type TSchema, Type } from 'typebox';
 import { ERRORS, type ErrorCode } from '../core/errors.ts';
+import { AMOUNT_PATTERN } from '../core/money.ts';
 import { MAX_PAGE } from '../core/storable.ts';
-import { AMOUNT_PATTERN } from '../lib/money.ts';
 
 /** A string restricted to a closed set of values (one `enum` keyword: one clear error). */
 export const StringEnum = <const T extends readonly string[]>(

@@ -1,16 +1,29 @@
 import type { AppContext } from '../context.ts';
+import type { Logger } from '../core/logger.ts';
+import { sweepIdempotencyKeys } from '../http/idempotency-store.ts';
 import { submitDuePayouts } from '../modules/rails/pix/payout-submission.ts';
 import { pruneRequestLog } from '../modules/request-log/service.ts';
+import { expireDueTransactions } from '../modules/transactions/expiry.ts';
 import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
 import { sweepStaleSessions } from '../modules/web-users/sessions.ts';
+import { createDispatcher, type DispatcherDeps } from '../modules/webhooks/dispatcher.ts';
 import { purgeOldDeliveries } from '../modules/webhooks/retention.ts';
-import { startDispatcher } from './dispatcher.ts';
-import { expireDueTransactions } from './expiry.ts';
-import { sweepExpiredIdempotencyKeys } from './idempotency-sweeper.ts';
 import { type Loop, startLoop } from './loop.ts';
 
-export type Logger = { error(obj: unknown, msg: string): void };
+export type { Logger };
+
+/** The webhook dispatcher on its loop; stopping it also waits for the attempts in progress. */
+export function startDispatcher(deps: DispatcherDeps): Loop {
+  const dispatcher = createDispatcher(deps);
+  const loop = startLoop('webhook-dispatcher', deps.config.dispatchIntervalMs, dispatcher.tick, deps.log);
+  return {
+    async stop() {
+      await loop.stop();
+      await dispatcher.drain();
+    },
+  };
+}
 
 /** Every background job of a process. Each is safe to run on several processes at once (SKIP LOCKED). */
 export function startWorkers(ctx: AppContext, log: Logger): Loop {
@@ -26,7 +39,8 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
       log,
     ),
     startLoop('web-session-sweeper', 60_000, () => sweepStaleSessions(ctx.db, ctx.clock), log),
-    startLoop('idempotency-sweeper', 60_000, () => sweepExpiredIdempotencyKeys(ctx.db, ctx.clock), log),
+    // Idempotency keys past their 24 hours, and secret-bearing answers past their replay window.
+    startLoop('idempotency-sweeper', 60_000, () => sweepIdempotencyKeys(ctx.db, ctx.clock()), log),
     startLoop(
       'webhook-retention',
       60_000,

@@ -4,8 +4,7 @@
  * is refused as a reused key (422) and the stored answer is erased.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SECRET_REPLAY_WINDOW_MS } from '../../src/http/idempotency-store.ts';
-import { sweepExpiredIdempotencyKeys } from '../../src/workers/idempotency-sweeper.ts';
+import { SECRET_REPLAY_WINDOW_MS, sweepIdempotencyKeys } from '../../src/http/idempotency-store.ts';
 import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let offsetMs = 0;
@@ -46,7 +45,7 @@ describe('idempotent answers carrying a secret', () => {
     // still one endpoint: the late retry did not create another
     expect((await sandbox.get('/webhook-endpoints')).json().pagination.total).toBe(1);
 
-    await sweepExpiredIdempotencyKeys(server.ctx.db, clock);
+    await sweepIdempotencyKeys(server.ctx.db, clock());
     const [row] = await server.ctx.db.query<{ response_body: string | null }>(
       "SELECT response_body FROM idempotency_keys WHERE key = 'endpoint-with-secret-1'",
     );

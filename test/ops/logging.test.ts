@@ -4,6 +4,7 @@ import { buildOperatorApp, buildPublicApp } from '../../src/app.ts';
 import type { AppContext } from '../../src/context.ts';
 import { processLogger, scrubSecrets } from '../../src/http/logger.ts';
 import { openContext } from '../../src/runtime.ts';
+import { pgliteCopy } from '../helpers/database.ts';
 import { businessBody, individualBody, validCnpj, validCpf } from '../helpers/factories.ts';
 import { client, testConfig } from '../helpers/server.ts';
 
@@ -20,7 +21,7 @@ let operatorToken: string;
 beforeAll(async () => {
   const setup = testConfig({ PONTE_LOG_LEVEL: 'trace' });
   operatorToken = setup.operatorToken;
-  ctx = await openContext(setup.config);
+  ctx = await openContext(setup.config, undefined, await pgliteCopy());
   const options = { logLevel: 'trace', logStream: capture };
   [production, sandbox, operator] = await Promise.all([
     buildPublicApp(ctx, 'production', options),

@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../src/config.ts';
+import { createDispatcher } from '../../src/modules/webhooks/dispatcher.ts';
 import { createWebhookService } from '../../src/modules/webhooks/service.ts';
 import type { Resolver } from '../../src/modules/webhooks/url-safety.ts';
-import { createDispatcher } from '../../src/workers/dispatcher.ts';
 import { createCustomer, individualBody } from '../helpers/factories.ts';
 import { type Client, client, type TestServer } from '../helpers/server.ts';
 import {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/context.ts';
 import { postWebhook } from '../../src/modules/webhooks/sender.ts';
 import { openContext } from '../../src/runtime.ts';
-import { startDispatcher } from '../../src/workers/dispatcher.ts';
+import { startDispatcher } from '../../src/workers/index.ts';
 import type { Loop } from '../../src/workers/loop.ts';
 import { createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
 import { client, eventually, type TestServer, testConfig, usingPostgres } from '../helpers/server.ts';

@@ -3,8 +3,8 @@
  * batches; recent ones and pending ones stay.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDispatcher } from '../../src/modules/webhooks/dispatcher.ts';
 import { purgeOldDeliveries } from '../../src/modules/webhooks/retention.ts';
-import { createDispatcher } from '../../src/workers/dispatcher.ts';
 import { createCustomer, individualBody } from '../helpers/factories.ts';
 import { client, type TestServer } from '../helpers/server.ts';
 import {

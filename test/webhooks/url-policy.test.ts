@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatcher } from '../../src/workers/dispatcher.ts';
+import { createDispatcher } from '../../src/modules/webhooks/dispatcher.ts';
 import { createCustomer, individualBody } from '../helpers/factories.ts';
 import { client, startTestServer, type TestServer } from '../helpers/server.ts';
 import { createEndpoint, deliveries, STARTUP_TIMEOUT_MS, startWebhookServer } from './support.ts';

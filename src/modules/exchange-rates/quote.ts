@@ -5,9 +5,9 @@
  */
 import type { Config } from '../../config.ts';
 import { AppError, invalidField } from '../../core/errors.ts';
+import { formatAmount } from '../../core/money.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { formatAmount } from '../../lib/money.ts';
 import type { Currency } from '../ledger/accounts.ts';
 import { type PartnerFeeTerms, partnerFeeTerms } from '../partner-fees/service.ts';
 import { marketRate, pairOf } from './market.ts';

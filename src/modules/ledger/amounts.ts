@@ -2,7 +2,7 @@
  * Amounts of any ledger currency at the API edge: BRL with exactly two decimals, stablecoins with six
  * (PRODUCT.md, "Common rules"). Parsing accepts up to the currency's decimals.
  */
-import { formatDecimal, parseDecimal } from '../../lib/decimal.ts';
+import { formatDecimal, parseDecimal } from '../../core/decimal.ts';
 import { CURRENCY_SCALE, type Currency } from './accounts.ts';
 
 /** Digits before the point: 13 for BRL (as every BRL amount), 12 for stablecoins (fits a bigint). */

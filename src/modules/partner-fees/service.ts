@@ -5,8 +5,8 @@
  */
 import type { Clock } from '../../core/clock.ts';
 import { notFound } from '../../core/errors.ts';
+import { formatAmount, parseAmount } from '../../core/money.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import { formatAmount, parseAmount } from '../../lib/money.ts';
 import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
 import { findProject } from '../projects/repo.ts';
 import * as repo from './repo.ts';

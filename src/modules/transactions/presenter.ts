@@ -1,5 +1,5 @@
-import { formatDecimalTrimmed } from '../../lib/decimal.ts';
-import { formatAmount } from '../../lib/money.ts';
+import { formatDecimalTrimmed } from '../../core/decimal.ts';
+import { formatAmount } from '../../core/money.ts';
 import { formatCurrencyAmount, money } from '../ledger/amounts.ts';
 import { RATE_SCALE } from '../rates/convert.ts';
 import type { TransactionRow } from './repo.ts';

@@ -2,13 +2,13 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { formatAmount, parseAmount } from '../../core/money.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { formatAmount, parseAmount } from '../../lib/money.ts';
 import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib/pix-brcode.ts';
 import { randomBase62 } from '../../lib/secrets.ts';
-import { lockCustomer } from '../customers/repo.ts';
+import { lockCustomer } from '../customers/service.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { assertMinimum, platformFeeTerms } from '../exchange-rates/quote.ts';
 import type { ExchangeRateRow } from '../exchange-rates/repo.ts';
@@ -195,3 +195,6 @@ export function createTransactionService(deps: { db: Database; clock: Clock; con
 }
 
 export type TransactionService = ReturnType<typeof createTransactionService>;
+
+/** What other modules (the PIX rail) may read of a transaction, found or locked within their transaction. */
+export { findTransaction, lockTransaction, lockTransactionByTxid, type TransactionRow } from './repo.ts';

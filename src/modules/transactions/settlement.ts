@@ -12,12 +12,12 @@
 
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
+import { formatDecimalTrimmed } from '../../core/decimal.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import { formatDecimalTrimmed } from '../../lib/decimal.ts';
 import { marketRate, pairOf } from '../exchange-rates/market.ts';
 import { type Pricing, PricingError, priceFromSource, UNIT_RATE } from '../exchange-rates/pricing.ts';
 import { converted, feeCharged, stablecoinCredited } from '../ledger/postings.ts';
-import { postJournal } from '../ledger/repo.ts';
+import { postJournal } from '../ledger/service.ts';
 import { RATE_SCALE } from '../rates/convert.ts';
 import { offRampStep } from './off-ramp-settlement.ts';
 import { claimInFlight, lockTransaction, type TransactionRow, tenantOf } from './repo.ts';

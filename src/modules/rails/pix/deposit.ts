@@ -9,12 +9,13 @@
  * - No charge has the txid: recorded as unmatched for operations to return.
  * Money that arrived is always in the ledger, owed to the customer, whatever happens to the charge.
  */
+
+import { formatAmount } from '../../../core/money.ts';
 import type { Executor } from '../../../db/types.ts';
 import type { Environment } from '../../../lib/environment.ts';
-import { formatAmount } from '../../../lib/money.ts';
 import { depositReceived } from '../../ledger/postings.ts';
-import { postJournal } from '../../ledger/repo.ts';
-import { lockTransactionByTxid, type TransactionRow } from '../../transactions/repo.ts';
+import { postJournal } from '../../ledger/service.ts';
+import { lockTransactionByTxid, type TransactionRow } from '../../transactions/service.ts';
 import { transitionTransaction } from '../../transactions/transition.ts';
 import { type DepositOutcome, insertDepositOnce } from './repo.ts';
 

@@ -8,7 +8,7 @@
  * - any other 4xx: the provider refused the payment: REJECTED, with its status in the reason;
  * - 5xx, 408, 429, a timeout or no answer: tried again later with the same end-to-end id.
  */
-import { formatAmount } from '../../../lib/money.ts';
+import { formatAmount } from '../../../core/money.ts';
 import type { PayoutOrder, PayoutRail, SubmitAnswer } from './payout.ts';
 import { SIGNATURE_HEADER, signPixNotification } from './signature.ts';
 

@@ -9,8 +9,8 @@
  */
 import type { Config } from '../../../config.ts';
 import type { Clock } from '../../../core/clock.ts';
+import { parseAmount } from '../../../core/money.ts';
 import type { Database } from '../../../db/types.ts';
-import { parseAmount } from '../../../lib/money.ts';
 import { settleNow } from '../../transactions/settlement.ts';
 import { receivePixPayment } from './deposit.ts';
 import { itemId, readDeposit, readPayoutResult, recordRejectedItem } from './notification-items.ts';

@@ -3,7 +3,7 @@
  * `sourceAmount` ends in .13 is rejected by the receiving institution, so a partner can exercise the
  * failure path. Returns are simulated with `POST /sandbox/transactions/{id}/return`.
  */
-import { pow10 } from '../../../lib/decimal.ts';
+import { pow10 } from '../../../core/decimal.ts';
 import type { PayoutOrder, PayoutRail, SubmitAnswer } from './payout.ts';
 
 export const SANDBOX_REJECTION =

@@ -6,11 +6,11 @@
 import type { Config } from '../../../config.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../../core/errors.ts';
+import { parseAmount } from '../../../core/money.ts';
 import type { Database } from '../../../db/types.ts';
 import type { Tenant } from '../../../lib/environment.ts';
-import { parseAmount } from '../../../lib/money.ts';
 import { presentTransaction, type TransactionView } from '../../transactions/presenter.ts';
-import { findTransaction, lockTransaction } from '../../transactions/repo.ts';
+import { findTransaction, lockTransaction } from '../../transactions/service.ts';
 import { settleNow } from '../../transactions/settlement.ts';
 import { receivePixPayment } from './deposit.ts';
 import { sandboxEndToEndId } from './end-to-end-id.ts';

@@ -8,30 +8,12 @@ import type { Clock } from '../../core/clock.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { type PageRequest, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
-import { presentBankAccount } from '../bank-accounts/presenter.ts';
-import type { BankAccountRow } from '../bank-accounts/repo.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { type Actor, recordAudit } from '../projects/audit.ts';
-import * as repo from './bank-account-repo.ts';
-
-export const HOLDER_STATUSES = ['UNDER_VERIFICATION', 'APPROVED', 'FINAL_REJECTION'] as const;
-export type HolderStatus = (typeof HOLDER_STATUSES)[number];
-
-export const HOLDER_TRANSITIONS: Record<HolderStatus, readonly HolderStatus[]> = {
-  UNDER_VERIFICATION: ['APPROVED', 'FINAL_REJECTION'],
-  APPROVED: [],
-  FINAL_REJECTION: [],
-};
-
-/** What a screening decides: where UNDER_VERIFICATION may go. */
-export const HOLDER_REVIEW_OUTCOMES = [
-  'APPROVED',
-  'FINAL_REJECTION',
-] as const satisfies readonly HolderStatus[];
-export type HolderReviewOutcome = (typeof HOLDER_REVIEW_OUTCOMES)[number];
-
-const canMoveHolder = (from: string, to: HolderStatus) =>
-  (HOLDER_TRANSITIONS[from as HolderStatus] ?? []).includes(to);
+import * as repo from './holder-repo.ts';
+import { canMoveHolder, type HolderReviewOutcome } from './holder-state.ts';
+import { presentBankAccount } from './presenter.ts';
+import type { BankAccountRow } from './repo.ts';
 
 export function presentOperatorBankAccount(row: BankAccountRow) {
   return { ...presentBankAccount(row), projectId: row.project_id, environment: row.environment };

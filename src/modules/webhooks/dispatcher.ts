@@ -8,12 +8,13 @@
  * may run dispatchers on one database: claims use FOR UPDATE SKIP LOCKED and a lease, and a result is
  * recorded only under the claim that produced it.
  */
-import type { WebhookConfig } from '../config.ts';
-import type { Clock } from '../core/clock.ts';
-import { newId } from '../core/ids.ts';
-import type { Database } from '../db/types.ts';
-import { metrics } from '../http/metrics.ts';
-import { nextAttemptAfterFailure } from '../modules/webhooks/backoff.ts';
+import type { WebhookConfig } from '../../config.ts';
+import type { Clock } from '../../core/clock.ts';
+import { newId } from '../../core/ids.ts';
+import type { Logger } from '../../core/logger.ts';
+import type { Database } from '../../db/types.ts';
+import { metrics } from '../../http/metrics.ts';
+import { nextAttemptAfterFailure } from './backoff.ts';
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
@@ -22,20 +23,12 @@ import {
   lockEndpointHealth,
   setEndpointHealth,
   settleDelivery,
-} from '../modules/webhooks/dispatch-repo.ts';
-import { deliveryBody } from '../modules/webhooks/presenter.ts';
-import { failPendingDeliveries } from '../modules/webhooks/repo.ts';
-import { decryptSecret, signatureHeaders } from '../modules/webhooks/secret.ts';
-import { type AttemptResult, type Post, postWebhook } from '../modules/webhooks/sender.ts';
-import {
-  privateUrlsAllowed,
-  type Resolver,
-  resolveTarget,
-  systemResolver,
-} from '../modules/webhooks/url-safety.ts';
-import { type Loop, startLoop } from './loop.ts';
-
-type Logger = { error(obj: unknown, msg: string): void };
+} from './dispatch-repo.ts';
+import { deliveryBody } from './presenter.ts';
+import { failPendingDeliveries } from './repo.ts';
+import { decryptSecret, signatureHeaders } from './secret.ts';
+import { type AttemptResult, type Post, postWebhook } from './sender.ts';
+import { privateUrlsAllowed, type Resolver, resolveTarget, systemResolver } from './url-safety.ts';
 
 export type DispatcherDeps = {
   db: Database;
@@ -212,17 +205,6 @@ export function createDispatcher(deps: DispatcherDeps) {
     /** Waits for the attempts in progress to be sent and recorded. */
     async drain(): Promise<void> {
       while (inFlight.size > 0) await Promise.all([...inFlight]);
-    },
-  };
-}
-
-export function startDispatcher(deps: DispatcherDeps): Loop {
-  const dispatcher = createDispatcher(deps);
-  const loop = startLoop('webhook-dispatcher', deps.config.dispatchIntervalMs, dispatcher.tick, deps.log);
-  return {
-    async stop() {
-      await loop.stop();
-      await dispatcher.drain();
     },
   };
 }
