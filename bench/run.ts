@@ -13,6 +13,7 @@ import { compareDrivers } from './compare-drivers.ts';
 import { compareRoutes } from './compare-routes.ts';
 import type { BenchContext } from './context.ts';
 import { createBenchDatabase, prepareTenant } from './database.ts';
+import { measureOffRamp } from './offramp.ts';
 import { measureOnRamp } from './onramp.ts';
 import { stopAll } from './processes.ts';
 import { loadWindows, mainThreadProfile, summariseProfile } from './profile.ts';
@@ -65,6 +66,7 @@ async function main(): Promise<number> {
     const ctx: BenchContext = { settings, databaseUrl: database.url, tenant, apiKey, samples };
     if (settings.mode === 'drivers') return await compareDrivers(ctx);
     if (settings.mode === 'onramp') return await measureOnRamp(ctx);
+    if (settings.mode === 'offramp') return await measureOffRamp(ctx);
     if (settings.mode === 'cluster') return await measureCluster(ctx);
     return await compareRoutes(ctx);
   } finally {

@@ -5,11 +5,12 @@
  *   BENCH_QUICK=1 npm run bench        development: 10,000 accounts, 1 run of 3 s per target
  *   npm run bench -- drivers           pg against postgres.js, sustained (also BENCH_MODE=drivers)
  *   npm run bench -- onramp            the write path: on-ramp creations with the limit check
+ *   npm run bench -- offramp           money out: off-ramp creations with the reserve, against a minimal write
  *   npm run bench -- cluster           two processes behind HAProxy and PgBouncer: race checks, writes
  */
 import { resolve } from 'node:path';
 
-export type Mode = 'routes' | 'drivers' | 'onramp' | 'cluster';
+export type Mode = 'routes' | 'drivers' | 'onramp' | 'offramp' | 'cluster';
 
 export type Settings = {
   mode: Mode;
@@ -59,7 +60,7 @@ function whole(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
 const flag = (env: NodeJS.ProcessEnv, name: string) => /^(1|true|yes)$/i.test(env[name]?.trim() ?? '');
 
 export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
-  const modes: Mode[] = ['routes', 'drivers', 'onramp', 'cluster'];
+  const modes: Mode[] = ['routes', 'drivers', 'onramp', 'offramp', 'cluster'];
   const unknown = argv.filter((arg) => !modes.includes(arg as Mode));
   if (unknown.length > 0)
     throw new Error(`unknown argument(s): ${unknown.join(' ')} (expected one of ${modes.join(', ')})`);

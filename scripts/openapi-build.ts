@@ -14,7 +14,7 @@ export async function buildDocuments(
     ...(urls.production ? { PONTE_PRODUCTION_URL: urls.production } : {}),
     ...(urls.sandbox ? { PONTE_SANDBOX_URL: urls.sandbox } : {}),
     PONTE_DATA_DIR: 'memory://',
-    PONTE_OPERATOR_TOKEN: 'document-build-only',
+    PONTE_OPERATOR_TOKEN: 'document-build-only-not-a-served-operator-token',
     PONTE_LOG_LEVEL: 'silent',
   });
   const ctx = await openContext(config);

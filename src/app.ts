@@ -9,19 +9,22 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.ts';
 import { registerApiKeyAuth, registerOperatorAuth } from './http/auth.ts';
+import { registerAuthThrottle } from './http/auth-throttle.ts';
 import { registerHealthRoutes } from './http/health.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { registerJsonBody } from './http/json-body.ts';
 import { loggerOptions } from './http/logger.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './http/metrics.ts';
 import { readOutboxDepth } from './http/metrics-outbox.ts';
 import { finishDocument, serversFor } from './http/openapi/document.ts';
-import { registerProblemHandlers } from './http/problem.ts';
+import { frameworkErrorHandler, registerProblemHandlers } from './http/problem.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { genRequestId } from './http/request-id.ts';
 import { registerRequestLog } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
 import type { Environment } from './lib/environment.ts';
 import { openPublicRoutes, operatorRoutes, partnerRoutes, sharedSchemas } from './modules/index.ts';
+import { operatorLookup } from './modules/operators/accounts.ts';
 import { createRequestRecorder } from './modules/request-log/recorder.ts';
 import { registerConsole } from './web/console/app.ts';
 import { registerDashboard } from './web/dashboard/app.ts';
@@ -38,14 +41,17 @@ function baseApp(ctx: AppContext, options: BuildOptions): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // A JSON API: plain text bodies are refused with 415 rather than parsed.
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   registerProblemHandlers(app);
+  registerAuthThrottle(app, ctx);
   for (const schema of sharedSchemas) app.addSchema(schema);
   return app;
 }
@@ -59,7 +65,8 @@ async function registerOpenApi(app: FastifyInstance, ctx: AppContext, environmen
         version: '1.0.0',
         description:
           'Cross-border banking: onboard and verify customers, register PIX bank accounts, raise limits ' +
-          'through compliance review, and bring BRL in over PIX as stablecoin.',
+          'through compliance review, bring BRL in over PIX as stablecoin, and pay stablecoin or BRL out to ' +
+          'PIX accounts at quoted or locked exchange rates.',
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: serversFor(environment, {
@@ -121,7 +128,7 @@ export async function buildOperatorApp(
   registerHealthRoutes(app, ctx.db);
   registerMetricsRoute(app, ctx.db, readOutboxDepth);
   await app.register(async (api) => {
-    registerOperatorAuth(api, ctx.db, ctx.config.operatorToken);
+    registerOperatorAuth(api, operatorLookup(ctx.db), ctx.config.operatorToken);
     for (const plugin of operatorRoutes) await api.register(plugin, { ctx });
   });
   await app.register(async (web) => registerConsole(web, ctx));

@@ -2,6 +2,7 @@
  * Configuration read once at boot from environment variables. Nothing here carries a default secret:
  * tokens and keys are either given explicitly or generated (and shown once) on first run.
  */
+import { parseAmount } from './core/money.ts';
 import type { Environment } from './lib/environment.ts';
 import { merchantProblem, SANDBOX_PIX_KEY } from './lib/pix-brcode.ts';
 import { type ChainsConfig, parseChainsConfig } from './modules/rails/chains/networks.ts';
@@ -24,10 +25,30 @@ export type OnRampConfig = {
   pixProviderSecret: string | undefined;
 };
 
+/** Money out over PIX and what every transaction must at least be worth and pay. */
+export type MoneyOutConfig = {
+  /** Platform fee per off-ramp: basis points of the source amount plus a flat BRL amount. */
+  offRampFeeBasisPoints: number;
+  offRampFeeFlat: bigint;
+  /** Smallest transaction, in BRL value (on-ramps and off-ramps), and smallest platform fee (BRL). */
+  minimumAmount: bigint;
+  minimumFee: bigint;
+  /** Base URL of the PIX provider's payout API. Unset: production off-ramps and refunds answer 503. */
+  pixPayoutUrl: URL | undefined;
+  /** The platform's 8-digit ISPB, the payer in its payouts' end-to-end ids (production). */
+  pixIspb: string | undefined;
+  /** How long one payout request to the provider may take. */
+  pixPayoutTimeoutMs: number;
+  /** Sandbox market rates used while the operator has set none for a pair (scale 10); absent: none. */
+  sandboxRates: Partial<Record<'BRL/USDC' | 'BRL/USDT' | 'USDC/BRL' | 'USDT/BRL', bigint>>;
+};
+
 /** Outgoing webhooks: which URLs may receive them, how each attempt is bounded, how retries are spread. */
 export type WebhookConfig = {
   /** Production refuses endpoints on private, loopback and link-local addresses unless this is true. */
   allowPrivateUrls: boolean;
+  /** The same for the sandbox (local development sets it to receive webhooks on its own machine). */
+  sandboxAllowPrivateUrls: boolean;
   /** One delivery attempt, connection to last byte. */
   timeoutMs: number;
   /** First retry delay; each further retry doubles it, with jitter, up to `retryMaxDelayMs`. */
@@ -39,6 +60,13 @@ export type WebhookConfig = {
   disableAfterMs: number;
   /** How often an idle dispatcher looks for new events and due deliveries. */
   dispatchIntervalMs: number;
+  /** Attempts one process runs at once for one endpoint, and for one project (all its endpoints). */
+  maxInFlightPerEndpoint: number;
+  maxInFlightPerProject: number;
+  /** Endpoints a project may have registered in one environment. */
+  maxEndpointsPerProject: number;
+  /** Deliveries that ended longer ago than this are deleted with their attempts. */
+  retentionMs: number;
 };
 
 export type Config = {
@@ -51,6 +79,8 @@ export type Config = {
   databasePreparedStatements: boolean;
   dataDir: string;
   operatorToken: string | undefined;
+  /** Root of the server keys (link signing, secret encryption); unset, one is generated per database. */
+  instanceSecret: string | undefined;
   logLevel: string;
   /** Default transaction limits (minor units, BRL cents) per customer type. */
   defaultLimits: { INDIVIDUAL: LimitSet; BUSINESS: LimitSet };
@@ -61,6 +91,8 @@ export type Config = {
   shutdownGraceMs: number;
   /** Requests per second per API key (steady rate) and how many may arrive at once (burst). */
   rateLimit: { perSecond: number; burst: number };
+  /** Failed authentications allowed per client address: `burst` at once, refilled at `perMinute`. */
+  authFailures: { perMinute: number; burst: number };
   /** Shares rate limits between processes when set; otherwise each process counts in memory. */
   redisUrl: string | undefined;
   /** How long a rate limit check waits for Redis before letting the request through. */
@@ -68,6 +100,7 @@ export type Config = {
   webhooks: WebhookConfig;
   /** Blockchains, stablecoin contracts, nodes and confirmations. */
   chains: ChainsConfig;
+  moneyOut: MoneyOutConfig;
   /** Partner request log: how long entries are kept, and how often queued entries are written. */
   requestLog: { retentionMs: number; flushIntervalMs: number };
   /** The e-mail address of the Default project's first dashboard admin, invited on first run. */
@@ -104,9 +137,11 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
 
 function amount(env: NodeJS.ProcessEnv, name: string, fallback: string): bigint {
   const raw = env[name] ?? fallback;
-  const match = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(raw);
-  if (!match) throw new ConfigError(`${name} must be an amount like 15000.00, got "${raw}"`);
-  return BigInt(match[1]!) * 100n + BigInt((match[2] ?? '').padEnd(2, '0'));
+  try {
+    return parseAmount(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an amount like 15000.00, got "${raw}"`);
+  }
 }
 
 function atLeastOne(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -135,6 +170,63 @@ function onRampConfig(env: NodeJS.ProcessEnv): OnRampConfig {
   };
 }
 
+/** The shortest bootstrap operator token accepted: it guards every operator action. */
+export const MIN_OPERATOR_TOKEN_LENGTH = 32;
+
+function operatorToken(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.PONTE_OPERATOR_TOKEN?.trim() || undefined;
+  if (token !== undefined && token.length < MIN_OPERATOR_TOKEN_LENGTH) {
+    throw new ConfigError(
+      `PONTE_OPERATOR_TOKEN must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters (a random string; leave it unset to have one generated)`,
+    );
+  }
+  return token;
+}
+
+/** A rate at scale 10 ("5.25"), or undefined for "none". */
+function sandboxRate(env: NodeJS.ProcessEnv, name: string, fallback: string): bigint | undefined {
+  const raw = env[name]?.trim() || fallback;
+  if (raw.toLowerCase() === 'none') return undefined;
+  const match = /^(\d{1,8})(?:\.(\d{1,10}))?$/.exec(raw);
+  if (!match || /^[0.]+$/.test(raw))
+    throw new ConfigError(`${name} must be a rate above zero like 5.25, or none`);
+  return BigInt(match[1]!) * 10n ** 10n + BigInt((match[2] ?? '').padEnd(10, '0'));
+}
+
+function ispb(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.PONTE_PIX_ISPB?.trim();
+  if (!raw) return undefined;
+  if (!/^\d{8}$/.test(raw)) throw new ConfigError(`PONTE_PIX_ISPB must be 8 digits, got "${raw}"`);
+  return raw;
+}
+
+function moneyOutConfig(env: NodeJS.ProcessEnv): MoneyOutConfig {
+  const offRampFeeBasisPoints = positiveInt(env, 'PONTE_OFFRAMP_FEE_BPS', 50);
+  if (offRampFeeBasisPoints > 10_000)
+    throw new ConfigError('PONTE_OFFRAMP_FEE_BPS must be at most 10000 (100%)');
+  const rawPayoutUrl = env.PONTE_PIX_PAYOUT_URL?.trim();
+  const rates = {
+    'BRL/USDC': sandboxRate(env, 'PONTE_SANDBOX_RATE_BRL_USDC', '0.18'),
+    'BRL/USDT': sandboxRate(env, 'PONTE_SANDBOX_RATE_BRL_USDT', '0.18'),
+    'USDC/BRL': sandboxRate(env, 'PONTE_SANDBOX_RATE_USDC_BRL', '5.50'),
+    'USDT/BRL': sandboxRate(env, 'PONTE_SANDBOX_RATE_USDT_BRL', '5.50'),
+  };
+  const sandboxRates: MoneyOutConfig['sandboxRates'] = {};
+  for (const [pair, rate] of Object.entries(rates)) {
+    if (rate !== undefined) sandboxRates[pair as keyof typeof rates] = rate;
+  }
+  return {
+    offRampFeeBasisPoints,
+    offRampFeeFlat: amount(env, 'PONTE_OFFRAMP_FEE_FLAT', '0.00'),
+    minimumAmount: amount(env, 'PONTE_TRANSACTION_MIN_AMOUNT', '1.00'),
+    minimumFee: amount(env, 'PONTE_TRANSACTION_MIN_FEE', '0.01'),
+    pixPayoutUrl: rawPayoutUrl ? url(env, 'PONTE_PIX_PAYOUT_URL', rawPayoutUrl) : undefined,
+    pixIspb: ispb(env),
+    pixPayoutTimeoutMs: atLeastOne(env, 'PONTE_PIX_PAYOUT_TIMEOUT_MS', 10_000),
+    sandboxRates,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -152,7 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     databasePreparedStatements: flag(env, 'PONTE_DATABASE_PREPARED_STATEMENTS', true),
     dataDir: env.PONTE_DATA_DIR?.trim() || './data',
-    operatorToken: env.PONTE_OPERATOR_TOKEN?.trim() || undefined,
+    operatorToken: operatorToken(env),
+    instanceSecret: env.PONTE_INSTANCE_SECRET || undefined,
     logLevel: env.PONTE_LOG_LEVEL?.trim() || 'info',
     defaultLimits: {
       INDIVIDUAL: {
@@ -173,16 +266,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perSecond: atLeastOne(env, 'PONTE_RATE_LIMIT_PER_SECOND', 100),
       burst: atLeastOne(env, 'PONTE_RATE_LIMIT_BURST', 200),
     },
+    authFailures: {
+      perMinute: atLeastOne(env, 'PONTE_AUTH_FAILURES_PER_MINUTE', 30),
+      burst: atLeastOne(env, 'PONTE_AUTH_FAILURE_BURST', 60),
+    },
     redisUrl,
     redisTimeoutMs: atLeastOne(env, 'PONTE_REDIS_TIMEOUT_MS', 500),
     webhooks: {
       allowPrivateUrls: flag(env, 'PONTE_WEBHOOK_ALLOW_PRIVATE_URLS', false),
+      sandboxAllowPrivateUrls: flag(env, 'PONTE_SANDBOX_WEBHOOK_ALLOW_PRIVATE_URLS', false),
       timeoutMs: atLeastOne(env, 'PONTE_WEBHOOK_TIMEOUT_MS', 10_000),
       retryBaseMs: atLeastOne(env, 'PONTE_WEBHOOK_RETRY_BASE_MS', 5_000),
       retryMaxDelayMs: atLeastOne(env, 'PONTE_WEBHOOK_RETRY_MAX_DELAY_MS', 3_600_000),
       retryHorizonMs: atLeastOne(env, 'PONTE_WEBHOOK_RETRY_HORIZON_MS', 24 * 3_600_000),
       disableAfterMs: atLeastOne(env, 'PONTE_WEBHOOK_DISABLE_AFTER_MS', 3 * 24 * 3_600_000),
       dispatchIntervalMs: atLeastOne(env, 'PONTE_WEBHOOK_DISPATCH_INTERVAL_MS', 250),
+      maxInFlightPerEndpoint: atLeastOne(env, 'PONTE_WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', 10),
+      maxInFlightPerProject: atLeastOne(env, 'PONTE_WEBHOOK_MAX_IN_FLIGHT_PER_PROJECT', 20),
+      maxEndpointsPerProject: atLeastOne(env, 'PONTE_WEBHOOK_MAX_ENDPOINTS', 20),
+      retentionMs: atLeastOne(env, 'PONTE_WEBHOOK_RETENTION_DAYS', 30) * 24 * 3_600_000,
     },
     chains: parseChainsConfig(
       env,
@@ -191,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         throw new ConfigError(message);
       },
     ),
+    moneyOut: moneyOutConfig(env),
     requestLog: {
       retentionMs: atLeastOne(env, 'PONTE_REQUEST_LOG_RETENTION_DAYS', 30) * 24 * 3_600_000,
       flushIntervalMs: atLeastOne(env, 'PONTE_REQUEST_LOG_FLUSH_MS', 1_000),

@@ -6,19 +6,14 @@
 import type { FastifyInstance } from 'fastify';
 import { buildDashboardApp, buildOperatorApp, buildPublicApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { listenOptions } from './http/listen.ts';
 import { processLogger } from './http/logger.ts';
 import { createProjectService } from './modules/projects/service.ts';
 import { createWebUserService } from './modules/web-users/service.ts';
 import { openContext } from './runtime.ts';
 import { startWorkers } from './workers/index.ts';
 
-const log = processLogger(process.env.PONTE_LOG_LEVEL ?? 'info');
-
-function listenOptions(url: URL) {
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  const host = url.hostname === 'localhost' ? '::' : url.hostname.replace(/^\[|\]$/g, '');
-  return { port, host };
-}
+let log = processLogger('info');
 
 function printFirstRun(
   setup: {
@@ -56,6 +51,7 @@ function printFirstRun(
 
 async function main() {
   const config = loadConfig();
+  log = processLogger(config.logLevel);
   const ctx = await openContext(config);
   const users = createWebUserService({ ...ctx, encryptionKey: ctx.instanceKeys.encryption });
   const setup = await createProjectService(ctx).firstRun(!config.operatorToken, (tx, projectId) =>

@@ -4,19 +4,27 @@ import type { AppContext } from './context.ts';
 import { type Clock, systemClock } from './core/clock.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrate } from './db/migrate.ts';
+import type { Database } from './db/types.ts';
 import { loadInstanceKeys } from './lib/instance-keys.ts';
 import { ApiKeyCache } from './modules/projects/key-cache.ts';
 import { openChainRegistry } from './modules/rails/chains/registry.ts';
 
-export async function openContext(config: Config, clock: Clock = systemClock): Promise<AppContext> {
-  const db = await connectDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    preparedStatements: config.databasePreparedStatements,
-  });
+/** `database`, when given, is used (and migrated) instead of connecting to the configured one. */
+export async function openContext(
+  config: Config,
+  clock: Clock = systemClock,
+  database?: Database,
+): Promise<AppContext> {
+  const db =
+    database ??
+    (await connectDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      preparedStatements: config.databasePreparedStatements,
+    }));
   try {
     await migrate(db);
-    const instanceKeys = await loadInstanceKeys(db, process.env.PONTE_INSTANCE_SECRET, clock());
+    const instanceKeys = await loadInstanceKeys(db, config.instanceSecret, clock());
     const chains = await openChainRegistry(db, config.chains, instanceKeys.encryption, clock());
     return { config, db, clock, keys: new ApiKeyCache(db, config.apiKeyCacheTtlMs), instanceKeys, chains };
   } catch (error) {

@@ -20,9 +20,12 @@ export const ERRORS = {
   rate_limited: { status: 429, title: 'Too many requests' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  insufficient_funds: { status: 422, title: 'Insufficient funds' },
+  bank_account_not_verified: { status: 409, title: 'Bank account not verified' },
+  exchange_rate_expired: { status: 409, title: 'Exchange rate expired' },
+  exchange_rate_used: { status: 409, title: 'Exchange rate already used' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
   internal_error: { status: 500, title: 'Internal error' },
-  insufficient_funds: { status: 422, title: 'Insufficient funds' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -9,14 +9,37 @@ const parsers = {
 
 /**
  * Embedded PostgreSQL (PGlite): one connection in this process, so statements and transactions are
- * serialised by PGlite itself. `memory://` keeps nothing; any other value is a directory.
+ * serialised by PGlite itself. `memory://` keeps nothing; any other value is a directory. `from` starts
+ * the database from a data directory dumped by `snapshotPglite` instead of an empty one.
  */
-export async function connectPglite(dataDir: string): Promise<Database> {
+export async function connectPglite(dataDir: string, from?: Blob): Promise<Database> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   // PostgreSQL's default 128 MB of shared buffers would be most of the process's memory; an embedded
   // database for one process reads its files through the operating system's cache anyway.
-  const db = await PGlite.create(dataDir, { parsers, postgresqlconf: ['shared_buffers = 16MB'] });
+  return asDatabase(
+    await PGlite.create(dataDir, {
+      parsers,
+      postgresqlconf: ['shared_buffers = 16MB'],
+      ...(from ? { loadDataDir: from } : {}),
+    }),
+  );
+}
 
+/**
+ * An in-memory database prepared by `prepare` (migrations, say), dumped as a data directory: opening a
+ * copy of it with `connectPglite(dir, snapshot)` skips creating and preparing the database again.
+ */
+export async function snapshotPglite(prepare: (db: Database) => Promise<unknown>): Promise<Blob> {
+  const pglite = await PGlite.create('memory://', { parsers });
+  try {
+    await prepare(asDatabase(pglite));
+    return await pglite.dumpDataDir('none');
+  } finally {
+    await pglite.close();
+  }
+}
+
+function asDatabase(db: PGlite): Database {
   const queryable = (client: Pick<PGlite, 'query'>): Queryable => ({
     async query<Row>(text: string, params?: readonly unknown[]) {
       const result = await client.query<Row>(text, params as unknown[] | undefined);

@@ -5,16 +5,21 @@
  * `environment_mismatch` without a lookup either.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Actor } from '../core/actor.ts';
 import { AppError } from '../core/errors.ts';
-import type { Database } from '../db/types.ts';
 import { parseApiKey } from '../lib/api-key.ts';
 import type { Environment, Tenant } from '../lib/environment.ts';
 import { constantTimeEqual, sha256Hex } from '../lib/secrets.ts';
-import type { Actor } from '../modules/projects/audit.ts';
-import type { ApiKeyCache } from '../modules/projects/key-cache.ts';
-import { findActiveOperatorByHash } from '../modules/projects/repo.ts';
 
 export type AuthMode = 'apiKey' | 'operator' | 'none';
+
+/** Finds the live API key with this SHA-256 hash: its project and environment, or null. */
+export type ApiKeyLookup = {
+  resolve(hash: string): Promise<(Tenant & { keyId: string }) | null>;
+};
+
+/** Finds the active operator whose token has this SHA-256 hash, or undefined. */
+export type OperatorLookup = (tokenHash: string) => Promise<Actor | undefined>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -35,7 +40,7 @@ function bearer(request: FastifyRequest): string {
   return match[1]!;
 }
 
-export function registerApiKeyAuth(app: FastifyInstance, environment: Environment, keys: ApiKeyCache): void {
+export function registerApiKeyAuth(app: FastifyInstance, environment: Environment, keys: ApiKeyLookup): void {
   app.decorateRequest('tenant', null as unknown as Tenant);
   app.decorateRequest('apiKeyId', '');
   app.addHook('onRequest', async (request) => {
@@ -57,7 +62,7 @@ export function registerApiKeyAuth(app: FastifyInstance, environment: Environmen
 
 export function registerOperatorAuth(
   app: FastifyInstance,
-  db: Database,
+  findOperator: OperatorLookup,
   bootstrapToken: string | undefined,
 ): void {
   app.decorateRequest('operator', null as unknown as Actor);
@@ -68,9 +73,7 @@ export function registerOperatorAuth(
       request.operator = { id: null, name: 'bootstrap' };
       return;
     }
-    const operator = /^op_[0-9A-Za-z]{40}$/.test(token)
-      ? await findActiveOperatorByHash(db, sha256Hex(token))
-      : undefined;
+    const operator = /^op_[0-9A-Za-z]{40}$/.test(token) ? await findOperator(sha256Hex(token)) : undefined;
     if (!operator) throw new AppError('unauthorized', 'The operator token is unknown or revoked');
     request.operator = { id: operator.id, name: operator.name };
   });

@@ -3,8 +3,9 @@
  *
  * The fingerprint is a SHA-256 over the method, the path, the query and the body in canonical form
  * (object keys sorted), so a retry that serialises the same JSON in another key order still matches.
- * Bodies the server does not parse before the handler (multipart uploads, streamed by the handler) are
- * fingerprinted by their media type without the boundary, which a client may draw anew on each retry.
+ * Multipart uploads are fingerprinted by their content (fields, file names and file digests, as the
+ * route reads them), never by the boundary, which a client may draw anew on each retry; a multipart
+ * route that does not describe its content is fingerprinted by its media type alone.
  *
  * Stored answers may carry personal data or a secret shown once (a webhook signing secret), so they are
  * encrypted with AES-256-GCM under a key derived from the instance's encryption key.
@@ -29,11 +30,17 @@ export type FingerprintInput = {
   query: unknown;
   contentType: string | undefined;
   body: unknown;
+  /** The content of a multipart body, as its route reads it. */
+  multipartContent?: unknown;
 };
 
 export function requestFingerprint(input: FingerprintInput): string {
   const mediaType = (input.contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  const body = mediaType.startsWith('multipart/') ? `multipart:${mediaType}` : canonicalJson(input.body);
+  const body = !mediaType.startsWith('multipart/')
+    ? canonicalJson(input.body)
+    : input.multipartContent === undefined
+      ? `multipart:${mediaType}`
+      : `multipart:${mediaType}:${canonicalJson(input.multipartContent)}`;
   return createHash('sha256')
     .update(`${input.method}\n${input.path}\n${canonicalJson(input.query ?? {})}\n${body}`)
     .digest('hex');

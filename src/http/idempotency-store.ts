@@ -8,6 +8,13 @@ import type { Tenant } from '../lib/environment.ts';
 
 /** How long a key lives after its first use. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+/**
+ * An answer marked `Cache-Control: no-store` carries a secret shown once (a webhook signing secret): it
+ * is replayed only this long after the request, enough for a client to retry a lost answer, and its
+ * body is then erased from the store.
+ */
+export const SECRET_REPLAY_WINDOW_MS = 10 * 60_000;
+
 /** After this long without an answer, the first request is presumed dead and a retry may take over. */
 export const IDEMPOTENCY_LOCK_LEASE_MS = 60_000;
 
@@ -19,10 +26,16 @@ export type ExistingKey = {
   fingerprint: string;
   inFlight: boolean;
   answer: StoredAnswer | null;
+  /** An answer was given but is no longer kept (it carried a secret, and its window has passed). */
+  answerErased: boolean;
 };
+
+export const carriesSecret = (headers: Record<string, string>) =>
+  /\bno-store\b/i.test(headers['cache-control'] ?? '');
 
 type Row = {
   fingerprint: string;
+  created_at: Date;
   lock_token: string | null;
   response_status: number | null;
   response_headers: Record<string, string> | null;
@@ -68,19 +81,22 @@ export async function claimKey(
 
 export async function findKey(db: Executor, scope: IdempotencyScope, now: Date): Promise<ExistingKey | null> {
   const rows = await db.query<Row>(
-    `SELECT fingerprint, lock_token, response_status, response_headers, response_body
+    `SELECT fingerprint, created_at, lock_token, response_status, response_headers, response_body
        FROM idempotency_keys WHERE ${SCOPE} AND expires_at > $6`,
     [...scopeParams(scope), now],
   );
   const row = rows[0];
   if (!row) return null;
-  const answered = row.response_status !== null && row.response_body !== null;
+  const headers = row.response_headers ?? {};
+  const secretExpired =
+    carriesSecret(headers) && now.getTime() - row.created_at.getTime() >= SECRET_REPLAY_WINDOW_MS;
+  const answered =
+    row.response_status !== null && !!row.response_body && row.response_body !== '' && !secretExpired;
   return {
     fingerprint: row.fingerprint,
     inFlight: row.lock_token !== null,
-    answer: answered
-      ? { status: row.response_status!, headers: row.response_headers ?? {}, body: row.response_body! }
-      : null,
+    answer: answered ? { status: row.response_status!, headers, body: row.response_body! } : null,
+    answerErased: row.response_status !== null && !answered,
   };
 }
 
@@ -108,6 +124,20 @@ export async function releaseKey(db: Executor, scope: IdempotencyScope, lockToke
   ]);
 }
 
+/** Erases (to '', which no sealed answer is) up to `batch` stored answers that carried a secret and are past their replay window. */
+export async function eraseSecretAnswers(db: Executor, now: Date, batch = 500): Promise<number> {
+  const rows = await db.query(
+    `UPDATE idempotency_keys SET response_body = ''
+      WHERE (project_id, environment, method, route, key) IN (
+        SELECT project_id, environment, method, route, key FROM idempotency_keys
+         WHERE response_body <> '' AND response_headers->>'cache-control' LIKE '%no-store%'
+           AND created_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING 1`,
+    [new Date(now.getTime() - SECRET_REPLAY_WINDOW_MS), batch],
+  );
+  return rows.length;
+}
+
 /** Deletes up to `batch` expired keys; several processes may sweep at once. Returns how many went. */
 export async function deleteExpiredKeys(db: Executor, now: Date, batch = 500): Promise<number> {
   const rows = await db.query(
@@ -119,4 +149,12 @@ export async function deleteExpiredKeys(db: Executor, now: Date, batch = 500): P
     [now, batch],
   );
   return rows.length;
+}
+
+/**
+ * Deletes idempotency keys past their 24 hours and erases answers carrying a secret past their replay
+ * window, a batch of each per call; any number of processes may sweep.
+ */
+export async function sweepIdempotencyKeys(db: Executor, now: Date): Promise<number> {
+  return (await eraseSecretAnswers(db, now)) + (await deleteExpiredKeys(db, now));
 }

@@ -9,7 +9,9 @@
  *   answer again with `Idempotent-Replayed: true`; another request under the same key gets 422
  *   `idempotency_key_reused`; a retry while the first request still runs gets 409 `conflict`;
  * - onSend stores the answer: 2xx and 4xx answers are kept for 24 hours (a 4xx is the outcome of that
- *   request, and clients do not retry 4xx); a 5xx is not kept and the key is released, so a retry runs
+ *   request, and clients do not retry 4xx), except that an answer marked `Cache-Control: no-store`
+ *   (one carrying a secret) is replayed for 10 minutes only, then answered 422
+ *   `idempotency_key_reused` and erased; a 5xx is not kept and the key is released, so a retry runs
  *   the request again. Requests refused before the handler could run (authentication, rate limit,
  *   schema validation) never take the key.
  */
@@ -34,6 +36,10 @@ import { problems } from './schemas.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     idempotency: { scope: IdempotencyScope; token: string } | null;
+  }
+  interface FastifyContextConfig {
+    /** Reads a multipart body (the route answers the same upload again later) as fingerprintable content. */
+    multipartContent?: (request: FastifyRequest) => Promise<unknown>;
   }
 }
 
@@ -95,12 +101,15 @@ export function registerIdempotency(
       route: request.routeOptions.url ?? request.url,
       key,
     };
+    const readMultipart = request.routeOptions.config.multipartContent;
+    const isMultipart = /^multipart\//i.test(request.headers['content-type'] ?? '');
     const fingerprint = requestFingerprint({
       method: request.method,
       path: request.url.split('?')[0]!,
       query: request.query,
       contentType: request.headers['content-type'],
       body: request.body,
+      ...(isMultipart && readMultipart ? { multipartContent: await readMultipart(request) } : {}),
     });
     const token = randomUUID();
     // A key released or expired between the claim and the read is simply claimed again.
@@ -120,6 +129,15 @@ export function registerIdempotency(
         );
       }
       if (existing.answer) return replay(reply, existing.answer, cipher.open(existing.answer.body));
+      if (existing.answerErased) {
+        return sendProblem(
+          reply,
+          request,
+          'idempotency_key_reused',
+          'This request was answered, but its answer carried a secret shown once and is no longer replayed; ' +
+            'read the resource it created instead, and use a new key for a new request',
+        );
+      }
       break;
     }
     reply.header('retry-after', '1');

@@ -4,7 +4,9 @@ import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 /**
  * Structured logs (pino). Secrets and personal data never reach a log line, in two layers:
  * - `redact` removes the fields that carry them wherever they are logged: auth headers, keys, tokens,
- *   secrets, tax ids, and the `detail` of database errors (which echoes row values);
+ *   secrets, tax ids, and what database errors carry of the failed statement (PostgreSQL's `detail` and
+ *   `where` echo row values; the embedded driver attaches the statement and its parameters: names,
+ *   e-mails, PIX keys, addresses);
  * - every finished line is scrubbed of anything shaped like an API key, an operator token, a webhook
  *   signing secret, a hosted-page link token or a CPF/CNPJ, whatever field or message it ended up in.
  * Request lines carry `requestId`, the same id as the `x-request-id` header and problem bodies.
@@ -39,7 +41,15 @@ const REDACT: LoggerOptions['redact'] = {
     'req.headers.authorization',
     'headers.authorization',
     'err.detail',
+    'err.where',
+    'err.internalQuery',
     'err.parameters',
+    'err.params',
+    'err.query',
+    'err.queryOptions',
+    'err.cause.detail',
+    'err.cause.params',
+    'err.cause.query',
     '*.key',
     '*.token',
     '*.secret',

@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERRORS, type ErrorCode, type FieldError } from '../core/errors.ts';
-import { AMOUNT_PATTERN } from '../lib/money.ts';
+import { AMOUNT_PATTERN } from '../core/money.ts';
 import { trackRoutes } from './route-table.ts';
 import { CURSOR_PATTERN } from './schemas.ts';
 
@@ -134,6 +134,21 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       message,
     )
   );
+}
+
+/**
+ * Failures the router meets before any route or hook runs (a path parameter over the router's length
+ * limit, a malformed percent-encoding): answered as problems too, with the request id header.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  const detail =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A path parameter is too long to name anything here'
+      : 'The request path is not a valid URL';
+  return sendProblem(reply, request, 'invalid_request', detail, {
+    errors: [{ pointer: '/path', message: 'is invalid' }],
+  });
 }
 
 export function registerProblemHandlers(app: FastifyInstance): void {

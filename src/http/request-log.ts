@@ -6,13 +6,32 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../core/clock.ts';
 import type { Environment } from '../lib/environment.ts';
-import type { RequestRecorder } from '../modules/request-log/recorder.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     problemBody?: string;
   }
 }
+
+/** What the request log keeps of one request, and the recorder it is handed to. */
+export type RequestLogEntry = {
+  projectId: string;
+  environment: Environment;
+  apiKeyId: string | null;
+  method: string;
+  path: string;
+  status: number;
+  latencyMs: number;
+  requestId: string;
+  problem: unknown;
+  at: Date;
+};
+
+export type RequestRecorder = {
+  record(entry: RequestLogEntry): void;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+};
 
 const MAX_PROBLEM_BYTES = 4_096;
 

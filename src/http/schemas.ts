@@ -1,7 +1,8 @@
 /** Schemas shared by every route: ids, amounts, timestamps, problems, pages. */
 import { type TSchema, Type } from 'typebox';
 import { ERRORS, type ErrorCode } from '../core/errors.ts';
-import { AMOUNT_PATTERN } from '../lib/money.ts';
+import { AMOUNT_PATTERN } from '../core/money.ts';
+import { MAX_PAGE } from '../core/storable.ts';
 
 /** A string restricted to a closed set of values (one `enum` keyword: one clear error). */
 export const StringEnum = <const T extends readonly string[]>(
@@ -66,11 +67,13 @@ export function problems(...statuses: number[]): Record<number, TSchema> {
 
 export const IdParams = Type.Object({ id: Uuid() }, { additionalProperties: false });
 
-/** A page cursor as `nextCursor` gives it: a page number, 1 or more, as a string. */
-export const CURSOR_PATTERN = '^[1-9][0-9]{0,8}$';
+/** A page cursor as `nextCursor` gives it: a page number from 1 to MAX_PAGE, as a string. */
+export const CURSOR_PATTERN = `^(?:[1-9][0-9]{0,5}|${MAX_PAGE})$`;
 
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, description: 'Page number to fetch (1 is the newest)' })),
+  page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE, description: 'Page number to fetch (1 is the newest)' }),
+  ),
   cursor: Type.Optional(
     Type.String({
       pattern: CURSOR_PATTERN,

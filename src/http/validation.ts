@@ -1,20 +1,85 @@
 /**
  * Request validation. Bodies are checked strictly (no type coercion, unknown fields refused, every
  * problem reported); path, query and headers arrive as text, so those are coerced to the declared types.
+ *
+ * Rules the database imposes are enforced here, once, for every route (src/core/storable.ts): every
+ * string of a body, query or path (object keys included) must be storable text; `uuid` means the
+ * canonical form only; `date` and `date-time` must fall within the years 0001-9999.
  */
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { CANONICAL_UUID, dateInRange, instantInRange, textProblem } from '../core/storable.ts';
 
 // ajv-formats ships CommonJS; its default export arrives wrapped under NodeNext resolution.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 const base: Options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false };
 
-const strictAjv = addFormats(new Ajv({ ...base, coerceTypes: false }));
-const coercingAjv = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
+function withStorableFormats(ajv: Ajv): Ajv {
+  addFormats(ajv);
+  const date = ajv.formats.date as { validate: (value: string) => boolean };
+  const dateTime = ajv.formats['date-time'] as { validate: (value: string) => boolean };
+  ajv.addFormat('uuid', CANONICAL_UUID);
+  ajv.addFormat('date', { validate: (value: string) => date.validate(value) && dateInRange(value) });
+  ajv.addFormat('date-time', {
+    validate: (value: string) => dateTime.validate(value) && instantInRange(value),
+  });
+  return ajv;
+}
+
+const strictAjv = withStorableFormats(new Ajv({ ...base, coerceTypes: false }));
+
+/** A strict checker of a JSON value with the same formats as request bodies, for values read one by one. */
+export const compileStrict = (schema: object) => strictAjv.compile(schema);
+const coercingAjv = withStorableFormats(new Ajv({ ...base, coerceTypes: 'array' }));
+
+type TextError = { instancePath: string; keyword: 'text'; params: object; message: string };
+
+const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** A key that cannot be stored, with its offending code units spelled out so the pointer can be shown. */
+const printable = (key: string) =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what is looked for
+  key.replace(/[\u0000\uD800-\uDFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** Every string (value or key) of a parsed input that cannot be stored, located by JSON pointer. */
+export function unstorableText(data: unknown): TextError[] {
+  const errors: TextError[] = [];
+  // An explicit stack: a deeply nested body must not exhaust the call stack.
+  const stack: [unknown, string][] = [[data, '']];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      const problem = textProblem(value);
+      if (problem) errors.push({ instancePath: path, keyword: 'text', params: {}, message: problem });
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) stack.push([value[i], `${path}/${i}`]);
+    } else if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
+      for (const [key, item] of Object.entries(value)) {
+        const problem = textProblem(key);
+        const at = `${path}/${escapePointer(problem ? printable(key) : key)}`;
+        if (problem) errors.push({ instancePath: at, keyword: 'text', params: {}, message: problem });
+        else stack.push([item, at]);
+      }
+    }
+  }
+  return errors;
+}
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const validate = ajv.compile(schema as object);
+  const checked = (data: unknown) => {
+    const textErrors = unstorableText(data);
+    if (textErrors.length > 0) {
+      checked.errors = textErrors as unknown;
+      return false;
+    }
+    const valid = validate(data);
+    checked.errors = validate.errors as unknown;
+    return valid;
+  };
+  checked.errors = null as unknown;
+  return checked as unknown as ReturnType<FastifySchemaCompiler<unknown>>;
 };

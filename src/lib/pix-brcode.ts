@@ -9,7 +9,7 @@
  * carries exactly that string before it is handed out.
  */
 import { createStaticPix, hasError } from 'pix-utils';
-import { formatAmount } from './money.ts';
+import { formatAmount } from '../core/money.ts';
 
 /** EMV field 54 holds at most 13 characters: 9999999999.99. */
 export const PIX_MAX_AMOUNT_CENTS = 999_999_999_999n;

@@ -23,7 +23,3 @@ export function normalizeCnpj(value: string): string | null {
   if (!/^[0-9A-Z]{12}\d{2}$/.test(raw) || !cnpj.isValid(raw)) return null;
   return cnpj.format(raw);
 }
-
-export function normalizeTaxId(kind: TaxIdKind, value: string): string | null {
-  return kind === 'CPF' ? normalizeCpf(value) : normalizeCnpj(value);
-}

@@ -14,11 +14,14 @@ import { customerRoutes } from './customers/routes.ts';
 import { CustomerSchema } from './customers/schema.ts';
 import { documentRoutes } from './documents/routes.ts';
 import { DocumentSchema } from './documents/schema.ts';
+import { exchangeRateRoutes } from './exchange-rates/routes.ts';
+import { ExchangeRateSchema } from './exchange-rates/schema.ts';
 import { hostedVerificationRoutes } from './hosted-verification/routes.ts';
 import { sandboxVerificationRoutes } from './hosted-verification/sandbox-routes.ts';
 import { limitRequestRoutes } from './limit-requests/routes.ts';
 import { LimitRequestSchema } from './limit-requests/schema.ts';
 import { complianceOperatorRoutes } from './operators/routes.ts';
+import { partnerFeeOperatorRoutes } from './partner-fees/routes.ts';
 import { projectOperatorRoutes } from './projects/routes.ts';
 import { pixProviderRoutes } from './rails/pix/provider-routes.ts';
 import { sandboxDepositRoutes } from './rails/pix/sandbox-routes.ts';
@@ -45,6 +48,7 @@ export const sharedSchemas: TSchema[] = [
   WebhookEndpointSchema,
   WebhookDeliverySchema,
   TransactionSchema,
+  ExchangeRateSchema,
 ];
 
 /** Routes that need an API key of the listener's environment. */
@@ -60,6 +64,7 @@ export const partnerRoutes: PublicPlugin[] = [
   sandboxDepositRoutes,
   balanceRoutes,
   walletRoutes,
+  exchangeRateRoutes,
 ];
 
 /** Routes on the public listeners that carry their own authentication (or none): pages, provider callbacks. */
@@ -70,5 +75,6 @@ export const operatorRoutes: OperatorPlugin[] = [
   projectOperatorRoutes,
   rateOperatorRoutes,
   complianceOperatorRoutes,
+  partnerFeeOperatorRoutes,
   webUserOperatorRoutes,
 ];

@@ -1,24 +1,40 @@
 import type { AppContext } from '../context.ts';
+import type { Logger } from '../core/logger.ts';
+import { sweepIdempotencyKeys } from '../http/idempotency-store.ts';
+import { submitDuePayouts } from '../modules/rails/pix/payout-submission.ts';
 import { pruneRequestLog } from '../modules/request-log/service.ts';
+import { expireDueTransactions } from '../modules/transactions/expiry.ts';
 import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
 import { confirmSimulatedDeposits } from '../modules/wallets/deposits.ts';
 import { checkSubmitted, signQueued } from '../modules/wallets/sender.ts';
 import { watchChains } from '../modules/wallets/watcher.ts';
 import { sweepStaleSessions } from '../modules/web-users/sessions.ts';
-import { startDispatcher } from './dispatcher.ts';
-import { expireDueTransactions } from './expiry.ts';
-import { sweepExpiredIdempotencyKeys } from './idempotency-sweeper.ts';
+import { createDispatcher, type DispatcherDeps } from '../modules/webhooks/dispatcher.ts';
+import { purgeOldDeliveries } from '../modules/webhooks/retention.ts';
 import { type Loop, startLoop } from './loop.ts';
 
-export type Logger = { error(obj: unknown, msg: string): void };
+export type { Logger };
+
+/** The webhook dispatcher on its loop; stopping it also waits for the attempts in progress. */
+export function startDispatcher(deps: DispatcherDeps): Loop {
+  const dispatcher = createDispatcher(deps);
+  const loop = startLoop('webhook-dispatcher', deps.config.dispatchIntervalMs, dispatcher.tick, deps.log);
+  return {
+    async stop() {
+      await loop.stop();
+      await dispatcher.drain();
+    },
+  };
+}
 
 /** Every background job of a process. Each is safe to run on several processes at once (SKIP LOCKED). */
 export function startWorkers(ctx: AppContext, log: Logger): Loop {
   const loops = [
     startLoop('sandbox-verifications', 200, () => applyDueSandboxOutcomes(ctx.db, ctx.clock), log),
     startLoop('transaction-expiry', 1_000, () => expireDueTransactions(ctx.db, ctx.clock), log),
-    startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx.db, ctx.clock, ctx.chains), log),
+    startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx), log),
+    startLoop('pix-payouts', 500, () => submitDuePayouts(ctx), log),
     startLoop('chain-signer', ctx.config.chains.pollIntervalMs, () => signQueued(ctx), log),
     startLoop('chain-confirmations', ctx.config.chains.pollIntervalMs, () => checkSubmitted(ctx), log),
     startLoop('chain-deposits', ctx.config.chains.pollIntervalMs, () => watchChains(ctx), log),
@@ -30,7 +46,14 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
       log,
     ),
     startLoop('web-session-sweeper', 60_000, () => sweepStaleSessions(ctx.db, ctx.clock), log),
-    startLoop('idempotency-sweeper', 60_000, () => sweepExpiredIdempotencyKeys(ctx.db, ctx.clock), log),
+    // Idempotency keys past their 24 hours, and secret-bearing answers past their replay window.
+    startLoop('idempotency-sweeper', 60_000, () => sweepIdempotencyKeys(ctx.db, ctx.clock()), log),
+    startLoop(
+      'webhook-retention',
+      60_000,
+      () => purgeOldDeliveries(ctx.db, ctx.clock(), ctx.config.webhooks.retentionMs),
+      log,
+    ),
     startDispatcher({
       db: ctx.db,
       clock: ctx.clock,

@@ -2,14 +2,11 @@
  * Runs a background job repeatedly: right away again while it reports work done, otherwise after the
  * interval. Failures are logged and retried on the next tick; `stop()` waits for the tick in progress.
  */
+import type { Logger } from '../core/logger.ts';
+
 export type Loop = { stop(): Promise<void> };
 
-export function startLoop(
-  name: string,
-  intervalMs: number,
-  tick: () => Promise<number>,
-  log: { error(obj: unknown, msg: string): void },
-): Loop {
+export function startLoop(name: string, intervalMs: number, tick: () => Promise<number>, log: Logger): Loop {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();

@@ -7,7 +7,7 @@ import {
   validCnpj,
   validCpf,
 } from '../helpers/factories.ts';
-import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { type Client, startTestApi, type TestServer } from '../helpers/server.ts';
 import { ACCOUNT_KEYS, accountBody, selfBody } from './bodies.ts';
 
 let server: TestServer;
@@ -16,10 +16,7 @@ let production: Client;
 let customer: CustomerView;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const tenant = await server.newTenant();
-  sandbox = client(server.sandbox, tenant.sandboxKey);
-  production = client(server.production, tenant.productionKey);
+  ({ server, sandbox, production } = await startTestApi());
   customer = await createCustomer(production);
 });
 afterAll(() => server.close());

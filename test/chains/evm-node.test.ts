@@ -43,6 +43,7 @@ describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
         PONTE_PIX_PROVIDER_SECRET: SECRET,
         PONTE_PIX_KEY: 'f3a9c1d2-4b5e-4f60-8a7b-9c0d1e2f3a4b',
         PONTE_ONRAMP_FEE_BPS: '0',
+        PONTE_TRANSACTION_MIN_FEE: '0',
         PONTE_CHAIN_ETHEREUM_RPC_URL: node.url,
         PONTE_CHAIN_ETHEREUM_TOKENS: `USDC=${usdc},USDT=${usdt}`,
         PONTE_CHAIN_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOLDER_STATUSES, HOLDER_TRANSITIONS } from '../../src/modules/operators/holder-review.ts';
+import { HOLDER_STATUSES, HOLDER_TRANSITIONS } from '../../src/modules/bank-accounts/holder-state.ts';
 import { accountBody, selfBody } from '../bank-accounts/bodies.ts';
 import { approvedCustomer } from '../helpers/factories.ts';
 import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';

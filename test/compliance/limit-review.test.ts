@@ -3,7 +3,7 @@ import {
   LIMIT_REQUEST_TRANSITIONS,
   REVIEW_DECISION_NAMES,
   REVIEW_DECISIONS,
-} from '../../src/modules/operators/limit-review-rules.ts';
+} from '../../src/modules/limit-requests/review.ts';
 import { approvedCustomer } from '../helpers/factories.ts';
 import { type Client, client, startTestServer, type TestServer, usingPostgres } from '../helpers/server.ts';
 import { form, PDF } from './files.ts';

@@ -12,6 +12,7 @@ import type { Environment } from '../../src/lib/environment.ts';
 import { randomBase62 } from '../../src/lib/secrets.ts';
 import { openContext } from '../../src/runtime.ts';
 import { startWorkers } from '../../src/workers/index.ts';
+import { pgliteCopy } from './database.ts';
 import { checkAnswersAgainstDocument } from './document-check.ts';
 
 export const usingPostgres = (): boolean => injected('testDatabaseUrl') !== null;
@@ -40,6 +41,8 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): { config: Config;
     PONTE_LOG_LEVEL: 'silent',
     // simulated chains confirm at once, so that a sandbox flow completes within its request
     PONTE_SANDBOX_CHAIN_CONFIRMATION_MS: '0',
+    // Suites try many wrong keys on purpose from one address; the throttle has tests of its own.
+    PONTE_AUTH_FAILURE_BURST: '1000000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...overrides,
   });
@@ -50,7 +53,7 @@ export async function startTestServer(
   options: { env?: NodeJS.ProcessEnv; clock?: Clock; workers?: boolean } = {},
 ): Promise<TestServer> {
   const { config, operatorToken } = testConfig(options.env);
-  const ctx = await openContext(config, options.clock);
+  const ctx = await openContext(config, options.clock, config.databaseUrl ? undefined : await pgliteCopy());
   const [sandbox, production, operator] = await Promise.all([
     buildPublicApp(ctx, 'sandbox'),
     buildPublicApp(ctx, 'production'),
@@ -95,6 +98,31 @@ export async function startTestServer(
       await Promise.all([sandbox.close(), production.close(), operator.close()]);
       await ctx.db.close();
     },
+  };
+}
+
+export type TestApi = {
+  server: TestServer;
+  tenant: Tenant;
+  /** The tenant's sandbox and production APIs. */
+  sandbox: Client;
+  production: Client;
+  /** The operator API, with the bootstrap operator token. */
+  operator: Client;
+};
+
+/** The usual start of a test file: a server, one tenant, and clients for its APIs. */
+export async function startTestApi(
+  options: Parameters<typeof startTestServer>[0] & { tenantName?: string } = {},
+): Promise<TestApi> {
+  const server = await startTestServer(options);
+  const tenant = await server.newTenant(options.tenantName);
+  return {
+    server,
+    tenant,
+    sandbox: client(server.sandbox, tenant.sandboxKey),
+    production: client(server.production, tenant.productionKey),
+    operator: client(server.operator, server.operatorToken),
   };
 }
 

@@ -2,11 +2,15 @@ import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerIdempotency } from '../../src/http/idempotency.ts';
-import { claimKey, IDEMPOTENCY_LOCK_LEASE_MS, IDEMPOTENCY_TTL_MS } from '../../src/http/idempotency-store.ts';
+import {
+  claimKey,
+  deleteExpiredKeys,
+  IDEMPOTENCY_LOCK_LEASE_MS,
+  IDEMPOTENCY_TTL_MS,
+} from '../../src/http/idempotency-store.ts';
 import { registerProblemHandlers } from '../../src/http/problem.ts';
 import { validatorCompiler } from '../../src/http/validation.ts';
 import type { Tenant } from '../../src/lib/environment.ts';
-import { sweepExpiredIdempotencyKeys } from '../../src/workers/idempotency-sweeper.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -221,7 +225,7 @@ describe('Idempotency-Key expiry', () => {
     expect(await claimKey(server.ctx.db, { ...scope, key: stale }, 'f', randomUUID(), longAgo)).toBe(true);
     const live = key();
     expect(await claimKey(server.ctx.db, { ...scope, key: live }, 'f', randomUUID(), new Date())).toBe(true);
-    expect(await sweepExpiredIdempotencyKeys(server.ctx.db, () => new Date())).toBeGreaterThanOrEqual(1);
+    expect(await deleteExpiredKeys(server.ctx.db, new Date())).toBeGreaterThanOrEqual(1);
     const left = await server.ctx.db.query<{ key: string }>(
       'SELECT key FROM idempotency_keys WHERE project_id = $1 AND key IN ($2, $3)',
       [projectId, stale, live],

@@ -7,8 +7,8 @@ import {
   formatDecimalTrimmed,
   parseDecimal,
   pow10,
-} from '../../src/lib/decimal.ts';
-import { formatAmount, parseAmount } from '../../src/lib/money.ts';
+} from '../../src/core/decimal.ts';
+import { formatAmount, parseAmount } from '../../src/core/money.ts';
 import { convertAmount, convertOnRamp, onRampFee, RATE_SCALE } from '../../src/modules/rates/convert.ts';
 
 const cents = fc.bigInt({ min: 1n, max: 999_999_999_999_999n });

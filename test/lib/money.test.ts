@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatAmount, parseAmount } from '../../src/lib/money.ts';
+import { formatAmount, parseAmount } from '../../src/core/money.ts';
 
 describe('amounts', () => {
   it('parse into exact cents', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateLimitRequestReview } from '../../src/modules/limit-requests/repo.ts';
 import { approvedCustomer, type CustomerView, createCustomer } from '../helpers/factories.ts';
-import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { type Client, client, startTestApi, type TestServer } from '../helpers/server.ts';
 import { rejectInDatabase, UNKNOWN_ID } from './support.ts';
 
 let server: TestServer;
@@ -10,10 +10,7 @@ let production: Client;
 let otherTenant: Client;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const tenant = await server.newTenant();
-  sandbox = client(server.sandbox, tenant.sandboxKey);
-  production = client(server.production, tenant.productionKey);
+  ({ server, sandbox, production } = await startTestApi());
   otherTenant = client(server.sandbox, (await server.newTenant('Other partner')).sandboxKey);
 });
 afterAll(() => server.close());

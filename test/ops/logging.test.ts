@@ -4,6 +4,7 @@ import { buildOperatorApp, buildPublicApp } from '../../src/app.ts';
 import type { AppContext } from '../../src/context.ts';
 import { processLogger, scrubSecrets } from '../../src/http/logger.ts';
 import { openContext } from '../../src/runtime.ts';
+import { pgliteCopy } from '../helpers/database.ts';
 import { businessBody, individualBody, validCnpj, validCpf } from '../helpers/factories.ts';
 import { client, testConfig } from '../helpers/server.ts';
 
@@ -20,7 +21,7 @@ let operatorToken: string;
 beforeAll(async () => {
   const setup = testConfig({ PONTE_LOG_LEVEL: 'trace' });
   operatorToken = setup.operatorToken;
-  ctx = await openContext(setup.config);
+  ctx = await openContext(setup.config, undefined, await pgliteCopy());
   const options = { logLevel: 'trace', logStream: capture };
   [production, sandbox, operator] = await Promise.all([
     buildPublicApp(ctx, 'production', options),
@@ -89,7 +90,7 @@ describe('logs', () => {
 
     if (sandbox.hasRoute({ method: 'POST', url: '/webhook-endpoints' })) {
       const hook = await client(sandbox, sandboxKey).post('/webhook-endpoints', {
-        url: 'https://partner.example/webhooks',
+        url: 'https://93.184.215.14/webhooks',
       });
       const found = JSON.stringify(hook.json()).match(/whsec_[A-Za-z0-9+/=]+/g) ?? [];
       expect(found.length, hook.body).toBeGreaterThan(0);
@@ -134,6 +135,49 @@ describe('logs', () => {
     expect(text).not.toContain('12.ABC.345/01DE-35');
     expect(text).not.toContain('whsec_abc');
     expect(JSON.parse(lines[0]!).err.code).toBe('23505');
+  });
+
+  it('leave the values of a failed statement out of the log of a 500, on either database', async () => {
+    const auth = { authorization: `Bearer ${operatorToken}` };
+    const project = (
+      await operator.inject({
+        method: 'POST',
+        url: '/operator/projects',
+        payload: { name: 'Fail' },
+        headers: auth,
+      })
+    ).json();
+    const key = (
+      await operator.inject({
+        method: 'POST',
+        url: `/operator/projects/${project.id}/api-keys`,
+        payload: { environment: 'sandbox' },
+        headers: auth,
+      })
+    ).json().key as string;
+    // The database refuses this one customer (and no other: test files may share the database).
+    const name = 'Zélia Quintanilha Refused';
+    const email = 'zelia.quintanilha@example.com';
+    await ctx.db.query(
+      `CREATE OR REPLACE FUNCTION refuse_logging_probe() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN IF NEW.name = '${name}' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`,
+    );
+    await ctx.db.query(
+      'CREATE TRIGGER refuse_logging_probe BEFORE INSERT ON customers FOR EACH ROW EXECUTE FUNCTION refuse_logging_probe()',
+    );
+    lines.length = 0;
+    try {
+      const answer = await client(sandbox, key).post('/customers', individualBody({ name, email }));
+      expect(answer.statusCode, answer.body).toBe(500);
+    } finally {
+      await ctx.db.query('DROP TRIGGER refuse_logging_probe ON customers');
+      await ctx.db.query('DROP FUNCTION refuse_logging_probe()');
+    }
+    const text = lines.join('');
+    expect(text).toContain('unhandled error');
+    expect(text).toContain('refused by the test');
+    expect(text).not.toContain('Quintanilha');
+    expect(text).not.toContain(email);
   });
 
   it('keep ordinary values intact', () => {

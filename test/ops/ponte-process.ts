@@ -43,7 +43,12 @@ export function databaseEnv(): NodeJS.ProcessEnv {
 }
 
 export async function spawnPonte(env: NodeJS.ProcessEnv = {}): Promise<PonteProcess> {
-  const [production, sandbox, operator] = [await freePort(), await freePort(), await freePort()];
+  const [production, sandbox, operator, dashboard] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const operatorToken = `bootstrap-${randomBase62(32)}`;
   const urls = {
     production: `http://127.0.0.1:${production}`,
@@ -59,6 +64,7 @@ export async function spawnPonte(env: NodeJS.ProcessEnv = {}): Promise<PonteProc
       PONTE_PRODUCTION_URL: urls.production,
       PONTE_SANDBOX_URL: urls.sandbox,
       PONTE_OPERATOR_URL: urls.operator,
+      PONTE_DASHBOARD_URL: `http://127.0.0.1:${dashboard}`,
       PONTE_OPERATOR_TOKEN: operatorToken,
       PONTE_LOG_LEVEL: 'info',
       ...env,

@@ -48,7 +48,7 @@ async function call(app: FastifyInstance, op: Operation, url: string, authorizat
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ env: { PONTE_SANDBOX_WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
   operations = listOperations((await server.sandbox.inject({ url: '/openapi.json' })).json()).filter(
     (o) => o.secured,
   );

@@ -14,7 +14,17 @@ let sandbox: Client;
 let sandboxKey: string;
 
 beforeAll(async () => {
-  server = await startIsolatedServer({ env: { PONTE_ONRAMP_FEE_BPS: '0', PONTE_ONRAMP_FEE_FLAT: '0.00' } });
+  server = await startIsolatedServer({
+    env: {
+      PONTE_ONRAMP_FEE_BPS: '0',
+      PONTE_ONRAMP_FEE_FLAT: '0.00',
+      // no minimums and no sandbox default rates: these tests choose every figure themselves
+      PONTE_TRANSACTION_MIN_AMOUNT: '0.01',
+      PONTE_TRANSACTION_MIN_FEE: '0.00',
+      PONTE_SANDBOX_RATE_BRL_USDC: 'none',
+      PONTE_SANDBOX_RATE_BRL_USDT: 'none',
+    },
+  });
   sandboxKey = (await server.newTenant()).sandboxKey;
   sandbox = client(server.sandbox, sandboxKey);
 });

@@ -84,6 +84,7 @@ describe('POST /sandbox/transactions/{id}/deposit', () => {
       sourceCurrency: 'BRL',
       sourceAmount: '1000.00',
       fee: '6.00',
+      fees: { platform: { amount: '6.00', currency: 'BRL' }, partner: { amount: '0.00', currency: 'BRL' } },
       netAmount: '994.00',
       rate: '0.1834',
       targetCurrency: 'USDC',
@@ -98,13 +99,16 @@ describe('POST /sandbox/transactions/{id}/deposit', () => {
     expect((await sandbox.get(`/transactions/${created.id}`)).json()).toEqual(done);
   });
 
-  it('records one transaction.updated event per step, each carrying the transaction as it was', async () => {
+  it('records transaction.created, then one transaction.updated per step, each carrying the transaction as it was', async () => {
     await setRate(server, 'BRL/USDC', '0.1834');
     const customer = await approvedIndividual(sandbox);
     const created = await createOnRamp(sandbox, customer.id, '100.00');
     await deposit(sandbox, created.id);
     const recorded = await events(created.id);
-    expect(recorded.map((e) => e.type)).toEqual(Array(5).fill('transaction.updated'));
+    expect(recorded.map((e) => e.type)).toEqual([
+      'transaction.created',
+      ...Array(4).fill('transaction.updated'),
+    ]);
     expect(recorded.map((e) => e.data.status)).toEqual([
       'AWAITING_FUNDS',
       'TRANSFERRING_FIAT',

@@ -59,14 +59,14 @@ describe('POST /transactions/on-ramp', () => {
     expect(transaction.request.targetCurrency).toBe('USDT');
   });
 
-  it('records a transaction.updated event with the transaction', async () => {
+  it('records a transaction.created event with the transaction', async () => {
     const customer = await approvedIndividual(sandbox);
     const transaction = await createOnRamp(sandbox, customer.id, '10.00');
     const events = await server.ctx.db.query<{ type: string; data: unknown }>(
       'SELECT type, data FROM events WHERE resource_id = $1 ORDER BY seq',
       [transaction.id],
     );
-    expect(events).toEqual([{ type: 'transaction.updated', data: transaction }]);
+    expect(events).toEqual([{ type: 'transaction.created', data: transaction }]);
   });
 
   it('refuses a customer that is not APPROVED with 409 customer_not_approved', async () => {

@@ -170,9 +170,27 @@ describe('POST /rails/pix/notifications (production PIX provider)', () => {
   });
 
   it('refuses a signed body that is not a notification with 400', async () => {
-    const response = await notify({ pix: [{ endToEndId: 'short', txid: 'x', valor: '1', horario: 'now' }] });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().code).toBe('invalid_request');
+    for (const body of [{}, { pix: 'nope' }, [1, 2]]) {
+      const response = await notify(body);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('invalid_request');
+    }
+  });
+
+  it('processes a batch item by item: a malformed item is recorded and answered, the others applied', async () => {
+    const transaction = await charge('30.00');
+    const good = payment(txidOf(transaction.depositInstructions.brCode), '30.00');
+    const bad = { endToEndId: 'short', txid: 'x', valor: '1', horario: 'now' };
+    const response = await notify({ pix: [bad, good] });
+    expect(response.statusCode).toBe(200);
+    const results = response.json().results;
+    expect(results[0]).toMatchObject({ endToEndId: 'short', outcome: 'MALFORMED' });
+    expect(results[1]).toEqual({ endToEndId: good.endToEndId, outcome: 'APPLIED' });
+    expect((await production.get(`/transactions/${transaction.id}`)).json().status).toBe('SUCCESS');
+    const rejects = await server.ctx.db.query<{ reason: string }>(
+      `SELECT reason FROM pix_notification_rejects WHERE item->>'endToEndId' = 'short'`,
+    );
+    expect(rejects.length).toBeGreaterThanOrEqual(1);
   });
 
   it('is not served on the sandbox listener', async () => {

@@ -2,9 +2,8 @@
  * Helpers for money tests. Conversion rates are platform-wide, so on PostgreSQL (one database shared by
  * every test file) a file whose assertions depend on the rates in force gets a database of its own.
  */
-import pg from 'pg';
-import { inject } from 'vitest';
 import type { Clock } from '../../src/core/clock.ts';
+import { ownDatabase } from '../helpers/database.ts';
 import { approvedCustomer, individualBody } from '../helpers/factories.ts';
 import { type Client, startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -13,28 +12,12 @@ export type IsolatedServer = TestServer & { dropDatabase(): Promise<void> };
 export async function startIsolatedServer(
   options: { env?: NodeJS.ProcessEnv; clock?: Clock; workers?: boolean } = {},
 ): Promise<IsolatedServer> {
-  const shared = inject('testDatabaseUrl');
-  if (!shared) {
-    const server = await startTestServer(options);
-    return { ...server, dropDatabase: async () => {} };
-  }
-  const name = `ponte_money_${Date.now()}_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = new pg.Client({ connectionString: shared });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(shared);
-  url.pathname = `/${name}`;
-  const server = await startTestServer({ ...options, env: { ...options.env, DATABASE_URL: url.toString() } });
-  return {
-    ...server,
-    async dropDatabase() {
-      const cleanup = new pg.Client({ connectionString: shared });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
+  const database = await ownDatabase('ponte_money');
+  const server = await startTestServer({
+    ...options,
+    env: { ...options.env, ...(database ? { DATABASE_URL: database.url } : {}) },
+  });
+  return { ...server, dropDatabase: async () => database?.drop() };
 }
 
 export async function setRate(server: TestServer, pair: string, rate: string) {

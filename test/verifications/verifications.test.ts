@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
-import { type Client, client, eventually, startTestServer, type TestServer } from '../helpers/server.ts';
+import { type Client, client, eventually, startTestApi, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let sandbox: Client;
 let production: Client;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const tenant = await server.newTenant();
-  sandbox = client(server.sandbox, tenant.sandboxKey);
-  production = client(server.production, tenant.productionKey);
+  ({ server, sandbox, production } = await startTestApi());
 });
 afterAll(() => server.close());
 

@@ -266,7 +266,7 @@ describe('OpenAPI', () => {
       ]),
     );
     const transaction = document.components.schemas.Transaction;
-    expect(transaction.properties.type.enum).toEqual(['ON_RAMP', 'TRANSFER', 'DEPOSIT']);
+    expect(transaction.properties.type.enum).toEqual(['ON_RAMP', 'OFF_RAMP', 'TRANSFER', 'DEPOSIT']);
     expect(JSON.stringify(transaction)).toContain('blockExplorerUrl');
   });
 });

@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../src/config.ts';
+import { createDispatcher } from '../../src/modules/webhooks/dispatcher.ts';
 import { createWebhookService } from '../../src/modules/webhooks/service.ts';
 import type { Resolver } from '../../src/modules/webhooks/url-safety.ts';
-import { createDispatcher } from '../../src/workers/dispatcher.ts';
 import { createCustomer, individualBody } from '../helpers/factories.ts';
 import { type Client, client, type TestServer } from '../helpers/server.ts';
 import {
@@ -78,7 +78,7 @@ describe('delivery-time address checks', () => {
         at: expect.any(String),
         statusCode: null,
         latencyMs: 0,
-        error: expect.stringContaining('resolves to 127.0.0.1'),
+        error: 'not sent: address not allowed (private, loopback or link-local)',
       },
     ]);
     expect(hooks.received).toHaveLength(0);
@@ -102,7 +102,9 @@ describe('delivery-time address checks', () => {
     // a process without the setting checks the resolved address (localhost is 127.0.0.1) and refuses
     await dispatchOnce(permissive, { ...permissive.config.webhooks, allowPrivateUrls: false });
     const [refused] = await deliveries(production, endpoint.id);
-    expect(refused!.attempts[0]!.error).toMatch(/^not sent: host localhost resolves to (127\.0\.0\.1|::1)/);
+    expect(refused!.attempts[0]!.error).toBe(
+      'not sent: address not allowed (private, loopback or link-local)',
+    );
     expect(hooks.received.length).toBe(sent);
     // the configured process delivers
     await retry(production, endpoint.id, refused!.id);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/context.ts';
 import { postWebhook } from '../../src/modules/webhooks/sender.ts';
 import { openContext } from '../../src/runtime.ts';
-import { startDispatcher } from '../../src/workers/dispatcher.ts';
+import { startDispatcher } from '../../src/workers/index.ts';
 import type { Loop } from '../../src/workers/loop.ts';
 import { createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
 import { client, eventually, type TestServer, testConfig, usingPostgres } from '../helpers/server.ts';
@@ -30,6 +30,7 @@ describe.runIf(usingPostgres())('two dispatchers on one database', () => {
     const { config } = testConfig({
       DATABASE_URL: server.databaseUrl!,
       PONTE_WEBHOOK_DISPATCH_INTERVAL_MS: '5',
+      PONTE_SANDBOX_WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     });
     second = await openContext(config);
     secondDispatcher = startDispatcher({

@@ -3,18 +3,11 @@
  * its own. On PostgreSQL each webhook test file gets a database of its own, so dispatchers started by
  * other test files (with their own clocks and settings) never deliver this file's events.
  */
-import { randomBytes } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import type { Clock } from '../../src/core/clock.ts';
-import {
-  type Client,
-  eventually,
-  startTestServer,
-  type TestServer,
-  usingPostgres,
-} from '../helpers/server.ts';
+import { ownDatabase } from '../helpers/database.ts';
+import { type Client, eventually, startTestServer, type TestServer } from '../helpers/server.ts';
 
 export type Received = {
   headers: IncomingHttpHeaders;
@@ -83,36 +76,17 @@ export function manualClock(start = Date.now()) {
   };
 }
 
-/** The URL of a fresh PostgreSQL database for one test file, and how to drop it. */
-async function ownDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.DATABASE_URL!;
-  const name = `ponte_webhooks_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
-}
-
-/** A test server whose dispatcher polls often, on a database no other test file dispatches from. */
+/** A test server whose dispatcher polls often and whose sandbox accepts local receivers, on a database no other test file dispatches from. */
 export async function startWebhookServer(
   options: { env?: NodeJS.ProcessEnv; clock?: Clock; workers?: boolean } = {},
 ): Promise<TestServer & { databaseUrl: string | null }> {
-  const database = usingPostgres() ? await ownDatabase() : null;
+  const database = await ownDatabase('ponte_webhooks');
   const server = await startTestServer({
     ...options,
     env: {
       PONTE_WEBHOOK_DISPATCH_INTERVAL_MS: '20',
+      // the receivers of these tests listen on 127.0.0.1, as a partner's local receiver would
+      PONTE_SANDBOX_WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       ...options.env,
       ...(database ? { DATABASE_URL: database.url } : {}),
     },

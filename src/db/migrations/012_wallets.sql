@@ -135,11 +135,13 @@ CREATE INDEX chain_deposits_transaction ON chain_deposits (transaction_id);
 ALTER TABLE ledger_journals DROP CONSTRAINT ledger_journals_kind_check;
 ALTER TABLE ledger_journals ADD CONSTRAINT ledger_journals_kind_check CHECK (kind IN (
   'DEPOSIT_RECEIVED', 'FEE', 'CONVERSION', 'STABLECOIN_CREDITED',
+  'OFF_RAMP_RESERVED', 'PAYOUT_SENT', 'OFF_RAMP_RELEASED', 'PAYOUT_RETURNED', 'REFUND_RESERVED', 'REFUND_RELEASED',
   'WALLET_TRANSFER', 'CHAIN_SEND', 'CHAIN_SEND_SETTLED', 'CHAIN_SEND_REVERSED', 'CHAIN_DEPOSIT'));
 ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_account_check;
 ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_account_check CHECK (account IN (
-  'PIX_SETTLEMENT', 'CUSTOMER_FIAT', 'FEE_REVENUE', 'CONVERSION_DESK', 'STABLECOIN_IN_TRANSIT',
-  'CUSTOMER_WALLET', 'CHAIN_HOLDINGS', 'CHAIN_OUTBOUND'));
+  'PIX_SETTLEMENT', 'CUSTOMER_FIAT', 'FEE_REVENUE', 'PARTNER_FEE_REVENUE', 'CONVERSION_DESK',
+  'STABLECOIN_IN_TRANSIT', 'CUSTOMER_WALLET', 'OFF_RAMP_RESERVE', 'PAYOUT_IN_TRANSIT',
+  'CHAIN_HOLDINGS', 'CHAIN_OUTBOUND'));
 ALTER TABLE ledger_entries ADD COLUMN blockchain text
   CHECK (blockchain IN ('ETHEREUM', 'POLYGON', 'BASE', 'TRON'));
 -- Wallet entries name their chain from now on (earlier ones count on the default chain).

@@ -3,7 +3,7 @@
  * the resource it reports, and the Standard Webhooks headers that sign it. Typed by EVENT_TYPES, so an
  * event type without a documented payload does not compile.
  */
-import { EVENT_TYPES, type EventType } from '../../modules/events/outbox.ts';
+import { EVENT_TYPES, type EventType } from '../../core/event-types.ts';
 
 type Json = Record<string, unknown>;
 
@@ -17,11 +17,18 @@ export const EVENT_PAYLOADS: Record<EventType, { schema: string; summary: string
   'limit_request.created': { schema: 'LimitRequest', summary: 'A limit request was submitted for review' },
   'limit_request.reviewed': { schema: 'LimitRequest', summary: 'Compliance decided a limit request' },
   'bank_account.created': { schema: 'BankAccount', summary: 'A bank account was registered' },
+  'bank_account.updated': {
+    schema: 'BankAccount',
+    summary: "Compliance decided a third-party holder's screening",
+  },
   'transaction.created': {
     schema: 'Transaction',
-    summary: 'A transaction was created: on-ramp, transfer or deposit',
+    summary: 'A transaction of any type was created: on-ramp, off-ramp, transfer or deposit',
   },
-  'transaction.updated': { schema: 'Transaction', summary: 'A transaction changed status' },
+  'transaction.updated': {
+    schema: 'Transaction',
+    summary: 'A transaction changed status, refunds and returns included',
+  },
 };
 
 /** `customer.verification.updated` → `CustomerVerificationUpdatedEvent`. */

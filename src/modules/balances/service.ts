@@ -1,10 +1,10 @@
+import { formatDecimal } from '../../core/decimal.ts';
 import { notFound } from '../../core/errors.ts';
 import type { Database } from '../../db/types.ts';
-import { formatDecimal } from '../../lib/decimal.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { findCustomer } from '../customers/repo.ts';
+import { findCustomer } from '../customers/service.ts';
 import { CURRENCY_SCALE, type Currency } from '../ledger/accounts.ts';
-import { customerBalances } from '../ledger/repo.ts';
+import { customerBalances } from '../ledger/service.ts';
 
 /**
  * A customer's balances, derived from the ledger: stablecoin in their wallet, and BRL the platform

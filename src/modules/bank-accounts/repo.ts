@@ -2,6 +2,7 @@ import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { PixKeyType } from '../../lib/pix-key.ts';
 import type { VerificationStatus } from '../verifications/state.ts';
+import type { HolderStatus } from './holder-state.ts';
 import type { Address, HolderRelationship, HolderType } from './validation.ts';
 
 export type BankAccountRow = {
@@ -22,7 +23,7 @@ export type BankAccountRow = {
   holder_incorporation_date: string | null;
   holder_email: string;
   holder_address: Address;
-  holder_verification_status: string;
+  holder_verification_status: HolderStatus;
   holder_verification_level: string;
   created_at: Date;
   updated_at: Date;

@@ -12,6 +12,7 @@ import { type PageRequest, type PageResult, pageResult } from '../../core/pagina
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { recordEvent } from '../events/outbox.ts';
+import { initialHolderStatus } from './holder-state.ts';
 import { type BankAccountView, presentBankAccount } from './presenter.ts';
 import * as repo from './repo.ts';
 import {
@@ -23,11 +24,8 @@ import {
 
 export const HOLDER_VERIFICATION_LEVEL = 'BASIC';
 
-function holderVerificationStatus(account: ValidBankAccount, owner: repo.AccountOwner) {
-  return account.holder.relationship === 'SELF' && owner.verification_status === 'APPROVED'
-    ? 'APPROVED'
-    : 'UNDER_VERIFICATION';
-}
+const holderVerificationStatus = (account: ValidBankAccount, owner: repo.AccountOwner) =>
+  initialHolderStatus(account.holder.relationship === 'SELF', owner.verification_status === 'APPROVED');
 
 export function createBankAccountService(deps: { db: Database; clock: Clock }) {
   const { db, clock } = deps;
@@ -105,3 +103,4 @@ export function createBankAccountService(deps: { db: Database; clock: Clock }) {
 
   return { create, get, list, remove };
 }
+export { findBankAccount } from './repo.ts';

@@ -2,16 +2,16 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { formatAmount } from '../../core/money.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
 import { isCountryCode } from '../../lib/countries.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { formatAmount } from '../../lib/money.ts';
 import { normalizeCnpj, normalizeCpf } from '../../lib/tax-id.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { limitsInForce } from '../limits/in-force.ts';
 import { readLimitUsage } from '../limits/usage.ts';
-import { insertVerification } from '../verifications/repo.ts';
+import { insertVerification } from '../verifications/service.ts';
 import { emptyStatusReason } from '../verifications/state.ts';
 import { type CustomerView, type LinkMinter, presentCustomer } from './presenter.ts';
 import * as repo from './repo.ts';
@@ -188,3 +188,6 @@ export function createCustomerService(deps: {
 
   return { create, get, list, search };
 }
+
+/** What other modules may read of a customer: their row, found or locked within their transaction. */
+export { type CustomerRow, type CustomerType, findCustomer, lockCustomer } from './repo.ts';

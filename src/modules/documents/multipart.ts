@@ -2,6 +2,7 @@
  * Reading uploads (multipart/form-data) at the HTTP edge: the named file parts into memory, each cut
  * off at 3 MB, and the named text fields. What the files are is decided later, from their bytes.
  */
+import { createHash } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, type FieldError } from '../../core/errors.ts';
@@ -29,11 +30,39 @@ export function cleanFileName(raw: string | undefined, fallback: string): string
   return (cleaned.length > 0 ? cleaned : fallback).slice(0, 255);
 }
 
+/** What an upload is, for an idempotency fingerprint: its fields, and its files by name and digest. */
+export function uploadContent(upload: Upload): unknown {
+  return {
+    fields: Object.fromEntries(upload.fields),
+    files: Object.fromEntries(
+      [...upload.files].map(([name, file]) => [
+        name,
+        { fileName: file.fileName, sha256: createHash('sha256').update(file.content).digest('hex') },
+      ]),
+    ),
+  };
+}
+
+/** Uploads already read, per request: the idempotency check reads one before the handler does. */
+const readUploads = new WeakMap<FastifyRequest, Promise<Upload>>();
+
 /**
- * Reads the request's parts. Unknown fields, repeated parts and empty files are refused with 400;
+ * Reads the request's parts (once per request; a second call answers the same upload). Unknown fields, repeated parts and empty files are refused with 400;
  * a file over 3 MB with 413; a request that is not multipart/form-data with 415.
  */
-export async function readUpload(
+export function readUpload(
+  request: FastifyRequest,
+  spec: { files: readonly string[]; fields: readonly string[] },
+): Promise<Upload> {
+  let upload = readUploads.get(request);
+  if (!upload) {
+    upload = readParts(request, spec);
+    readUploads.set(request, upload);
+  }
+  return upload;
+}
+
+async function readParts(
   request: FastifyRequest,
   spec: { files: readonly string[]; fields: readonly string[] },
 ): Promise<Upload> {

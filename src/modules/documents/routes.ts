@@ -6,7 +6,7 @@ import { pageRequest } from '../../core/pagination.ts';
 import { bearerSecurity, IdParams, Page, problems } from '../../http/schemas.ts';
 import { sendFile } from './download.ts';
 import { CONTENT_TYPES, PARTNER_DOCUMENT_TYPES, type PartnerDocumentType } from './kinds.ts';
-import { readUpload, registerUploads } from './multipart.ts';
+import { readUpload, registerUploads, uploadContent } from './multipart.ts';
 import {
   CustomerDocumentParams,
   FileResponse,
@@ -15,6 +15,9 @@ import {
   UploadDocumentForm,
 } from './schema.ts';
 import { createDocumentService } from './service.ts';
+
+/** The parts of a partner's document upload. */
+const UPLOAD = { files: ['file'], fields: ['type'] } as const;
 
 const isPartnerType = (value: string): value is PartnerDocumentType =>
   (PARTNER_DOCUMENT_TYPES as readonly string[]).includes(value);
@@ -40,10 +43,12 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         response: { 201: Type.Ref('Document'), ...problems(400, 401, 404, 413, 415, 429) },
       },
       validatorCompiler: multipartValidatorCompiler,
+      // an Idempotency-Key covers the files themselves, not just the form's shape
+      config: { multipartContent: async (request) => uploadContent(await readUpload(request, UPLOAD)) },
     },
     async (request, reply) => {
       await documents.assertCustomer(request.tenant, request.params.id);
-      const upload = await readUpload(request, { files: ['file'], fields: ['type'] });
+      const upload = await readUpload(request, UPLOAD);
       const type = upload.fields.get('type') ?? PARTNER_DOCUMENT_TYPES[0];
       if (!isPartnerType(type)) {
         throw invalidField(

@@ -10,7 +10,7 @@ import { newId } from '../../core/ids.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
-import { findCustomer } from '../customers/repo.ts';
+import { findCustomer } from '../customers/service.ts';
 import { detectContentType, sha256OfBytes } from './content.ts';
 import { CONTENT_TYPES, type ContentType, type DocumentSource, type DocumentType } from './kinds.ts';
 import type { UploadedFile } from './multipart.ts';
@@ -149,3 +149,6 @@ export function createOperatorDocumentService(deps: { db: Database }) {
 
   return { get, content };
 }
+
+/** What other modules may do with documents: store one, find one, list a verification's. */
+export { findDocument, insertDocument, listVerificationDocuments } from './repo.ts';

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
-import type { VerificationRow } from '../verifications/repo.ts';
+import type { VerificationRow } from '../verifications/service.ts';
 
 export type PageVerificationRow = VerificationRow & { customer_name: string; project_name: string };
 

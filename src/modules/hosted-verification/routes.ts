@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField } from '../../core/errors.ts';
+import { markAuthFailure } from '../../http/auth-throttle.ts';
 import type { Environment } from '../../lib/environment.ts';
 import { IDENTITY_DOCUMENT_TYPES, type IdentityDocumentType } from '../documents/kinds.ts';
 import { readUpload, registerUploads } from '../documents/multipart.ts';
@@ -43,7 +44,10 @@ export const hostedVerificationRoutes: FastifyPluginAsyncTypebox<{
     { schema: { hide: true, params: TokenParams }, config: { auth: 'none' } },
     async (request, reply) => {
       const verification = await hosted.resolve(request.params.token);
-      if (!verification) return sendPage(reply, 404, invalidLinkPage());
+      if (!verification) {
+        markAuthFailure(request);
+        return sendPage(reply, 404, invalidLinkPage());
+      }
       return sendPage(reply, 200, verificationPage(verification, action(request.params.token)));
     },
   );
@@ -58,7 +62,10 @@ export const hostedVerificationRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       const { token } = request.params;
       const verification = await hosted.resolve(token);
-      if (!verification) return sendPage(reply, 404, invalidLinkPage());
+      if (!verification) {
+        markAuthFailure(request);
+        return sendPage(reply, 404, invalidLinkPage());
+      }
       // Nothing to read when the verification takes no documents (under review, or decided).
       if (!hosted.acceptsDocuments(verification)) {
         return sendPage(reply, 409, verificationPage(verification, action(token)));

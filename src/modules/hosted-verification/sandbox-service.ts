@@ -9,11 +9,11 @@ import { notFound } from '../../core/errors.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { VerificationView } from '../verifications/presenter.ts';
+import { type StatusReasonInput, statusReasonFor } from '../verifications/reasons.ts';
 import { SAMPLE_FINAL_REJECTION, SAMPLE_TEMPORARY_REJECTION } from '../verifications/sandbox.ts';
 import type { StatusReason, VerificationStatus } from '../verifications/state.ts';
 import { transitionVerification } from '../verifications/transition.ts';
 import { findVerificationIdOfCustomer } from './repo.ts';
-import { type StatusReasonInput, statusReasonFor } from './rules.ts';
 
 const SAMPLE_REASON: Partial<Record<VerificationStatus, StatusReason>> = {
   TEMPORARY_REJECTION: SAMPLE_TEMPORARY_REJECTION,

@@ -16,6 +16,12 @@ export type Account =
   | 'CUSTOMER_FIAT'
   /** Fees the platform earned. */
   | 'FEE_REVENUE'
+  /** Fees the partner (the journal's project) earned on its own terms. */
+  | 'PARTNER_FEE_REVENUE'
+  /** A customer's balance reserved for an off-ramp until it is converted or released. */
+  | 'OFF_RAMP_RESERVE'
+  /** BRL on its way out over PIX: an off-ramp's payout or a refund, until the rail confirms it. */
+  | 'PAYOUT_IN_TRANSIT'
   /** The platform's conversion desk: takes BRL, delivers stablecoin. */
   | 'CONVERSION_DESK'
   /** Stablecoin bought for a customer and on its way to their wallet. */
@@ -38,7 +44,17 @@ export type JournalKind =
   | 'CHAIN_SEND'
   | 'CHAIN_SEND_SETTLED'
   | 'CHAIN_SEND_REVERSED'
-  | 'CHAIN_DEPOSIT';
+  | 'CHAIN_DEPOSIT'
+  | 'OFF_RAMP_RESERVED'
+  | 'PAYOUT_SENT'
+  | 'OFF_RAMP_RELEASED'
+  | 'PAYOUT_RETURNED'
+  | 'REFUND_RESERVED'
+  | 'REFUND_RELEASED';
+
+/** The customer account that holds a currency: BRL in CUSTOMER_FIAT, stablecoins in CUSTOMER_WALLET. */
+export const customerAccountFor = (currency: Currency): Account =>
+  currency === 'BRL' ? 'CUSTOMER_FIAT' : 'CUSTOMER_WALLET';
 
 export type Entry = {
   account: Account;

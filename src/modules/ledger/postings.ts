@@ -15,10 +15,11 @@ export function depositReceived(customerId: string, amount: bigint): Entry[] {
   ];
 }
 
-export function feeCharged(customerId: string, fee: bigint): Entry[] {
+export function feeCharged(customerId: string, platform: bigint, partner: bigint): Entry[] {
   return [
-    { account: 'CUSTOMER_FIAT', customerId, currency: 'BRL', amount: fee },
-    { account: 'FEE_REVENUE', customerId: null, currency: 'BRL', amount: -fee },
+    { account: 'CUSTOMER_FIAT', customerId, currency: 'BRL', amount: platform + partner },
+    { account: 'FEE_REVENUE', customerId: null, currency: 'BRL', amount: -platform },
+    { account: 'PARTNER_FEE_REVENUE', customerId: null, currency: 'BRL', amount: -partner },
   ];
 }
 

@@ -1,6 +1,7 @@
 import { newId } from '../../core/ids.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
+import type { Blockchain } from '../rails/chains/networks.ts';
 import { type Currency, type Entry, isBalanced, type JournalKind } from './accounts.ts';
 
 export type NewJournal = {
@@ -70,4 +71,42 @@ export async function unbalancedJournals(db: Executor): Promise<{ journal_id: st
   return db.query(
     `SELECT journal_id, currency FROM ledger_entries GROUP BY journal_id, currency HAVING sum(amount) <> 0`,
   );
+}
+
+/** What the platform owes a customer in one currency. Exact only under the customer's row lock. */
+export async function customerBalance(db: Executor, customerId: string, currency: Currency): Promise<bigint> {
+  const rows = await db.query<{ balance: string }>(
+    `SELECT coalesce(-sum(amount), 0)::text AS balance
+       FROM ledger_entries WHERE customer_id = $1 AND currency = $2`,
+    [customerId, currency],
+  );
+  return BigInt(rows[0]!.balance);
+}
+
+/**
+ * The entries that undo every movement posted for a transaction so far: per account, customer and
+ * currency (and chain, for wallet entries), the negated sum. Posted as one journal, they put everything back where it came from.
+ */
+export async function releaseEntries(db: Executor, transactionId: string): Promise<Entry[]> {
+  const rows = await db.query<{
+    account: Entry['account'];
+    customer_id: string | null;
+    currency: Currency;
+    blockchain: Blockchain | null;
+    total: string;
+  }>(
+    `SELECT e.account, e.customer_id, e.currency, e.blockchain, sum(e.amount)::text AS total
+       FROM ledger_entries e JOIN ledger_journals j ON j.id = e.journal_id
+      WHERE j.transaction_id = $1
+      GROUP BY e.account, e.customer_id, e.currency, e.blockchain
+     HAVING sum(e.amount) <> 0`,
+    [transactionId],
+  );
+  return rows.map((row) => ({
+    account: row.account,
+    customerId: row.customer_id,
+    currency: row.currency,
+    amount: -BigInt(row.total),
+    ...(row.blockchain === null ? {} : { blockchain: row.blockchain }),
+  }));
 }

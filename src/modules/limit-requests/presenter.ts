@@ -1,4 +1,4 @@
-import { formatNullableAmount } from '../../lib/money.ts';
+import { formatNullableAmount } from '../../core/money.ts';
 import type { LimitRequestRow } from './repo.ts';
 
 /** A limit request as the API answers it (seed 2.1): every key present, nullables as null. */

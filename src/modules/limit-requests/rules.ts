@@ -5,7 +5,7 @@
  * ordered single <= daily <= monthly.
  */
 import type { FieldError } from '../../core/errors.ts';
-import { AMOUNT_PATTERN, parseAmount } from '../../lib/money.ts';
+import { AMOUNT_PATTERN, parseAmount } from '../../core/money.ts';
 
 export const LIMIT_REQUEST_STATUSES = ['IN_REVIEW', 'APPROVED', 'PARTIALLY_APPROVED', 'REJECTED'] as const;
 export type LimitRequestStatus = (typeof LIMIT_REQUEST_STATUSES)[number];

@@ -4,7 +4,7 @@ import { newId } from '../../core/ids.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { lockCustomer } from '../customers/repo.ts';
+import { lockCustomer } from '../customers/service.ts';
 import { supportingDocumentProblem } from '../documents/service.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { type LimitRequestView, presentLimitRequest } from './presenter.ts';

@@ -7,10 +7,10 @@ import type { Clock } from '../../core/clock.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
-import type { Database } from '../../db/types.ts';
+import type { Database, Executor } from '../../db/types.ts';
+import type { OperatorLookup } from '../../http/auth.ts';
 import { generateOperatorToken } from '../../lib/api-key.ts';
 import { type Actor, recordAudit } from '../projects/audit.ts';
-import { insertOperator } from '../projects/repo.ts';
 import * as repo from './repo.ts';
 
 export function presentOperator(row: repo.OperatorAccountRow) {
@@ -24,6 +24,24 @@ export function presentOperator(row: repo.OperatorAccountRow) {
 
 export type OperatorView = ReturnType<typeof presentOperator>;
 
+/** Adds an operator account in the caller's transaction; returns its token, to be shown once. */
+export async function insertOperatorAccount(
+  tx: Executor,
+  account: { id: string; name: string; created_at: Date },
+): Promise<string> {
+  const { token, hash } = generateOperatorToken();
+  await repo.insertOperator(tx, { ...account, revoked_at: null, token_hash: hash });
+  return token;
+}
+
+/** How the operator surface authenticates a token: the active account it belongs to. */
+export function operatorLookup(db: Database): OperatorLookup {
+  return async (tokenHash) => {
+    const row = await repo.findActiveOperatorByHash(db, tokenHash);
+    return row ? { id: row.id, name: row.name } : undefined;
+  };
+}
+
 export function createOperatorAccountService(deps: { db: Database; clock: Clock }) {
   const { db, clock } = deps;
 
@@ -34,10 +52,9 @@ export function createOperatorAccountService(deps: { db: Database; clock: Clock 
         errors: [{ pointer: '/body/name', message: 'must not be blank' }],
       });
     }
-    const { token, hash } = generateOperatorToken();
     const row = { id: newId(), name: trimmed, created_at: clock(), revoked_at: null };
-    await db.transaction(async (tx) => {
-      await insertOperator(tx, { ...row, token_hash: hash });
+    const token = await db.transaction(async (tx) => {
+      const token = await insertOperatorAccount(tx, row);
       await recordAudit(tx, {
         actor,
         action: 'operator.created',
@@ -46,6 +63,7 @@ export function createOperatorAccountService(deps: { db: Database; clock: Clock 
         after: { name: trimmed },
         at: row.created_at,
       });
+      return token;
     });
     return { ...presentOperator(row), token };
   }
@@ -76,3 +94,6 @@ export function createOperatorAccountService(deps: { db: Database; clock: Clock 
 
   return { create, list, revoke };
 }
+
+/** What other modules may read of an operator account: its row, locked within their transaction. */
+export { lockOperator } from './repo.ts';

@@ -3,11 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
 import { pageRequest } from '../../core/pagination.ts';
 import { IdParams, Page, problems } from '../../http/schemas.ts';
+import { createHolderReviewService } from '../bank-accounts/holder-review.ts';
 import { sendFile } from '../documents/download.ts';
 import { CONTENT_TYPES } from '../documents/kinds.ts';
 import { FileResponse } from '../documents/schema.ts';
 import { createOperatorDocumentService } from '../documents/service.ts';
-import { createHolderReviewService } from './holder-review.ts';
 import {
   HolderQueueQuery,
   HolderReviewBody,

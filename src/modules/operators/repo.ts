@@ -83,3 +83,26 @@ export async function listAudit(
   ]);
   return { rows, total: Number(count[0]!.n) };
 }
+
+export async function insertOperator(
+  db: Executor,
+  row: OperatorAccountRow & { token_hash: string },
+): Promise<void> {
+  await db.query('INSERT INTO operators (id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)', [
+    row.id,
+    row.name,
+    row.token_hash,
+    row.created_at,
+  ]);
+}
+
+export async function findActiveOperatorByHash(
+  db: Executor,
+  hash: string,
+): Promise<OperatorAccountRow | undefined> {
+  const rows = await db.query<OperatorAccountRow>(
+    'SELECT id, name, created_at, revoked_at FROM operators WHERE token_hash = $1 AND revoked_at IS NULL',
+    [hash],
+  );
+  return rows[0];
+}

@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { pageRequest } from '../../core/pagination.ts';
 import { IdParams, Page, problems } from '../../http/schemas.ts';
-import { createLimitReviewService } from './limit-review.ts';
+import { createLimitReviewService } from '../limit-requests/review-service.ts';
+import { createVerificationReviewService } from '../verifications/review.ts';
 import {
   LimitRequestQueueQuery,
   LimitRequestReviewBody,
@@ -16,7 +17,6 @@ import {
   VerificationQueueQuery,
   VerificationReviewBody,
 } from './schema.ts';
-import { createVerificationReviewService } from './verification-review.ts';
 
 export const operatorReviewRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const verifications = createVerificationReviewService(ctx);

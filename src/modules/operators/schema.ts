@@ -1,17 +1,17 @@
 import { Type } from 'typebox';
 import { AmountInput, DateTime, Nullable, PageQuery, StringEnum, Uuid } from '../../http/schemas.ts';
 import { ENVIRONMENTS } from '../../lib/environment.ts';
+import { HOLDER_REVIEW_OUTCOMES, HOLDER_STATUSES } from '../bank-accounts/holder-state.ts';
 import { BankAccountSchema } from '../bank-accounts/schema.ts';
 import { CustomerType } from '../customers/schema.ts';
 import { CONTENT_TYPES, DOCUMENT_SOURCES } from '../documents/kinds.ts';
 import { StatusReasonInputSchema } from '../hosted-verification/schema.ts';
+import { REVIEW_DECISION_NAMES } from '../limit-requests/review.ts';
 import { LIMIT_REQUEST_STATUSES } from '../limit-requests/rules.ts';
 import { LimitRequestSchema } from '../limit-requests/schema.ts';
+import { REVIEW_OUTCOMES } from '../verifications/review.ts';
 import { VerificationSchema } from '../verifications/schema.ts';
 import { VERIFICATION_STATUSES } from '../verifications/state.ts';
-import { HOLDER_REVIEW_OUTCOMES, HOLDER_STATUSES } from './holder-review.ts';
-import { REVIEW_DECISION_NAMES } from './limit-review-rules.ts';
-import { REVIEW_OUTCOMES } from './verification-review.ts';
 
 export const operatorSecurity = [{ operatorAuth: [] as string[] }];
 

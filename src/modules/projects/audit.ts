@@ -1,9 +1,10 @@
 /** The operators' audit log: who did what to which resource, written in the transaction of the change. */
 
+import type { Actor } from '../../core/actor.ts';
 import { newId } from '../../core/ids.ts';
 import type { Executor } from '../../db/types.ts';
 
-export type Actor = { id: string | null; name: string };
+export type { Actor };
 
 export type AuditEntry = {
   actor: Actor;

@@ -11,7 +11,6 @@ export type ApiKeyRow = {
   created_at: Date;
   revoked_at: Date | null;
 };
-export type OperatorRow = { id: string; name: string; created_at: Date; revoked_at: Date | null };
 
 export async function insertProject(db: Executor, row: ProjectRow): Promise<void> {
   await db.query('INSERT INTO projects (id, name, created_at) VALUES ($1, $2, $3)', [
@@ -63,23 +62,6 @@ export async function lockApiKey(
 
 export async function revokeApiKey(db: Executor, id: string, at: Date): Promise<void> {
   await db.query('UPDATE api_keys SET revoked_at = $2 WHERE id = $1', [id, at]);
-}
-
-export async function insertOperator(db: Executor, row: OperatorRow & { token_hash: string }): Promise<void> {
-  await db.query('INSERT INTO operators (id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)', [
-    row.id,
-    row.name,
-    row.token_hash,
-    row.created_at,
-  ]);
-}
-
-export async function findActiveOperatorByHash(db: Executor, hash: string): Promise<OperatorRow | undefined> {
-  const rows = await db.query<OperatorRow>(
-    'SELECT id, name, created_at, revoked_at FROM operators WHERE token_hash = $1 AND revoked_at IS NULL',
-    [hash],
-  );
-  return rows[0];
 }
 
 /** A project's keys of one environment, newest first, revoked ones included. */

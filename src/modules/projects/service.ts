@@ -2,8 +2,9 @@ import type { Clock } from '../../core/clock.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Transaction } from '../../db/types.ts';
-import { generateApiKey, generateOperatorToken } from '../../lib/api-key.ts';
+import { generateApiKey } from '../../lib/api-key.ts';
 import type { Environment } from '../../lib/environment.ts';
+import { insertOperatorAccount } from '../operators/accounts.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import type { ApiKeyCache } from './key-cache.ts';
 import * as repo from './repo.ts';
@@ -140,15 +141,7 @@ export function createProjectService(deps: { db: Database; clock: Clock; keys: A
       });
       let operatorToken: string | null = null;
       if (withOperatorToken) {
-        const token = generateOperatorToken();
-        await repo.insertOperator(tx, {
-          id: newId(),
-          name: 'first-run',
-          token_hash: token.hash,
-          created_at: at,
-          revoked_at: null,
-        });
-        operatorToken = token.token;
+        operatorToken = await insertOperatorAccount(tx, { id: newId(), name: 'first-run', created_at: at });
       }
       const extra = alsoInProject ? await alsoInProject(tx, project.id) : undefined;
       return { projectId: project.id, sandboxKey: key.key, operatorToken, extra };
@@ -182,3 +175,6 @@ export function createProjectService(deps: { db: Database; clock: Clock; keys: A
 }
 
 export type ProjectService = ReturnType<typeof createProjectService>;
+
+/** What other modules may read of a project. */
+export { findProject } from './repo.ts';

@@ -7,7 +7,7 @@
  * BRL is in cents (scale 2), stablecoins in micro-units (scale 6), rates in units of the target per
  * unit of BRL at scale 10.
  */
-import { divFloor, divRoundHalfUp, pow10 } from '../../lib/decimal.ts';
+import { divFloor, divRoundHalfUp, pow10 } from '../../core/decimal.ts';
 
 export const FIAT_SCALE = 2;
 export const STABLECOIN_SCALE = 6;

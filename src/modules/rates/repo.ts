@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/types.ts';
 
-export const PAIRS = ['BRL/USDC', 'BRL/USDT'] as const;
+export const PAIRS = ['BRL/USDC', 'BRL/USDT', 'USDC/BRL', 'USDT/BRL'] as const;
 export type Pair = (typeof PAIRS)[number];
 
 export type RateRow = { id: string; pair: Pair; rate: bigint; set_by: string; created_at: Date };

@@ -12,7 +12,8 @@ const Rate = Type.Object({
   id: Uuid(),
   pair: StringEnum(PAIRS),
   rate: Type.String({
-    description: 'Units of the stablecoin per 1 BRL, exact decimal',
+    description:
+      'Units of the target currency per 1 unit of the source currency (pair SOURCE/TARGET), exact decimal',
     examples: ['0.1834'],
   }),
   setBy: Type.String(),
@@ -27,14 +28,15 @@ export const rateOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     {
       schema: {
         tags: ['operator'],
-        summary: 'Set the conversion rate of a pair; on-ramps convert at the rate in force when they trade',
+        summary: 'Set the market rate of a pair; quotes, on-ramps and off-ramps convert at the rate in force',
         security: operatorSecurity,
         body: Type.Object(
           {
             pair: StringEnum(PAIRS),
             rate: Type.String({
               pattern: RATE_PATTERN,
-              description: 'Units of the stablecoin per 1 BRL: up to 8 digits and 10 decimals, above zero',
+              description:
+                'Units of the target currency per 1 unit of the source: up to 8 digits and 10 decimals, above zero',
               examples: ['0.1834'],
             }),
           },

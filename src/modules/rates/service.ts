@@ -1,8 +1,8 @@
 import type { Clock } from '../../core/clock.ts';
+import { formatDecimalTrimmed, parseDecimal } from '../../core/decimal.ts';
 import { invalidField } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database } from '../../db/types.ts';
-import { formatDecimalTrimmed, parseDecimal } from '../../lib/decimal.ts';
 import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
 import { RATE_INTEGER_DIGITS, RATE_SCALE } from './convert.ts';
 import * as repo from './repo.ts';
@@ -46,3 +46,6 @@ export function createRateService(deps: { db: Database; clock: Clock }) {
 
   return { set, list };
 }
+
+/** The rate in force for a pair, as settlement reads it within its transaction. */
+export { currentRate, type Pair } from './repo.ts';

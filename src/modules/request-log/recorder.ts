@@ -5,27 +5,10 @@
  */
 import { newId } from '../../core/ids.ts';
 import type { Database } from '../../db/types.ts';
-import type { Environment } from '../../lib/environment.ts';
+import type { RequestLogEntry, RequestRecorder } from '../../http/request-log.ts';
 import { insertEntries, type RequestLogRow } from './repo.ts';
 
-export type RequestLogEntry = {
-  projectId: string;
-  environment: Environment;
-  apiKeyId: string | null;
-  method: string;
-  path: string;
-  status: number;
-  latencyMs: number;
-  requestId: string;
-  problem: unknown;
-  at: Date;
-};
-
-export type RequestRecorder = {
-  record(entry: RequestLogEntry): void;
-  flush(): Promise<void>;
-  close(): Promise<void>;
-};
+export type { RequestLogEntry, RequestRecorder };
 
 const MAX_BATCH = 500;
 /** Past this many waiting entries, new ones are dropped rather than grow memory without bound. */

@@ -6,7 +6,8 @@
  */
 import type { Executor } from '../../db/types.ts';
 import { stablecoinCredited } from '../ledger/postings.ts';
-import { postJournal } from '../ledger/repo.ts';
+import { postJournal } from '../ledger/service.ts';
+import type { Stablecoin } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { enqueueSend } from '../wallets/sender.ts';
 import { ensureWallets } from '../wallets/service.ts';
@@ -54,7 +55,8 @@ export async function deliverStablecoin(
       purpose: 'ON_RAMP',
       transactionId: row.id,
       to: wallet.address,
-      currency: row.target_currency,
+      // an on-ramp's target is always a stablecoin
+      currency: row.target_currency as Stablecoin,
       amount: row.target_amount!,
     },
     at,

@@ -7,8 +7,8 @@
  */
 import type { LimitSet } from '../../config.ts';
 import { AppError } from '../../core/errors.ts';
+import { formatAmount } from '../../core/money.ts';
 import type { Executor } from '../../db/types.ts';
-import { formatAmount } from '../../lib/money.ts';
 import { limitsInForce } from '../limits/in-force.ts';
 import { reserveLimitUsage } from '../limits/usage.ts';
 

@@ -1,52 +1,114 @@
-import { formatDecimal, formatDecimalTrimmed } from '../../lib/decimal.ts';
-import { formatAmount } from '../../lib/money.ts';
-import { RATE_SCALE, STABLECOIN_SCALE } from '../rates/convert.ts';
+import { formatDecimalTrimmed } from '../../core/decimal.ts';
+import { formatAmount } from '../../core/money.ts';
+import { formatCurrencyAmount, money } from '../ledger/amounts.ts';
+import { RATE_SCALE } from '../rates/convert.ts';
 import type { TransactionRow } from './repo.ts';
 
+/**
+ * The conversion's figures, the same shape for every type. An on-ramp's are fixed when it trades and
+ * shown once it succeeded; an off-ramp's are fixed (and guaranteed) when it is created.
+ */
 function receipt(row: TransactionRow) {
-  if (row.status !== 'SUCCESS' || row.rate === null || row.fee === null) return null;
+  if (row.rate === null || row.fee === null) return null;
+  if (row.type === 'ON_RAMP' && row.status !== 'SUCCESS') return null;
+  const source = row.currency;
   return {
-    sourceCurrency: row.currency,
-    sourceAmount: formatAmount(row.amount),
-    fee: formatAmount(row.fee),
-    netAmount: formatAmount(row.net_amount!),
+    sourceCurrency: source,
+    sourceAmount: formatCurrencyAmount(row.amount, source),
+    fee: formatCurrencyAmount(row.fee, source),
+    fees: { platform: money(row.platform_fee!, source), partner: money(row.partner_fee!, source) },
+    netAmount: formatCurrencyAmount(row.net_amount!, source),
     rate: formatDecimalTrimmed(row.rate, RATE_SCALE),
     targetCurrency: row.target_currency,
-    targetAmount: formatDecimal(row.target_amount!, STABLECOIN_SCALE),
-    blockchain: {
-      network: row.blockchain,
-      transactionHash: row.transaction_hash,
-      blockExplorerUrl: row.block_explorer_url,
+    targetAmount: formatCurrencyAmount(row.target_amount!, row.target_currency),
+    ...(row.type === 'ON_RAMP'
+      ? {
+          blockchain: {
+            network: row.blockchain,
+            transactionHash: row.transaction_hash,
+            blockExplorerUrl: row.block_explorer_url,
+          },
+        }
+      : {}),
+  };
+}
+
+const common = (row: TransactionRow) => ({
+  id: row.id,
+  customerId: row.customer_id,
+  type: row.type,
+  status: row.status,
+});
+
+const closing = (row: TransactionRow) => ({
+  receipt: receipt(row),
+  failureReason: row.failure_reason,
+  timeline: row.timeline.map((step) => ({ status: step.status, at: step.at })),
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+});
+
+function presentOnRamp(row: TransactionRow) {
+  return {
+    ...common(row),
+    request: {
+      currency: row.currency,
+      amount: formatAmount(row.amount),
+      targetCurrency: row.target_currency,
+      ...(row.exchange_rate_id ? { exchangeRateId: row.exchange_rate_id } : {}),
+      blockchain: row.blockchain,
     },
+    depositInstructions: {
+      rail: row.rail,
+      brCode: row.br_code!,
+      amount: formatAmount(row.amount),
+      currency: row.currency,
+      expiresAt: row.expires_at!.toISOString(),
+    },
+    refund:
+      row.refund_status === null
+        ? null
+        : {
+            status: row.refund_status,
+            amount: formatAmount(row.refund_amount!),
+            failureReason: row.refund_failure_reason,
+            updatedAt: row.refund_updated_at!.toISOString(),
+          },
+    ...closing(row),
+  };
+}
+
+function presentOffRamp(row: TransactionRow) {
+  return {
+    ...common(row),
+    request: {
+      sourceCurrency: row.currency,
+      sourceAmount: formatCurrencyAmount(row.amount, row.currency),
+      targetCurrency: row.target_currency,
+      bankAccountId: row.bank_account_id!,
+      purpose: row.purpose!,
+      memo: row.memo,
+      exchangeRateId: row.exchange_rate_id,
+    },
+    payout: { rail: row.rail, bankAccountId: row.bank_account_id!, endToEndId: row.end_to_end_id },
+    ...closing(row),
+    returnReason: row.return_reason,
+    metadata: row.metadata ?? {},
   };
 }
 
 /** A transaction as the API answers it. */
 export function presentTransaction(row: TransactionRow) {
-  return {
-    id: row.id,
-    customerId: row.customer_id,
-    type: row.type,
-    status: row.status,
-    request: {
-      currency: row.currency,
-      amount: formatAmount(row.amount),
-      targetCurrency: row.target_currency,
-      blockchain: row.blockchain,
-    },
-    depositInstructions: {
-      rail: row.rail,
-      brCode: row.br_code,
-      amount: formatAmount(row.amount),
-      currency: row.currency,
-      expiresAt: row.expires_at.toISOString(),
-    },
-    receipt: receipt(row),
-    failureReason: row.failure_reason,
-    timeline: row.timeline.map((step) => ({ status: step.status, at: step.at })),
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  };
+  return row.type === 'OFF_RAMP' ? presentOffRamp(row) : presentOnRamp(row);
 }
 
 export type TransactionView = ReturnType<typeof presentTransaction>;
+
+/** What a transaction asks to move, whatever its type: the source currency and amount. */
+export function requestedMoney(view: {
+  request: { sourceCurrency: string; sourceAmount: string } | { currency: string; amount: string };
+}): { currency: string; amount: string } {
+  return 'sourceAmount' in view.request
+    ? { currency: view.request.sourceCurrency, amount: view.request.sourceAmount }
+    : { currency: view.request.currency, amount: view.request.amount };
+}

@@ -1,8 +1,14 @@
 import { queryPage } from '../../db/page-query.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
+import type { Currency } from '../ledger/accounts.ts';
 import type { Blockchain } from '../rails/chains/networks.ts';
-import type { TargetCurrency, TransactionStatus } from './state.ts';
+import type { TransactionStatus, TransactionType } from './state.ts';
+
+export const tenantOf = (row: { project_id: string; environment: Environment }): Tenant => ({
+  projectId: row.project_id,
+  environment: row.environment,
+});
 
 export type TimelineStep = { status: TransactionStatus; at: string };
 
@@ -11,17 +17,23 @@ export type TransactionRow = {
   customer_id: string;
   project_id: string;
   environment: Environment;
-  type: 'ON_RAMP';
+  type: TransactionType;
   status: TransactionStatus;
-  currency: 'BRL';
+  /** The source currency and amount. */
+  currency: Currency;
   amount: bigint;
-  target_currency: TargetCurrency;
+  target_currency: Currency;
   rail: 'PIX';
-  pix_txid: string;
-  br_code: string;
-  expires_at: Date;
+  /** ON_RAMP: the PIX charge. */
+  pix_txid: string | null;
+  br_code: string | null;
+  expires_at: Date | null;
+  /** The platform's and the partner's fee terms when the transaction was created. */
   fee_basis_points: number;
   fee_flat: bigint;
+  fee_minimum: bigint;
+  partner_fee_basis_points: number;
+  partner_fee_flat: bigint;
   deposit_amount: bigint | null;
   deposit_end_to_end_id: string | null;
   deposited_at: Date | null;
@@ -29,6 +41,18 @@ export type TransactionRow = {
   fee: bigint | null;
   net_amount: bigint | null;
   target_amount: bigint | null;
+  /** fee = platform_fee + partner_fee */
+  platform_fee: bigint | null;
+  partner_fee: bigint | null;
+  /** What the transaction counts against the customer's limits, in BRL cents (every type). */
+  limit_amount_brl: bigint;
+  exchange_rate_id: string | null;
+  /** OFF_RAMP: where the BRL goes, why, and the PIX payment that carries it. */
+  bank_account_id: string | null;
+  purpose: string | null;
+  memo: string | null;
+  metadata: Record<string, unknown> | null;
+  end_to_end_id: string | null;
   failure_reason: string | null;
   /** The chain the stablecoin goes to (null on on-ramps older than wallets: the default chain). */
   blockchain: Blockchain | null;
@@ -36,6 +60,11 @@ export type TransactionRow = {
   chain_send_id: string | null;
   transaction_hash: string | null;
   block_explorer_url: string | null;
+  return_reason: string | null;
+  refund_status: 'PENDING' | 'SUCCESS' | 'FAILED' | null;
+  refund_amount: bigint | null;
+  refund_failure_reason: string | null;
+  refund_updated_at: Date | null;
   timeline: TimelineStep[];
   created_at: Date;
   updated_at: Date;
@@ -44,13 +73,17 @@ export type TransactionRow = {
 const COLUMNS = `id, customer_id, project_id, environment, type, status, currency, amount, target_currency, rail,
   pix_txid, br_code, expires_at, fee_basis_points, fee_flat, deposit_amount, deposit_end_to_end_id,
   deposited_at, rate, fee, net_amount, target_amount, failure_reason, timeline, created_at, updated_at,
+  fee_minimum, partner_fee_basis_points, partner_fee_flat, platform_fee, partner_fee, limit_amount_brl,
+  exchange_rate_id, bank_account_id, purpose, memo, metadata, end_to_end_id, return_reason, refund_status,
+  refund_amount, refund_failure_reason, refund_updated_at,
   blockchain, chain_send_id, transaction_hash, block_explorer_url`;
 
 export async function insertTransaction(db: Executor, row: TransactionRow): Promise<void> {
   await db.query(
     `INSERT INTO transactions (${COLUMNS})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-             $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)`,
+             $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40,
+             $41, $42, $43, $44, $45, $46, $47)`,
     [
       row.id,
       row.customer_id,
@@ -78,6 +111,23 @@ export async function insertTransaction(db: Executor, row: TransactionRow): Prom
       JSON.stringify(row.timeline),
       row.created_at,
       row.updated_at,
+      row.fee_minimum,
+      row.partner_fee_basis_points,
+      row.partner_fee_flat,
+      row.platform_fee,
+      row.partner_fee,
+      row.limit_amount_brl,
+      row.exchange_rate_id,
+      row.bank_account_id,
+      row.purpose,
+      row.memo,
+      row.metadata === null ? null : JSON.stringify(row.metadata),
+      row.end_to_end_id,
+      row.return_reason,
+      row.refund_status,
+      row.refund_amount,
+      row.refund_failure_reason,
+      row.refund_updated_at,
       row.blockchain,
       row.chain_send_id,
       row.transaction_hash,
@@ -152,7 +202,11 @@ export type StepChanges = Partial<
     | 'fee'
     | 'net_amount'
     | 'target_amount'
+    | 'platform_fee'
+    | 'partner_fee'
+    | 'end_to_end_id'
     | 'failure_reason'
+    | 'return_reason'
   >
 >;
 
@@ -177,7 +231,11 @@ export async function updateStep(
         fee = coalesce($9, fee),
         net_amount = coalesce($10, net_amount),
         target_amount = coalesce($11, target_amount),
-        failure_reason = coalesce($12, failure_reason)
+        failure_reason = coalesce($12, failure_reason),
+        platform_fee = coalesce($13, platform_fee),
+        partner_fee = coalesce($14, partner_fee),
+        end_to_end_id = coalesce($15, end_to_end_id),
+        return_reason = coalesce($16, return_reason)
       WHERE id = $1
       RETURNING ${COLUMNS}`,
     [
@@ -193,6 +251,10 @@ export async function updateStep(
       changes.net_amount ?? null,
       changes.target_amount ?? null,
       changes.failure_reason ?? null,
+      changes.platform_fee ?? null,
+      changes.partner_fee ?? null,
+      changes.end_to_end_id ?? null,
+      changes.return_reason ?? null,
     ],
   );
   return rows[0]!;
@@ -216,9 +278,35 @@ export async function claimInFlight(db: Executor): Promise<TransactionRow | unde
     `SELECT ${COLUMNS} FROM transactions
       WHERE status IN ('TRANSFERRING_FIAT', 'TRADING', 'TRANSFERRING_STABLECOIN')
         AND chain_send_id IS NULL
+        -- an off-ramp in TRANSFERRING_FIAT waits for its payout's result, not for settlement
+        AND NOT (type = 'OFF_RAMP' AND status = 'TRANSFERRING_FIAT')
       ORDER BY updated_at
       LIMIT 1
         FOR UPDATE SKIP LOCKED`,
   );
+  return rows[0];
+}
+
+export type RefundState = {
+  status: 'PENDING' | 'SUCCESS' | 'FAILED';
+  amount: bigint;
+  failureReason: string | null;
+  at: Date;
+};
+
+/** Records where the refund of an on-ramp stands; returns the new row. */
+export async function setRefundState(db: Executor, id: string, refund: RefundState): Promise<TransactionRow> {
+  const rows = await db.query<TransactionRow>(
+    `UPDATE transactions SET refund_status = $2, refund_amount = $3, refund_failure_reason = $4,
+            refund_updated_at = $5, updated_at = $5
+      WHERE id = $1
+      RETURNING ${COLUMNS}`,
+    [id, refund.status, refund.amount, refund.failureReason, refund.at],
+  );
+  return rows[0]!;
+}
+
+export async function findTransactionById(db: Executor, id: string): Promise<TransactionRow | undefined> {
+  const rows = await db.query<TransactionRow>(`SELECT ${COLUMNS} FROM transactions WHERE id = $1`, [id]);
   return rows[0];
 }

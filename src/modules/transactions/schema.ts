@@ -1,25 +1,63 @@
 import { Type } from 'typebox';
 import { Amount, AmountInput, DateTime, Nullable, PageQuery, StringEnum, Uuid } from '../../http/schemas.ts';
+import { LEDGER_CURRENCIES } from '../ledger/accounts.ts';
+import { ANY_AMOUNT_PATTERN } from '../ledger/amounts.ts';
 import { BLOCKCHAINS } from '../rails/chains/networks.ts';
-import { TARGET_CURRENCIES, TRANSACTION_STATUSES } from './state.ts';
+import { OFF_RAMP_PURPOSES, OFF_RAMP_SOURCES } from './off-ramp-state.ts';
+import { TARGET_CURRENCIES, TRANSACTION_STATUSES, TRANSACTION_TYPES } from './state.ts';
 
 export const TransactionStatusSchema = StringEnum([...TRANSACTION_STATUSES, 'PROCESSING'] as const);
 const Chain = StringEnum(BLOCKCHAINS, { description: 'Blockchain' });
-const Currency = StringEnum(['BRL', 'USDC', 'USDT'] as const);
-const Fee = Type.Object({ amount: Type.String(), currency: Currency });
 
 export const CreateOnRampBody = Type.Object(
   {
     customerId: Uuid('The customer who pays and receives the stablecoin; must be APPROVED'),
-    currency: StringEnum(['BRL'] as const, { description: 'Currency of the deposit' }),
-    amount: AmountInput('Amount of BRL the customer deposits'),
+    currency: Type.Optional(
+      StringEnum(['BRL'] as const, { description: 'Currency of the deposit (optional with exchangeRateId)' }),
+    ),
+    amount: Type.Optional(
+      AmountInput('Amount of BRL the customer deposits; required unless exchangeRateId is given'),
+    ),
     targetCurrency: Type.Optional(
       StringEnum(TARGET_CURRENCIES, { description: 'Stablecoin to receive (default USDC)' }),
+    ),
+    exchangeRateId: Type.Optional(
+      Uuid('A LOCKED BRL→stablecoin quote: the on-ramp settles at exactly its figures (single-use)'),
     ),
     blockchain: Type.Optional(
       StringEnum(BLOCKCHAINS, {
         description:
           "Chain of the customer's wallet that receives the stablecoin (default: the default chain)",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const CreateOffRampBody = Type.Object(
+  {
+    customerId: Uuid('The customer paying out; must be APPROVED'),
+    bankAccountId: Uuid("One of the customer's PIX bank accounts, its holder APPROVED"),
+    sourceCurrency: Type.Optional(
+      StringEnum(OFF_RAMP_SOURCES, { description: 'Balance paid out from (optional with exchangeRateId)' }),
+    ),
+    sourceAmount: Type.Optional(
+      Type.String({
+        pattern: ANY_AMOUNT_PATTERN,
+        description:
+          'Amount of the source currency (up to its decimals); required unless exchangeRateId is given',
+        examples: ['100.000000'],
+      }),
+    ),
+    exchangeRateId: Type.Optional(
+      Uuid('A LOCKED stablecoin→BRL quote: the off-ramp settles at exactly its figures (single-use)'),
+    ),
+    purpose: StringEnum(OFF_RAMP_PURPOSES, { description: 'PERSONAL_ACCOUNT only to a SELF account' }),
+    memo: Type.Optional(Type.String({ minLength: 1, maxLength: 140, description: 'Shown to the receiver' })),
+    metadata: Type.Optional(
+      Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), {
+        maxProperties: 20,
+        description: 'Up to 20 keys of your own, answered back as given',
       }),
     ),
   },
@@ -37,59 +75,120 @@ export const BlockchainReceipt = Type.Object(
   { description: 'Where the stablecoin moved on chain' },
 );
 
+const Money = Type.Object({ amount: Type.String(), currency: StringEnum(LEDGER_CURRENCIES) });
+
 const Receipt = Type.Object(
   {
-    sourceCurrency: Currency,
-    sourceAmount: Type.String({ description: 'Amount sent or deposited', examples: ['1500.00'] }),
-    fee: Type.String({
-      description: 'Total fee: for on-ramps basis points of the amount plus a flat fee; none on transfers',
+    sourceCurrency: StringEnum(LEDGER_CURRENCIES),
+    sourceAmount: Type.String({ description: 'Amount paid, in the source currency' }),
+    fee: Type.String({ description: 'Total fee in the source currency: fees.platform + fees.partner' }),
+    fees: Type.Object(
+      { platform: Money, partner: Money },
+      {
+        description:
+          "Platform fee (basis points rounded half up, plus a flat amount, at least the minimum) and the partner's own fee",
+      },
+    ),
+    netAmount: Type.String({ description: 'Amount converted: sourceAmount − fee' }),
+    rate: Type.String({
+      description: 'Target units per source unit applied to netAmount',
+      examples: ['0.1834'],
     }),
-    fees: Type.Optional(Type.Object({ platform: Fee, partner: Fee })),
-    netAmount: Type.String({ description: 'sourceAmount − fee' }),
-    rate: Type.String({ description: 'Target units per source unit applied', examples: ['0.1834'] }),
-    targetCurrency: StringEnum(TARGET_CURRENCIES),
+    targetCurrency: StringEnum(LEDGER_CURRENCIES),
     targetAmount: Type.String({
-      description: 'Stablecoin credited: netAmount × rate rounded down to 6 decimals',
+      description: 'Amount received: netAmount × rate rounded down to the target currency',
       examples: ['182.441100'],
     }),
     blockchain: Type.Optional(BlockchainReceipt),
   },
-  { description: 'What moved, once the transaction has succeeded (a transfer: once its hash is known)' },
+  {
+    description:
+      'The conversion: an on-ramp once it has succeeded, an off-ramp from its creation; a transfer or ' +
+      'deposit (rate 1, no fee) once its hash is known',
+  },
 );
+
+const OnRampRequest = Type.Object({
+  currency: Type.Literal('BRL'),
+  amount: Amount(),
+  targetCurrency: StringEnum(TARGET_CURRENCIES),
+  exchangeRateId: Type.Optional(Uuid('The LOCKED quote it settles at')),
+  blockchain: Nullable(Chain),
+});
+
+const OffRampRequest = Type.Object({
+  sourceCurrency: StringEnum(OFF_RAMP_SOURCES),
+  sourceAmount: Type.String(),
+  targetCurrency: Type.Literal('BRL'),
+  bankAccountId: Uuid(),
+  purpose: StringEnum(OFF_RAMP_PURPOSES),
+  memo: Nullable(Type.String()),
+  exchangeRateId: Nullable(Uuid()),
+});
+
+const ChainRequest = Type.Object({
+  currency: StringEnum(TARGET_CURRENCIES),
+  amount: Type.String({ description: 'Stablecoin with 6 decimals' }),
+  blockchain: Chain,
+  from: Nullable(
+    Type.String({ description: 'TRANSFER: the sending customer; DEPOSIT: the sending address' }),
+  ),
+  to: Type.String({
+    description: 'TRANSFER: the receiving customer or external address; DEPOSIT: the customer',
+  }),
+});
 
 export const TransactionSchema = Type.Object(
   {
     id: Uuid(),
     customerId: Uuid(),
-    type: StringEnum(['ON_RAMP', 'TRANSFER', 'DEPOSIT'] as const),
+    type: StringEnum([...TRANSACTION_TYPES, 'TRANSFER', 'DEPOSIT'] as const),
     status: TransactionStatusSchema,
-    request: Type.Object({
-      currency: Currency,
-      amount: Type.String({ description: 'BRL with 2 decimals, stablecoins with 6' }),
-      targetCurrency: Type.Optional(StringEnum(TARGET_CURRENCIES)),
-      blockchain: Nullable(Chain),
-      from: Type.Optional(
-        Nullable(
-          Type.String({ description: 'TRANSFER: the sending customer; DEPOSIT: the sending address' }),
+    request: Type.Union([OnRampRequest, OffRampRequest, ChainRequest]),
+    depositInstructions: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            rail: Type.Literal('PIX'),
+            brCode: Type.String({
+              description: 'PIX "copia e cola" payload (EMV BR Code) of this exact charge',
+            }),
+            amount: Amount(),
+            currency: Type.Literal('BRL'),
+            expiresAt: DateTime('The charge expires unless its deposit arrives before this time'),
+          },
+          { description: 'ON_RAMP: the PIX charge to pay' },
         ),
       ),
-      to: Type.Optional(
-        Type.String({
-          description: 'TRANSFER: the receiving customer or external address; DEPOSIT: the customer',
-        }),
+    ),
+    refund: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            status: StringEnum(['PENDING', 'SUCCESS', 'FAILED'] as const),
+            amount: Amount('BRL sent back to the payer'),
+            failureReason: Nullable(Type.String()),
+            updatedAt: DateTime(),
+          },
+          { description: 'ON_RAMP: the refund of held deposits, once requested' },
+        ),
       ),
-    }),
-    depositInstructions: Nullable(
-      Type.Object({
-        rail: Type.Literal('PIX'),
-        brCode: Type.String({ description: 'PIX "copia e cola" payload (EMV BR Code) of this exact charge' }),
-        amount: Amount(),
-        currency: Type.Literal('BRL'),
-        expiresAt: DateTime('The charge expires unless its deposit arrives before this time'),
-      }),
+    ),
+    payout: Type.Optional(
+      Type.Object(
+        {
+          rail: Type.Literal('PIX'),
+          bankAccountId: Uuid(),
+          endToEndId: Nullable(
+            Type.String({ description: 'PIX end-to-end id (E + ISPB + yyyyMMddHHmm + 11), set when sent' }),
+          ),
+        },
+        { description: 'OFF_RAMP: the PIX payment that carries the BRL' },
+      ),
     ),
     receipt: Nullable(Receipt),
     failureReason: Nullable(Type.String({ description: 'Why the transaction FAILED or EXPIRED' })),
+    returnReason: Type.Optional(Nullable(Type.String({ description: 'OFF_RAMP: why the PIX came back' }))),
     timeline: Type.Array(Type.Object({ status: TransactionStatusSchema, at: DateTime() })),
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     createdAt: DateTime(),
@@ -107,6 +206,15 @@ export const SandboxDepositBody = Type.Object(
   {
     amount: Type.Optional(
       AmountInput('Amount the simulated payer sends; defaults to the requested amount. Any other fails it.'),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const SandboxReturnBody = Type.Object(
+  {
+    reason: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 140, description: 'Why the receiving bank sent the PIX back' }),
     ),
   },
   { additionalProperties: false },

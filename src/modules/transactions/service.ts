@@ -2,19 +2,22 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { formatAmount, parseAmount } from '../../core/money.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { formatAmount, parseAmount } from '../../lib/money.ts';
 import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib/pix-brcode.ts';
 import { randomBase62 } from '../../lib/secrets.ts';
-import { lockCustomer } from '../customers/repo.ts';
+import { lockCustomer } from '../customers/service.ts';
 import { recordEvent } from '../events/outbox.ts';
+import { assertMinimum, platformFeeTerms } from '../exchange-rates/quote.ts';
+import { type ExchangeRateRow, useLockedQuote } from '../exchange-rates/service.ts';
+import { partnerFeeTerms } from '../partner-fees/service.ts';
 import type { Blockchain } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { onRampFee } from '../rates/convert.ts';
 import { type ChainTransactionView, presentChainTransaction } from '../wallets/presenter.ts';
-import { findChainTransaction, listChainTransactions } from '../wallets/repo.ts';
+import { findChainTransaction, listChainTransactions } from '../wallets/service.ts';
 import { assertWithinLimits } from './limits.ts';
 import { presentTransaction, type TransactionView } from './presenter.ts';
 import * as repo from './repo.ts';
@@ -24,13 +27,29 @@ export type AnyTransactionView = TransactionView | ChainTransactionView;
 
 export type CreateOnRampInput = {
   customerId: string;
-  currency: 'BRL';
-  amount: string;
+  currency?: 'BRL' | undefined;
+  amount?: string | undefined;
   targetCurrency?: TargetCurrency | undefined;
   blockchain?: Blockchain | undefined;
+  exchangeRateId?: string | undefined;
 };
 
 const TXID_LENGTH = 25;
+
+function assertMatchesQuote(quote: ExchangeRateRow, amount: bigint | undefined, target: string | undefined) {
+  if (amount !== undefined && amount !== quote.source_amount) {
+    throw invalidField(
+      '/body/amount',
+      `must match the exchange rate's sourceAmount ${formatAmount(quote.source_amount)}`,
+    );
+  }
+  if (target !== undefined && target !== quote.target_currency) {
+    throw invalidField(
+      '/body/targetCurrency',
+      `must match the exchange rate's targetCurrency ${quote.target_currency}`,
+    );
+  }
+}
 
 export function createTransactionService(deps: {
   db: Database;
@@ -50,9 +69,12 @@ export function createTransactionService(deps: {
         `must be at most ${formatAmount(PIX_MAX_AMOUNT_CENTS)}, what a PIX charge carries`,
       );
     }
-    const fee = onRampFee(amount, { basisPoints: onRamp.feeBasisPoints, flat: onRamp.feeFlat });
-    if (fee >= amount)
-      throw invalidField('/body/amount', `must be more than the fee of ${formatAmount(fee)}`);
+    assertMinimum(config, amount, '/body/amount');
+    const terms = platformFeeTerms(config, 'ON_RAMP');
+    const fee = onRampFee(amount, terms);
+    const least = fee > terms.minimum ? fee : terms.minimum;
+    if (least >= amount)
+      throw invalidField('/body/amount', `must be more than the fee of ${formatAmount(least)}`);
     return amount;
   }
 
@@ -65,15 +87,23 @@ export function createTransactionService(deps: {
     );
   }
 
-  async function create(tenant: Tenant, input: CreateOnRampInput): Promise<TransactionView> {
-    const amount = validAmount(input.amount);
-    const targetCurrency = input.targetCurrency ?? 'USDC';
-    const blockchain = input.blockchain ?? chains.config.defaultChain;
-    if (!chains.get(tenant.environment, blockchain).supports(targetCurrency)) {
-      throw invalidField('/body/blockchain', `${targetCurrency} is not available on ${blockchain}`);
+  /** Without a quote: currency and amount are required. With one: when sent, they must match it. */
+  function requested(input: CreateOnRampInput): bigint | undefined {
+    if (input.exchangeRateId === undefined) {
+      const errors = [];
+      if (input.currency === undefined) errors.push({ pointer: '/body/currency', message: 'is required' });
+      if (input.amount === undefined) errors.push({ pointer: '/body/amount', message: 'is required' });
+      if (errors.length > 0) throw new AppError('invalid_request', 'The request body is invalid', { errors });
     }
+    return input.amount === undefined ? undefined : validAmount(input.amount);
+  }
+
+  async function create(tenant: Tenant, input: CreateOnRampInput): Promise<TransactionView> {
+    const given = requested(input);
+    const blockchain = input.blockchain ?? chains.config.defaultChain;
     const pixKey = pixKeyFor(tenant);
-    return db.transaction(async (tx) => {
+    const partner = await partnerFeeTerms(db, tenant.projectId, 'ON_RAMP');
+    const view = await db.transaction(async (tx) => {
       const customer = await lockCustomer(tx, tenant, input.customerId);
       if (!customer) throw notFound('Customer');
       if (customer.verification_status !== 'APPROVED') {
@@ -83,6 +113,19 @@ export function createTransactionService(deps: {
         );
       }
       const now = clock();
+      const quote =
+        input.exchangeRateId === undefined
+          ? null
+          : await useLockedQuote(tx, tenant, input.exchangeRateId, { direction: 'ON_RAMP' }, now);
+      if (quote) assertMatchesQuote(quote, given, input.targetCurrency);
+      const amount = quote ? quote.source_amount : given!;
+      // an ON_RAMP quote's target is a stablecoin
+      const targetCurrency = quote
+        ? (quote.target_currency as TargetCurrency)
+        : (input.targetCurrency ?? 'USDC');
+      if (!chains.get(tenant.environment, blockchain).supports(targetCurrency)) {
+        throw invalidField('/body/blockchain', `${targetCurrency} is not available on ${blockchain}`);
+      }
       await assertWithinLimits(tx, customer.id, config.defaultLimits[customer.type], amount, now);
       const txid = randomBase62(TXID_LENGTH);
       const row: repo.TransactionRow = {
@@ -107,14 +150,32 @@ export function createTransactionService(deps: {
         expires_at: new Date(now.getTime() + onRamp.depositExpiryMs),
         fee_basis_points: onRamp.feeBasisPoints,
         fee_flat: onRamp.feeFlat,
+        fee_minimum: config.moneyOut.minimumFee,
+        partner_fee_basis_points: partner.basisPoints,
+        partner_fee_flat: partner.flat,
         deposit_amount: null,
         deposit_end_to_end_id: null,
         deposited_at: null,
-        rate: null,
-        fee: null,
-        net_amount: null,
-        target_amount: null,
+        // a LOCKED quote fixes the conversion now; otherwise it is fixed when the deposit trades
+        rate: quote?.base_rate ?? null,
+        fee: quote ? quote.platform_fee + quote.partner_fee : null,
+        net_amount: quote ? quote.source_amount - quote.platform_fee - quote.partner_fee : null,
+        target_amount: quote?.target_amount ?? null,
+        platform_fee: quote?.platform_fee ?? null,
+        partner_fee: quote?.partner_fee ?? null,
+        limit_amount_brl: amount,
+        exchange_rate_id: quote?.id ?? null,
+        bank_account_id: null,
+        purpose: null,
+        memo: null,
+        metadata: null,
+        end_to_end_id: null,
         failure_reason: null,
+        return_reason: null,
+        refund_status: null,
+        refund_amount: null,
+        refund_failure_reason: null,
+        refund_updated_at: null,
         blockchain,
         chain_send_id: null,
         transaction_hash: null,
@@ -127,7 +188,7 @@ export function createTransactionService(deps: {
       const view = presentTransaction(row);
       await recordEvent(tx, {
         tenant,
-        type: 'transaction.updated',
+        type: 'transaction.created',
         resourceType: 'transaction',
         resourceId: row.id,
         data: view,
@@ -135,6 +196,7 @@ export function createTransactionService(deps: {
       });
       return view;
     });
+    return view;
   }
 
   async function get(tenant: Tenant, id: string): Promise<AnyTransactionView> {
@@ -176,3 +238,13 @@ export function createTransactionService(deps: {
 }
 
 export type TransactionService = ReturnType<typeof createTransactionService>;
+
+/** What other modules (the PIX rail) may read of a transaction, found or locked within their transaction. */
+export {
+  findTransaction,
+  findTransactionById,
+  lockTransaction,
+  lockTransactionByTxid,
+  type TransactionRow,
+  tenantOf,
+} from './repo.ts';

@@ -11,52 +11,89 @@
  * or from two processes, does it once.
  */
 
+import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
+import { formatDecimalTrimmed } from '../../core/decimal.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import { formatDecimalTrimmed } from '../../lib/decimal.ts';
-import type { Tenant } from '../../lib/environment.ts';
+import { marketRate, pairOf } from '../exchange-rates/market.ts';
+import { type Pricing, PricingError, priceFromSource, UNIT_RATE } from '../exchange-rates/pricing.ts';
 import { converted, feeCharged } from '../ledger/postings.ts';
-import { postJournal } from '../ledger/repo.ts';
+import { postJournal } from '../ledger/service.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
-import { convertOnRamp, RATE_SCALE } from '../rates/convert.ts';
-import { currentRate } from '../rates/repo.ts';
+import { RATE_SCALE } from '../rates/convert.ts';
 import { progressSend } from '../wallets/sender.ts';
 import { deliverStablecoin } from './delivery.ts';
-import { claimInFlight, lockTransaction, type TransactionRow } from './repo.ts';
+import { offRampStep } from './off-ramp-settlement.ts';
+import { claimInFlight, lockTransaction, type TransactionRow, tenantOf } from './repo.ts';
 import { IN_FLIGHT } from './state.ts';
 import { transitionTransaction } from './transition.ts';
 
-/** Largest amount a bigint column holds. */
-const INT8_MAX = 9_223_372_036_854_775_807n;
+/** What a settlement step needs: the configuration (rates, fees) and the chains (on-chain delivery). */
+export type StepDeps = { config: Config; chains: ChainRegistry };
 
-const tenantOf = (row: TransactionRow): Tenant => ({
-  projectId: row.project_id,
-  environment: row.environment,
-});
+export type SettlementDeps = StepDeps & { db: Database; clock: Clock };
 
-async function trade(tx: Executor, row: TransactionRow, at: Date): Promise<TransactionRow> {
-  const pair = `BRL/${row.target_currency}` as const;
-  const rate = await currentRate(tx, pair);
-  if (!rate) {
-    return transitionTransaction(tx, row, 'FAILED', at, {
-      failure_reason: `No ${pair} rate is set, so the deposit could not be converted; it is held for refund`,
-    });
+/** The conversion of an on-ramp: its LOCKED quote's figures, or the rate in force now. */
+async function onRampConversion(
+  tx: Executor,
+  config: Config,
+  row: TransactionRow,
+): Promise<Pricing | { failure: string }> {
+  if (row.rate !== null) {
+    return {
+      sourceCurrency: row.currency,
+      targetCurrency: row.target_currency,
+      source: row.amount,
+      platformFee: row.platform_fee!,
+      partnerFee: row.partner_fee!,
+      fee: row.fee!,
+      net: row.net_amount!,
+      baseRate: row.rate,
+      target: row.target_amount!,
+      limitAmountBrl: row.limit_amount_brl,
+    };
   }
-  const conversion = convertOnRamp(
-    row.amount,
-    { basisPoints: row.fee_basis_points, flat: row.fee_flat },
-    rate.rate,
-  );
-  if (conversion.net <= 0n || conversion.target <= 0n || conversion.target > INT8_MAX) {
-    return transitionTransaction(tx, row, 'FAILED', at, {
-      failure_reason:
-        `At ${formatDecimalTrimmed(rate.rate, RATE_SCALE)} ${pair} the deposit converts to no ` +
+  const pair = pairOf(row.currency, row.target_currency);
+  const rate = await marketRate(tx, row.environment, pair, config.moneyOut.sandboxRates);
+  if (rate === undefined) {
+    return {
+      failure: `No ${pair} rate is set, so the deposit could not be converted; it is held for refund`,
+    };
+  }
+  try {
+    return priceFromSource(
+      {
+        sourceCurrency: row.currency,
+        targetCurrency: row.target_currency,
+        baseRate: rate,
+        rateToBrl: UNIT_RATE,
+        platform: { basisPoints: row.fee_basis_points, flat: row.fee_flat, minimum: row.fee_minimum },
+        partner: { basisPoints: row.partner_fee_basis_points, flat: row.partner_fee_flat, minimum: 0n },
+      },
+      row.amount,
+    );
+  } catch (error) {
+    if (!(error instanceof PricingError)) throw error;
+    return {
+      failure:
+        `At ${formatDecimalTrimmed(rate, RATE_SCALE)} ${pair} the deposit converts to no ` +
         `representable amount of ${row.target_currency}; it is held for refund`,
-    });
+    };
+  }
+}
+
+async function trade(tx: Executor, config: Config, row: TransactionRow, at: Date): Promise<TransactionRow> {
+  const conversion = await onRampConversion(tx, config, row);
+  if ('failure' in conversion) {
+    return transitionTransaction(tx, row, 'FAILED', at, { failure_reason: conversion.failure });
   }
   const common = { tenant: tenantOf(row), transactionId: row.id, reference: row.id, at };
   if (conversion.fee > 0n) {
-    await postJournal(tx, { ...common, kind: 'FEE', entries: feeCharged(row.customer_id, conversion.fee) });
+    await postJournal(tx, {
+      ...common,
+      kind: 'FEE',
+      entries: feeCharged(row.customer_id, conversion.platformFee, conversion.partnerFee),
+    });
   }
   await postJournal(tx, {
     ...common,
@@ -64,25 +101,29 @@ async function trade(tx: Executor, row: TransactionRow, at: Date): Promise<Trans
     entries: converted(row.customer_id, conversion.net, row.target_currency, conversion.target),
   });
   return transitionTransaction(tx, row, 'TRANSFERRING_STABLECOIN', at, {
-    rate: conversion.rate,
+    rate: conversion.baseRate,
     fee: conversion.fee,
     net_amount: conversion.net,
     target_amount: conversion.target,
+    platform_fee: conversion.platformFee,
+    partner_fee: conversion.partnerFee,
   });
 }
 
 /** Performs the next settlement step of a locked transaction; a transaction not in flight is left alone. */
 export async function settleStep(
   tx: Executor,
-  chains: ChainRegistry,
+  deps: StepDeps,
   row: TransactionRow,
   at: Date,
 ): Promise<TransactionRow> {
+  const { config, chains } = deps;
+  if (row.type === 'OFF_RAMP') return offRampStep(tx, config, row, at);
   switch (row.status) {
     case 'TRANSFERRING_FIAT':
       return transitionTransaction(tx, row, 'TRADING', at);
     case 'TRADING':
-      return trade(tx, row, at);
+      return trade(tx, config, row, at);
     case 'TRANSFERRING_STABLECOIN':
       return deliverStablecoin(tx, chains, row, at);
     default:
@@ -91,12 +132,13 @@ export async function settleStep(
 }
 
 /** Runs every remaining step of one transaction, each in its own database transaction. */
-export async function settle(db: Database, clock: Clock, chains: ChainRegistry, id: string): Promise<void> {
+export async function settle(deps: SettlementDeps, id: string): Promise<void> {
+  const { db, clock, chains } = deps;
   for (;;) {
     const step = await db.transaction(async (tx) => {
       const row = await lockTransaction(tx, id);
       if (!row) return null;
-      const next = await settleStep(tx, chains, row, clock());
+      const next = await settleStep(tx, deps, row, clock());
       return { moved: next.status !== row.status, status: next.status, send: next.chain_send_id };
     });
     if (step === null) return;
@@ -114,32 +156,23 @@ export async function settle(db: Database, clock: Clock, chains: ChainRegistry, 
  * already committed, so an unexpected error here only delays settlement: the worker carries the
  * transaction on, and the caller answers with the state reached so far.
  */
-export async function settleNow(
-  db: Database,
-  clock: Clock,
-  chains: ChainRegistry,
-  id: string,
-): Promise<void> {
+export async function settleNow(deps: SettlementDeps, id: string): Promise<void> {
   try {
-    await settle(db, clock, chains, id);
+    await settle(deps, id);
   } catch {
     // left in flight for settleInFlight
   }
 }
 
 /** Worker: carries forward up to `batch` in-flight steps; safe on several processes (SKIP LOCKED). */
-export async function settleInFlight(
-  db: Database,
-  clock: Clock,
-  chains: ChainRegistry,
-  batch = 50,
-): Promise<number> {
+export async function settleInFlight(deps: SettlementDeps, batch = 50): Promise<number> {
+  const { db, clock } = deps;
   let done = 0;
   while (done < batch) {
     const moved = await db.transaction(async (tx) => {
       const row = await claimInFlight(tx);
       if (!row) return false;
-      await settleStep(tx, chains, row, clock());
+      await settleStep(tx, deps, row, clock());
       return true;
     });
     if (!moved) break;

@@ -1,5 +1,6 @@
+import { OFF_RAMP_TRANSITIONS } from './off-ramp-state.ts';
 /**
- * The on-ramp state machine (PRODUCT.md, "On-ramp transactions"). A deposit moves a charge from
+ * The transaction state machines. On-ramps (PRODUCT.md, "On-ramp transactions") (PRODUCT.md, "On-ramp transactions"). A deposit moves a charge from
  * AWAITING_FUNDS into TRANSFERRING_FIAT; settlement carries it through TRADING and
  * TRANSFERRING_STABLECOIN to SUCCESS. Any step after the deposit may FAIL; only a charge still waiting
  * for its deposit may EXPIRE. SUCCESS, FAILED and EXPIRED are final.
@@ -12,10 +13,16 @@ export const TRANSACTION_STATUSES = [
   'SUCCESS',
   'FAILED',
   'EXPIRED',
+  'RETURNED',
 ] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
-export const TRANSACTION_TRANSITIONS: Record<TransactionStatus, readonly TransactionStatus[]> = {
+export const TRANSACTION_TYPES = ['ON_RAMP', 'OFF_RAMP'] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+type Transitions = Record<TransactionStatus, readonly TransactionStatus[]>;
+
+export const TRANSACTION_TRANSITIONS: Transitions = {
   AWAITING_FUNDS: ['TRANSFERRING_FIAT', 'EXPIRED'],
   TRANSFERRING_FIAT: ['TRADING', 'FAILED'],
   TRADING: ['TRANSFERRING_STABLECOIN', 'FAILED'],
@@ -23,12 +30,19 @@ export const TRANSACTION_TRANSITIONS: Record<TransactionStatus, readonly Transac
   SUCCESS: [],
   FAILED: [],
   EXPIRED: [],
+  RETURNED: [],
 };
 
-export const canTransition = (from: TransactionStatus, to: TransactionStatus): boolean =>
-  TRANSACTION_TRANSITIONS[from].includes(to);
+const TRANSITIONS_BY_TYPE: Record<TransactionType, Transitions> = {
+  ON_RAMP: TRANSACTION_TRANSITIONS,
+  OFF_RAMP: OFF_RAMP_TRANSITIONS,
+};
 
-export const isFinal = (status: TransactionStatus): boolean => TRANSACTION_TRANSITIONS[status].length === 0;
+export const canTransition = (
+  type: TransactionType,
+  from: TransactionStatus,
+  to: TransactionStatus,
+): boolean => TRANSITIONS_BY_TYPE[type][from].includes(to);
 
 /** Statuses that settlement carries forward on its own, once the deposit is in. */
 export const IN_FLIGHT: readonly TransactionStatus[] = [
@@ -40,5 +54,6 @@ export const IN_FLIGHT: readonly TransactionStatus[] = [
 /** Statuses whose amounts do not count against a customer's limits. */
 export const NOT_COUNTED: readonly TransactionStatus[] = ['FAILED', 'EXPIRED'];
 
+export const STABLECOINS = ['USDC', 'USDT'] as const;
 export const TARGET_CURRENCIES = ['USDC', 'USDT'] as const;
 export type TargetCurrency = (typeof TARGET_CURRENCIES)[number];

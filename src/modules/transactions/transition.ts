@@ -19,13 +19,13 @@ export async function transitionTransaction(
   at: Date,
   changes: StepChanges = {},
 ): Promise<TransactionRow> {
-  if (!canTransition(row.status, to)) {
+  if (!canTransition(row.type, row.status, to)) {
     throw new AppError('invalid_state_transition', `A transaction cannot move from ${row.status} to ${to}`);
   }
   const updated = await updateStep(tx, row.id, to, at, changes);
   // A movement that fails or expires no longer counts against the customer's limits.
   if (NOT_COUNTED.includes(to) && !NOT_COUNTED.includes(row.status)) {
-    await releaseLimitUsage(tx, row.customer_id, row.amount, row.created_at);
+    await releaseLimitUsage(tx, row.customer_id, row.limit_amount_brl, row.created_at);
   }
   await recordEvent(tx, {
     tenant: { projectId: updated.project_id, environment: updated.environment },

@@ -52,17 +52,6 @@ export async function findVerification(
   return rows[0];
 }
 
-export async function findVerificationStatusOfCustomer(
-  db: Executor,
-  customerId: string,
-): Promise<VerificationStatus | undefined> {
-  const rows = await db.query<{ status: VerificationStatus }>(
-    'SELECT status FROM verifications WHERE customer_id = $1',
-    [customerId],
-  );
-  return rows[0]?.status;
-}
-
 /** Locks the verification row for a state change. */
 export async function lockVerification(db: Executor, id: string): Promise<VerificationRow | undefined> {
   const rows = await db.query<VerificationRow>(

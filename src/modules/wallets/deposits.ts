@@ -9,7 +9,7 @@ import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
 import { chainDeposit } from '../ledger/postings.ts';
-import { postJournal } from '../ledger/repo.ts';
+import { postJournal } from '../ledger/service.ts';
 import type { InboundTransfer } from '../rails/chains/adapter.ts';
 import type { Blockchain } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';

@@ -4,9 +4,10 @@
  * each giving what it holds, until the amount is covered. Call under the customer's row lock, so that
  * what is read here is what the caller posts.
  */
+
+import { formatDecimal } from '../../core/decimal.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Executor } from '../../db/types.ts';
-import { formatDecimal } from '../../lib/decimal.ts';
 import type { Entry } from '../ledger/accounts.ts';
 import { BLOCKCHAINS, type Blockchain, type Stablecoin } from '../rails/chains/networks.ts';
 import { walletBalances } from './repo.ts';

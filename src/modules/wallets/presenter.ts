@@ -1,5 +1,5 @@
 /** Stablecoin transfers and deposits as the API answers them: the same shape as every transaction. */
-import { formatDecimal } from '../../lib/decimal.ts';
+import { formatDecimal } from '../../core/decimal.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import type { ChainTransactionRow } from './repo.ts';
 

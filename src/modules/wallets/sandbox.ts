@@ -1,9 +1,9 @@
 /** Sandbox: a simulated inbound transfer to a customer's address, confirmed after the sandbox delay. */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.ts';
+import { parseDecimal } from '../../core/decimal.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import type { Database } from '../../db/types.ts';
-import { parseDecimal } from '../../lib/decimal.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { BLOCKCHAINS, type Blockchain, type Stablecoin } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';

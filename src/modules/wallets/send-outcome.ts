@@ -1,7 +1,7 @@
 /** What a send's progress means for the transaction it carries: an on-ramp or a transfer. */
 import type { Executor } from '../../db/types.ts';
 import { chainSendReversed, chainSendSettled } from '../ledger/postings.ts';
-import { postJournal } from '../ledger/repo.ts';
+import { postJournal } from '../ledger/service.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { finishOnRampDelivery, recordOnRampHash } from '../transactions/delivery.ts';
 import { moveChainTransaction } from './events.ts';

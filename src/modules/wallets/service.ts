@@ -3,12 +3,13 @@
  * at the customer's own index, created together the first time they are needed. Balances per chain come
  * from the ledger, so that they always add up to the customer's balances.
  */
+
+import { formatDecimal } from '../../core/decimal.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import { formatDecimal } from '../../lib/decimal.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { type CustomerRow, findCustomer } from '../customers/repo.ts';
+import { type CustomerRow, findCustomer } from '../customers/service.ts';
 import { BLOCKCHAINS, type Blockchain } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { insertWallets, nextHdIndex, type WalletRow, walletBalances, walletsOf } from './repo.ts';
@@ -84,3 +85,4 @@ export function createWalletService(deps: { db: Database; chains: ChainRegistry;
 
   return { list };
 }
+export { findChainTransaction, listChainTransactions } from './repo.ts';

@@ -7,14 +7,14 @@
  */
 
 import type { Clock } from '../../core/clock.ts';
+import { formatDecimal, parseDecimal } from '../../core/decimal.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database } from '../../db/types.ts';
-import { formatDecimal, parseDecimal } from '../../lib/decimal.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { findCustomer, lockCustomer } from '../customers/repo.ts';
+import { findCustomer, lockCustomer } from '../customers/service.ts';
 import { chainSend, walletTransfer } from '../ledger/postings.ts';
-import { postJournal } from '../ledger/repo.ts';
+import { postJournal } from '../ledger/service.ts';
 import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { createChainTransaction, moveChainTransaction } from './events.ts';

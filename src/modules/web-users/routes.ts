@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../core/errors.ts';
 import { DateTime, IdParams, problems, StringEnum, Uuid } from '../../http/schemas.ts';
-import { lockOperator } from '../operators/repo.ts';
+import { lockOperator } from '../operators/accounts.ts';
 import { createWebUserService, DASHBOARD_ROLES } from './service.ts';
 
 const operatorSecurity = [{ operatorAuth: [] as string[] }];

@@ -10,7 +10,7 @@ import { newId } from '../../core/ids.ts';
 import type { Database, Transaction } from '../../db/types.ts';
 import { randomBase62, sha256Hex } from '../../lib/secrets.ts';
 import { type Actor, recordAudit } from '../projects/audit.ts';
-import { findProject } from '../projects/repo.ts';
+import { findProject } from '../projects/service.ts';
 import {
   checkPassword,
   hashPassword,

@@ -90,6 +90,7 @@ export async function fanOutEvents(tx: Executor, now: Date, batch: number, retry
 export type ClaimedDelivery = {
   id: string;
   endpoint_id: string;
+  project_id: string;
   environment: Environment;
   url: string;
   secret_ciphertext: string;
@@ -101,11 +102,27 @@ export type ClaimedDelivery = {
   event_data: unknown;
 };
 
+/** How many more attempts may start now, per endpoint and per project, where fewer than the default. */
+export type ClaimRooms = {
+  perEndpoint: number;
+  perProject: number;
+  endpoints: Map<string, number>;
+  projects: Map<string, number>;
+};
+
+/** How far down the due list one claim looks (the rows are then capped per endpoint and project). */
+const CANDIDATE_WINDOW = 1000;
+
 /**
  * Claims up to `batch` due deliveries for `leaseMs` under a fresh token. A delivery is due when its time
  * has come, its endpoint is enabled (or a partner asked for this attempt), and no earlier event of the same
  * resource is still waiting for that endpoint or still being fanned out: per resource and endpoint, events
  * go out one at a time, in order.
+ *
+ * Fairness: at most `rooms.perEndpoint` deliveries of one endpoint and `rooms.perProject` of one project
+ * are claimed (less where this process already has attempts in flight for them), and endpoints or
+ * projects without room are not even looked at, so a project whose receivers hang holds only its own
+ * share of the dispatcher, never another project's.
  */
 export async function claimDueDeliveries(
   tx: Executor,
@@ -113,13 +130,21 @@ export async function claimDueDeliveries(
   batch: number,
   leaseMs: number,
   token: string,
+  rooms: ClaimRooms,
 ): Promise<ClaimedDelivery[]> {
+  const endpointRooms = [...rooms.endpoints];
+  const projectRooms = [...rooms.projects];
   return tx.query<ClaimedDelivery>(
-    `WITH due AS (
-       SELECT d.id FROM webhook_deliveries d
+    `WITH endpoint_room AS (SELECT * FROM unnest($5::uuid[], $6::int[]) AS r (id, room)),
+          project_room AS (SELECT * FROM unnest($7::uuid[], $8::int[]) AS r (id, room)),
+          candidates AS (
+       SELECT d.id, d.endpoint_id, d.project_id, d.next_attempt_at, d.event_seq
+         FROM webhook_deliveries d
          JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
         WHERE d.status = 'PENDING' AND d.next_attempt_at <= $1
           AND ep.deleted_at IS NULL AND (ep.status = 'ENABLED' OR d.manual)
+          AND NOT EXISTS (SELECT 1 FROM endpoint_room r WHERE r.id = d.endpoint_id AND r.room <= 0)
+          AND NOT EXISTS (SELECT 1 FROM project_room r WHERE r.id = d.project_id AND r.room <= 0)
           AND NOT EXISTS (
                 SELECT 1 FROM webhook_deliveries p
                  WHERE p.endpoint_id = d.endpoint_id AND p.resource_id = d.resource_id
@@ -128,16 +153,39 @@ export async function claimDueDeliveries(
                 SELECT 1 FROM events e
                  WHERE e.resource_id = d.resource_id AND e.seq < d.event_seq AND e.dispatched_at IS NULL)
         ORDER BY d.next_attempt_at, d.event_seq
+        LIMIT ${CANDIDATE_WINDOW}),
+          ranked AS (
+       SELECT c.*,
+              row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.event_seq) AS endpoint_rank,
+              row_number() OVER (PARTITION BY c.project_id ORDER BY c.next_attempt_at, c.event_seq) AS project_rank
+         FROM candidates c),
+          due AS (
+       SELECT d.id FROM webhook_deliveries d
+         JOIN ranked c ON c.id = d.id
+        WHERE c.endpoint_rank <= COALESCE((SELECT r.room FROM endpoint_room r WHERE r.id = c.endpoint_id), $9)
+          AND c.project_rank <= COALESCE((SELECT r.room FROM project_room r WHERE r.id = c.project_id), $10)
+        ORDER BY c.next_attempt_at, c.event_seq
         LIMIT $2
         FOR UPDATE OF d SKIP LOCKED)
      UPDATE webhook_deliveries w
         SET next_attempt_at = $3, claim_token = $4, updated_at = $1
        FROM due, webhook_endpoints ep, events e
       WHERE w.id = due.id AND ep.id = w.endpoint_id AND e.id = w.event_id
-     RETURNING w.id, w.endpoint_id, w.environment, ep.url, ep.secret_ciphertext, w.attempt_count,
+     RETURNING w.id, w.endpoint_id, w.project_id, w.environment, ep.url, ep.secret_ciphertext, w.attempt_count,
                w.retry_until, e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at,
                e.data AS event_data`,
-    [now, batch, new Date(now.getTime() + leaseMs), token],
+    [
+      now,
+      batch,
+      new Date(now.getTime() + leaseMs),
+      token,
+      endpointRooms.map(([id]) => id),
+      endpointRooms.map(([, room]) => room),
+      projectRooms.map(([id]) => id),
+      projectRooms.map(([, room]) => room),
+      rooms.perEndpoint,
+      rooms.perProject,
+    ],
   );
 }
 

@@ -175,3 +175,17 @@ export async function requeueDelivery(
     [id, at, change.retryUntil ?? null, change.manual],
   );
 }
+
+/**
+ * Counts the endpoints a project has in one environment, after locking the project row so that two
+ * concurrent registrations cannot both pass a limit checked against this count.
+ */
+export async function countEndpointsLocked(tx: Executor, tenant: Tenant): Promise<number> {
+  await tx.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [tenant.projectId]);
+  const rows = await tx.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM webhook_endpoints
+      WHERE project_id = $1 AND environment = $2 AND deleted_at IS NULL`,
+    [tenant.projectId, tenant.environment],
+  );
+  return rows[0]!.n;
+}

@@ -37,7 +37,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; environ
         response: { 201: CreatedEndpointSchema, ...problems(400, 401, 409, 415, 422, 429, 503) },
       },
     },
-    async (request, reply) => reply.code(201).send(await webhooks.create(request.tenant, request.body)),
+    async (request, reply) =>
+      // the answer carries the signing secret: no cache may keep it, and a replay only briefly
+      reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send(await webhooks.create(request.tenant, request.body)),
   );
 
   app.get(

@@ -28,10 +28,25 @@ function pinnedLookup(target: ResolvedAddress): LookupFunction {
   }) as LookupFunction;
 }
 
-function describeError(error: unknown): string {
-  const { code, message } = error as { code?: string; message?: string };
-  const text = message ?? String(error);
-  return code && !text.includes(code) ? `${code}: ${text}` : text;
+/** Raised by the attempt's own timer. */
+class AttemptTimeout extends Error {}
+
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
+
+/**
+ * What a partner is told about a failed attempt: a coarse class, never the socket's own message (which
+ * can describe the network the server sits on).
+ */
+export function coarseError(error: unknown): string {
+  if (error instanceof AttemptTimeout) return 'timeout';
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string') return 'connection failed';
+  if (code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') return 'timeout';
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'connection reset';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'host unreachable';
+  if (code === 'EPROTO' || TLS_CODE.test(code) || code.includes('CERT')) return 'TLS error';
+  return 'connection failed';
 }
 
 export const postWebhook: Post = ({ url, address, headers, body, timeoutMs }) =>
@@ -58,7 +73,7 @@ export const postWebhook: Post = ({ url, address, headers, body, timeoutMs }) =>
     });
     // Also bounds how long a response body is drained after its status has been taken.
     const timer = setTimeout(() => {
-      request.destroy(new Error(`no response within ${timeoutMs} ms`));
+      request.destroy(new AttemptTimeout(`no response within ${timeoutMs} ms`));
     }, timeoutMs);
     request.on('close', () => clearTimeout(timer));
     request.on('response', (response: IncomingMessage) => {
@@ -69,7 +84,7 @@ export const postWebhook: Post = ({ url, address, headers, body, timeoutMs }) =>
       response.resume();
     });
     request.on('error', (error) =>
-      settle({ statusCode: null, latencyMs: latency(), error: describeError(error) }),
+      settle({ statusCode: null, latencyMs: latency(), error: coarseError(error) }),
     );
     request.end(body);
   });

@@ -34,7 +34,7 @@ export function createWebhookService(deps: {
     const problem = urlShapeProblem(raw);
     if (problem) throw invalidField('/body/url', problem);
     const url = new URL(raw);
-    if (!privateUrlsAllowed(tenant.environment, config.webhooks.allowPrivateUrls)) {
+    if (!privateUrlsAllowed(tenant.environment, config.webhooks)) {
       let target: Awaited<ReturnType<typeof resolveTarget>>;
       try {
         target = await resolveTarget(url, false, resolve);
@@ -67,7 +67,16 @@ export function createWebhookService(deps: {
       created_at: now,
       updated_at: now,
     };
-    await repo.insertEndpoint(db, row);
+    const max = config.webhooks.maxEndpointsPerProject;
+    await db.transaction(async (tx) => {
+      if ((await repo.countEndpointsLocked(tx, tenant)) >= max) {
+        throw new AppError(
+          'limit_exceeded',
+          `A project may register at most ${max} webhook endpoints per environment; delete one first`,
+        );
+      }
+      await repo.insertEndpoint(tx, row);
+    });
     return { ...presentEndpoint(row), secret };
   }
 

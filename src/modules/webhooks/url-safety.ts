@@ -1,6 +1,6 @@
 /**
  * Which webhook URLs Ponte will call. Any endpoint URL is http(s) without credentials. Where private
- * addresses are not allowed (production, unless configured otherwise), the host must resolve only to
+ * addresses are not allowed (in either environment, unless configured otherwise), the host must resolve only to
  * public addresses: checked when the endpoint is created and again before every attempt, against the
  * address the request then connects to, so a name that later resolves to an internal address (DNS
  * rebinding) is refused too.
@@ -26,6 +26,12 @@ const NON_PUBLIC: [string, number, 'ipv4' | 'ipv6'][] = [
   ['240.0.0.0', 4, 'ipv4'], // reserved, including broadcast
   ['::', 128, 'ipv6'], // unspecified
   ['::1', 128, 'ipv6'],
+  // IPv6 forms that carry an IPv4 address inside: whatever that address is, a request to them reaches
+  // IPv4 through a translator or tunnel, past the IPv4 checks above
+  ['::', 96, 'ipv6'], // IPv4-compatible (deprecated)
+  ['64:ff9b::', 96, 'ipv6'], // NAT64 well-known prefix
+  ['2001::', 32, 'ipv6'], // Teredo
+  ['2002::', 16, 'ipv6'], // 6to4
   ['64:ff9b:1::', 48, 'ipv6'], // local-use NAT64
   ['100::', 64, 'ipv6'], // discard
   ['2001:db8::', 32, 'ipv6'], // documentation
@@ -97,20 +103,22 @@ export async function resolveTarget(url: URL, allowPrivate: boolean, resolve: Re
   const addresses: ResolvedAddress[] =
     literal === 0 ? await resolve(host) : [{ address: host, family: literal === 6 ? 6 : 4 }];
   const first = addresses[0];
-  if (!first) return { ok: false, reason: `host ${host} does not resolve` };
-  if (!allowPrivate) {
-    const refused = addresses.find((entry) => !isPublicAddress(entry.address));
-    if (refused) {
-      return {
-        ok: false,
-        reason: `host ${host} resolves to ${refused.address}, a private, loopback or link-local address`,
-      };
-    }
+  if (!first) return { ok: false, reason: 'host not found' };
+  // The address itself is not named: the answer must not tell what an internal name resolves to.
+  if (!allowPrivate && addresses.some((entry) => !isPublicAddress(entry.address))) {
+    return { ok: false, reason: 'address not allowed (private, loopback or link-local)' };
   }
   return { ok: true, address: first };
 }
 
-/** Sandbox endpoints may point anywhere (a partner's local receiver); production only where configured. */
-export function privateUrlsAllowed(environment: 'sandbox' | 'production', allowInProduction: boolean) {
-  return environment === 'sandbox' || allowInProduction;
+/**
+ * Whether endpoints of an environment may point at private addresses: only where configured
+ * (PONTE_WEBHOOK_ALLOW_PRIVATE_URLS for production, PONTE_SANDBOX_WEBHOOK_ALLOW_PRIVATE_URLS for the
+ * sandbox, which local development sets to receive webhooks on the same machine).
+ */
+export function privateUrlsAllowed(
+  environment: 'sandbox' | 'production',
+  config: { allowPrivateUrls: boolean; sandboxAllowPrivateUrls: boolean },
+): boolean {
+  return environment === 'sandbox' ? config.sandboxAllowPrivateUrls : config.allowPrivateUrls;
 }

@@ -9,6 +9,7 @@ import { listAuditLog } from '../../modules/operators/audit-log.ts';
 import { createProjectService } from '../../modules/projects/service.ts';
 import { PAIRS, type Pair } from '../../modules/rates/repo.ts';
 import { createRateService } from '../../modules/rates/service.ts';
+import { requestedMoney } from '../../modules/transactions/presenter.ts';
 import { createTransactionService } from '../../modules/transactions/service.ts';
 import { createWebUserService, DASHBOARD_ROLES, webActor } from '../../modules/web-users/service.ts';
 import { pageOf } from '../dashboard/render.ts';
@@ -291,7 +292,7 @@ ${
           (
             t,
           ) => html`<tr><td><code>${t.id}</code></td><td><code>${t.customerId.slice(0, 8)}</code></td><td>${t.type}</td><td>${badge(t.status)}</td>
-<td>${t.request.currency} ${t.request.amount}</td><td>${dateTime(t.createdAt)}</td></tr>`,
+<td>${requestedMoney(t).currency} ${requestedMoney(t).amount}</td><td>${dateTime(t.createdAt)}</td></tr>`,
         ),
         'No transactions match.',
       )}${pager('/console/transactions', { projectId, environment, customerId }, result.pagination.page, result.pagination.hasNextPage)}`

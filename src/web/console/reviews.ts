@@ -7,14 +7,12 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { StringEnum } from '../../http/schemas.ts';
+import { createHolderReviewService } from '../../modules/bank-accounts/holder-review.ts';
+import { HOLDER_REVIEW_OUTCOMES } from '../../modules/bank-accounts/holder-state.ts';
 import { createOperatorDocumentService } from '../../modules/documents/service.ts';
-import { createHolderReviewService, HOLDER_REVIEW_OUTCOMES } from '../../modules/operators/holder-review.ts';
-import { createLimitReviewService } from '../../modules/operators/limit-review.ts';
-import { REVIEW_DECISION_NAMES, type ReviewDecision } from '../../modules/operators/limit-review-rules.ts';
-import {
-  createVerificationReviewService,
-  REVIEW_OUTCOMES,
-} from '../../modules/operators/verification-review.ts';
+import { REVIEW_DECISION_NAMES, type ReviewDecision } from '../../modules/limit-requests/review.ts';
+import { createLimitReviewService } from '../../modules/limit-requests/review-service.ts';
+import { createVerificationReviewService, REVIEW_OUTCOMES } from '../../modules/verifications/review.ts';
 import { webActor } from '../../modules/web-users/service.ts';
 import { pageOf } from '../dashboard/render.ts';
 import { badge, csrfField, dateTime, type Html, html, notice, pager, table } from '../html.ts';

@@ -13,6 +13,7 @@ import { readUpload, registerUploads } from '../../modules/documents/multipart.t
 import { createDocumentService } from '../../modules/documents/service.ts';
 import { SUPPORTING_DOCUMENT_TYPES } from '../../modules/limit-requests/rules.ts';
 import { createLimitRequestService } from '../../modules/limit-requests/service.ts';
+import { requestedMoney } from '../../modules/transactions/presenter.ts';
 import { createTransactionService } from '../../modules/transactions/service.ts';
 import { badge, csrfField, dateTime, type Html, html, notice, pager, table, when } from '../html.ts';
 import { checkCsrf } from '../session.ts';
@@ -36,7 +37,7 @@ export async function registerBusinessPages(app: FastifyInstance, ctx: AppContex
       (
         tx,
       ) => html`<tr><td><a href="/${env}/transactions/${tx.id}"><code>${tx.id.slice(0, 8)}…</code></a></td><td>${tx.type}</td>
-<td>${badge(tx.status)}</td><td>${tx.request.currency} ${tx.request.amount}</td><td>${dateTime(tx.createdAt)}</td></tr>`,
+<td>${badge(tx.status)}</td><td>${requestedMoney(tx).currency} ${requestedMoney(tx).amount}</td><td>${dateTime(tx.createdAt)}</td></tr>`,
     );
 
   // ---- Overview
@@ -180,7 +181,9 @@ ${pager(`/${env}/transactions`, { customerId }, result.pagination.page, result.p
     const tenant = tenantOf(request);
     const env = tenant.environment;
     const tx = await transactions.get(tenant, (request.params as { id: string }).id);
-    const brCode = tx.depositInstructions?.brCode;
+    const deposit = 'depositInstructions' in tx ? tx.depositInstructions : null;
+    const money = requestedMoney(tx);
+    const brCode = deposit?.brCode;
     const qr =
       tx.status === 'AWAITING_FUNDS' && brCode
         ? await QRCode.toDataURL(brCode, { errorCorrectionLevel: 'M', margin: 2, width: 240 })
@@ -189,7 +192,7 @@ ${pager(`/${env}/transactions`, { customerId }, result.pagination.page, result.p
     const body = html`<div class="grid">
 <section class="panel" aria-labelledby="summary"><h2 id="summary">Summary</h2><dl>
 <dt>Status</dt><dd>${badge(tx.status)}</dd><dt>Type</dt><dd>${tx.type}</dd>
-<dt>Amount</dt><dd>${tx.request.currency} ${tx.request.amount}${'targetCurrency' in tx.request ? ` → ${tx.request.targetCurrency}` : ''}${tx.request.blockchain ? ` on ${tx.request.blockchain}` : ''}</dd>
+<dt>Amount</dt><dd>${money.currency} ${money.amount}${'targetCurrency' in tx.request ? ` → ${tx.request.targetCurrency}` : ''}${'blockchain' in tx.request && tx.request.blockchain ? ` on ${tx.request.blockchain}` : ''}</dd>
 <dt>Customer</dt><dd><a href="/${env}/customers/${tx.customerId}">${tx.customerId}</a></dd>
 <dt>Created</dt><dd>${dateTime(tx.createdAt)}</dd>
 ${when(tx.failureReason, () => html`<dt>Failure</dt><dd>${String(tx.failureReason)}</dd>`)}
@@ -197,8 +200,8 @@ ${when(tx.failureReason, () => html`<dt>Failure</dt><dd>${String(tx.failureReaso
 ${when(
   qr,
   () => html`<section class="panel" aria-labelledby="pay"><h2 id="pay">Pay with PIX</h2>
-<img class="qr" src="${qr!}" alt="PIX QR code for ${tx.request.currency} ${tx.request.amount}">
-<p>Expires ${dateTime(tx.depositInstructions!.expiresAt)}</p>
+<img class="qr" src="${qr!}" alt="PIX QR code for ${money.currency} ${money.amount}">
+<p>Expires ${dateTime(deposit!.expiresAt)}</p>
 <p><label for="brcode">PIX copy and paste code</label></p>
 <div class="secret"><code id="brcode">${brCode!}</code><button type="button" class="secondary" data-copy="brcode">Copy</button></div></section>`,
 )}

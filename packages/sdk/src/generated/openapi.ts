@@ -307,6 +307,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transactions/off-ramp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay out from the customer's USDC, USDT or BRL balance to one of their PIX bank accounts
+         * @description The customer must be APPROVED (else 409 customer_not_approved); the bank account theirs, not deleted, its holder APPROVED (else 409 bank_account_not_verified); PERSONAL_ACCOUNT only to a SELF account. The balance must cover sourceAmount (else 422 insufficient_funds); it is reserved at once. The BRL value counts against the limits together with on-ramps (else 422 limit_exceeded). With `exchangeRateId` (a LOCKED quote) it settles at exactly the quote: 409 exchange_rate_used or exchange_rate_expired otherwise. Statuses: TRANSFERRING_STABLECOIN → TRADING → TRANSFERRING_FIAT → SUCCESS, or FAILED (the reserve back in the balance); SUCCESS → RETURNED if the PIX comes back.
+         */
+        post: operations["createOffRamp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an on-ramp's held BRL (late, duplicate or wrong-amount deposits) back to the payer over PIX
+         * @description Each held deposit is sent back to its payer; `refund` on the transaction follows it (PENDING, then SUCCESS or FAILED). 409 invalid_state_transition when nothing is held or a refund is on its way; 422 insufficient_funds when the customer's BRL balance no longer holds it.
+         */
+        post: operations["refundTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/transactions/{id}": {
         parameters: {
             query?: never;
@@ -352,6 +392,23 @@ export interface paths {
         put?: never;
         /** Simulate the PIX deposit of an on-ramp: the requested amount carries it to SUCCESS, any other amount FAILS it */
         post: operations["simulateDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/transactions/{id}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Simulate the receiving bank returning a SUCCESS off-ramp's PIX: it becomes RETURNED and the BRL lands in the customer's BRL balance */
+        post: operations["simulateReturn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -429,6 +486,26 @@ export interface paths {
          * @description Creates a DEPOSIT transaction (PROCESSING), credited to the wallet after the simulated confirmations.
          */
         post: operations["simulateWalletDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exchange-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a conversion: FLOATING (indicative) or LOCKED (guaranteed to one transaction)
+         * @description Give exactly one of sourceAmount and targetAmount. Fees (platform and partner) are charged in the source currency. A LOCKED quote passed as `exchangeRateId` to an on-ramp or off-ramp settles it at exactly these figures; it is single-use (409 exchange_rate_used) and refused after expiresAt (409 exchange_rate_expired). 503 when the pair has no rate in force.
+         */
+        post: operations["createExchangeRate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -537,6 +614,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "bank_account.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compliance decided a third-party holder's screening
+         * @description Sent to every enabled endpoint subscribed to `bank_account.updated`, at least once, in order per resource. Answer any 2xx within the delivery timeout (10 seconds by default); anything else is retried with exponential back-off.
+         */
+        post: operations["onBankAccountUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "transaction.created": {
         parameters: {
             query?: never;
@@ -547,7 +644,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A transaction was created: on-ramp, transfer or deposit
+         * A transaction of any type was created: on-ramp, off-ramp, transfer or deposit
          * @description Sent to every enabled endpoint subscribed to `transaction.created`, at least once, in order per resource. Answer any 2xx within the delivery timeout (10 seconds by default); anything else is retried with exponential back-off.
          */
         post: operations["onTransactionCreatedEvent"];
@@ -567,7 +664,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A transaction changed status
+         * A transaction changed status, refunds and returns included
          * @description Sent to every enabled endpoint subscribed to `transaction.updated`, at least once, in order per resource. Answer any 2xx within the delivery timeout (10 seconds by default); anything else is retried with exponential back-off.
          */
         post: operations["onTransactionUpdatedEvent"];
@@ -590,7 +687,7 @@ export interface components {
              * @description Machine-readable error code; one of a closed set
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "environment_mismatch" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "customer_exists" | "customer_not_approved" | "limit_request_in_review" | "invalid_state_transition" | "limit_exceeded" | "idempotency_key_reused" | "rate_limited" | "payload_too_large" | "unsupported_media_type" | "service_unavailable" | "internal_error" | "insufficient_funds";
+            code: "invalid_request" | "unauthorized" | "environment_mismatch" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "customer_exists" | "customer_not_approved" | "limit_request_in_review" | "invalid_state_transition" | "limit_exceeded" | "idempotency_key_reused" | "rate_limited" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "bank_account_not_verified" | "exchange_rate_expired" | "exchange_rate_used" | "service_unavailable" | "internal_error";
             /** @description The request id, also sent as the X-Request-Id header */
             requestId: string;
             errors?: {
@@ -812,7 +909,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "transaction.created" | "transaction.updated")[] | null;
+            events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated")[] | null;
             /**
              * @description DISABLED once every delivery has failed for the configured period (3 days by default)
              * @enum {string}
@@ -835,7 +932,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "transaction.created" | "transaction.updated";
+            eventType: "customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated";
             /** @enum {string} */
             status: "PENDING" | "DELIVERED" | "FAILED";
             /** @description Every attempt, oldest first */
@@ -861,22 +958,49 @@ export interface components {
             /** Format: uuid */
             customerId: string;
             /** @enum {string} */
-            type: "ON_RAMP" | "TRANSFER" | "DEPOSIT";
+            type: "ON_RAMP" | "OFF_RAMP" | "TRANSFER" | "DEPOSIT";
             /** @enum {string} */
-            status: "AWAITING_FUNDS" | "TRANSFERRING_FIAT" | "TRADING" | "TRANSFERRING_STABLECOIN" | "SUCCESS" | "FAILED" | "EXPIRED" | "PROCESSING";
+            status: "AWAITING_FUNDS" | "TRANSFERRING_FIAT" | "TRADING" | "TRANSFERRING_STABLECOIN" | "SUCCESS" | "FAILED" | "EXPIRED" | "RETURNED" | "PROCESSING";
             request: {
                 /** @enum {string} */
-                currency: "BRL" | "USDC" | "USDT";
-                /** @description BRL with 2 decimals, stablecoins with 6 */
+                currency: "BRL";
+                /** @example 1500.00 */
                 amount: string;
                 /** @enum {string} */
-                targetCurrency?: "USDC" | "USDT";
+                targetCurrency: "USDC" | "USDT";
+                /**
+                 * Format: uuid
+                 * @description The LOCKED quote it settles at
+                 */
+                exchangeRateId?: string;
                 blockchain: ("ETHEREUM" | "POLYGON" | "BASE" | "TRON") | null;
-                from?: string | null;
+            } | {
+                /** @enum {string} */
+                sourceCurrency: "USDC" | "USDT" | "BRL";
+                sourceAmount: string;
+                /** @enum {string} */
+                targetCurrency: "BRL";
+                /** Format: uuid */
+                bankAccountId: string;
+                /** @enum {string} */
+                purpose: "PERSONAL_ACCOUNT" | "INVESTMENT" | "REAL_ESTATE" | "TRADE_TRANSACTIONS" | "TAX" | "LOAN" | "BILLS" | "EXPENSES_REIMBURSEMENT" | "PROFESSIONAL_SERVICES";
+                memo: string | null;
+                exchangeRateId: string | null;
+            } | {
+                /** @enum {string} */
+                currency: "USDC" | "USDT";
+                /** @description Stablecoin with 6 decimals */
+                amount: string;
+                /**
+                 * @description Blockchain
+                 * @enum {string}
+                 */
+                blockchain: "ETHEREUM" | "POLYGON" | "BASE" | "TRON";
+                from: string | null;
                 /** @description TRANSFER: the receiving customer or external address; DEPOSIT: the customer */
-                to?: string;
+                to: string;
             };
-            depositInstructions: {
+            depositInstructions?: {
                 /** @enum {string} */
                 rail: "PIX";
                 /** @description PIX "copia e cola" payload (EMV BR Code) of this exact charge */
@@ -891,17 +1015,35 @@ export interface components {
                  */
                 expiresAt: string;
             } | null;
+            refund?: {
+                /** @enum {string} */
+                status: "PENDING" | "SUCCESS" | "FAILED";
+                /**
+                 * @description BRL sent back to the payer
+                 * @example 1500.00
+                 */
+                amount: string;
+                failureReason: string | null;
+                /** Format: date-time */
+                updatedAt: string;
+            } | null;
+            /** @description OFF_RAMP: the PIX payment that carries the BRL */
+            payout?: {
+                /** @enum {string} */
+                rail: "PIX";
+                /** Format: uuid */
+                bankAccountId: string;
+                endToEndId: string | null;
+            };
             receipt: {
                 /** @enum {string} */
                 sourceCurrency: "BRL" | "USDC" | "USDT";
-                /**
-                 * @description Amount sent or deposited
-                 * @example 1500.00
-                 */
+                /** @description Amount paid, in the source currency */
                 sourceAmount: string;
-                /** @description Total fee: for on-ramps basis points of the amount plus a flat fee; none on transfers */
+                /** @description Total fee in the source currency: fees.platform + fees.partner */
                 fee: string;
-                fees?: {
+                /** @description Platform fee (basis points rounded half up, plus a flat amount, at least the minimum) and the partner's own fee */
+                fees: {
                     platform: {
                         amount: string;
                         /** @enum {string} */
@@ -913,17 +1055,17 @@ export interface components {
                         currency: "BRL" | "USDC" | "USDT";
                     };
                 };
-                /** @description sourceAmount − fee */
+                /** @description Amount converted: sourceAmount − fee */
                 netAmount: string;
                 /**
-                 * @description Target units per source unit applied
+                 * @description Target units per source unit applied to netAmount
                  * @example 0.1834
                  */
                 rate: string;
                 /** @enum {string} */
-                targetCurrency: "USDC" | "USDT";
+                targetCurrency: "BRL" | "USDC" | "USDT";
                 /**
-                 * @description Stablecoin credited: netAmount × rate rounded down to 6 decimals
+                 * @description Amount received: netAmount × rate rounded down to the target currency
                  * @example 182.441100
                  */
                 targetAmount: string;
@@ -935,9 +1077,10 @@ export interface components {
                 };
             } | null;
             failureReason: string | null;
+            returnReason?: string | null;
             timeline: {
                 /** @enum {string} */
-                status: "AWAITING_FUNDS" | "TRANSFERRING_FIAT" | "TRADING" | "TRANSFERRING_STABLECOIN" | "SUCCESS" | "FAILED" | "EXPIRED" | "PROCESSING";
+                status: "AWAITING_FUNDS" | "TRANSFERRING_FIAT" | "TRADING" | "TRANSFERRING_STABLECOIN" | "SUCCESS" | "FAILED" | "EXPIRED" | "RETURNED" | "PROCESSING";
                 /** Format: date-time */
                 at: string;
             }[];
@@ -948,6 +1091,60 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        ExchangeRate: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "FLOATING" | "LOCKED";
+            /**
+             * @description Currency paid
+             * @enum {string}
+             */
+            sourceCurrency: "BRL" | "USDC" | "USDT";
+            /** @example 1000.00 */
+            sourceAmount: string;
+            /**
+             * @description Currency received
+             * @enum {string}
+             */
+            targetCurrency: "BRL" | "USDC" | "USDT";
+            /** @example 179.100000 */
+            targetAmount: string;
+            /**
+             * @description Target units per source unit, after fees
+             * @example 0.1791
+             */
+            rate: string;
+            /**
+             * @description Target units per source unit, before fees
+             * @example 0.18
+             */
+            baseRate: string;
+            /** @description Charged in the source currency */
+            fees: {
+                platform: {
+                    /** @example 1.50 */
+                    amount: string;
+                    /**
+                     * @description Currency of the amount
+                     * @enum {string}
+                     */
+                    currency: "BRL" | "USDC" | "USDT";
+                };
+                partner: {
+                    /** @example 1.50 */
+                    amount: string;
+                    /**
+                     * @description Currency of the amount
+                     * @enum {string}
+                     */
+                    currency: "BRL" | "USDC" | "USDT";
+                };
+            };
+            expiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
         };
         /** @description A customer was created */
         CustomerCreatedEvent: {
@@ -1029,7 +1226,23 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["BankAccount"];
         };
-        /** @description A transaction was created: on-ramp, transfer or deposit */
+        /** @description Compliance decided a third-party holder's screening */
+        BankAccountUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id header
+             */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "bank_account.updated";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            data: components["schemas"]["BankAccount"];
+        };
+        /** @description A transaction of any type was created: on-ramp, off-ramp, transfer or deposit */
         TransactionCreatedEvent: {
             /**
              * Format: uuid
@@ -1045,7 +1258,7 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["Transaction"];
         };
-        /** @description A transaction changed status */
+        /** @description A transaction changed status, refunds and returns included */
         TransactionUpdatedEvent: {
             /**
              * Format: uuid
@@ -1279,7 +1492,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1870,7 +2083,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2327,7 +2540,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2894,7 +3107,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3312,7 +3525,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3530,7 +3743,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to receive; omitted: every type, including types added later */
-                    events?: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "transaction.created" | "transaction.updated")[];
+                    events?: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated")[];
                 };
             };
         };
@@ -3551,7 +3764,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "transaction.created" | "transaction.updated")[] | null;
+                        events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated")[] | null;
                         /**
                          * @description DISABLED once every delivery has failed for the configured period (3 days by default)
                          * @enum {string}
@@ -3598,7 +3811,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4121,7 +4334,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4234,20 +4447,25 @@ export interface operations {
                      */
                     customerId: string;
                     /**
-                     * @description Currency of the deposit
+                     * @description Currency of the deposit (optional with exchangeRateId)
                      * @enum {string}
                      */
-                    currency: "BRL";
+                    currency?: "BRL";
                     /**
-                     * @description Amount of BRL the customer deposits
+                     * @description Amount of BRL the customer deposits; required unless exchangeRateId is given
                      * @example 1500.00
                      */
-                    amount: string;
+                    amount?: string;
                     /**
                      * @description Stablecoin to receive (default USDC)
                      * @enum {string}
                      */
                     targetCurrency?: "USDC" | "USDT";
+                    /**
+                     * Format: uuid
+                     * @description A LOCKED BRL→stablecoin quote: the on-ramp settles at exactly its figures (single-use)
+                     */
+                    exchangeRateId?: string;
                     /**
                      * @description Chain of the customer's wallet that receives the stablecoin (default: the default chain)
                      * @enum {string}
@@ -4318,7 +4536,384 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createOffRamp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: within 24 hours the same key and request return the first answer (with `Idempotent-Replayed: true`); the same key with another request is refused with 422. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The customer paying out; must be APPROVED
+                     */
+                    customerId: string;
+                    /**
+                     * Format: uuid
+                     * @description One of the customer's PIX bank accounts, its holder APPROVED
+                     */
+                    bankAccountId: string;
+                    /**
+                     * @description Balance paid out from (optional with exchangeRateId)
+                     * @enum {string}
+                     */
+                    sourceCurrency?: "USDC" | "USDT" | "BRL";
+                    /**
+                     * @description Amount of the source currency (up to its decimals); required unless exchangeRateId is given
+                     * @example 100.000000
+                     */
+                    sourceAmount?: string;
+                    /**
+                     * Format: uuid
+                     * @description A LOCKED stablecoin→BRL quote: the off-ramp settles at exactly its figures (single-use)
+                     */
+                    exchangeRateId?: string;
+                    /**
+                     * @description PERSONAL_ACCOUNT only to a SELF account
+                     * @enum {string}
+                     */
+                    purpose: "PERSONAL_ACCOUNT" | "INVESTMENT" | "REAL_ESTATE" | "TRADE_TRANSACTIONS" | "TAX" | "LOAN" | "BILLS" | "EXPENSES_REIMBURSEMENT" | "PROFESSIONAL_SERVICES";
+                    /** @description Shown to the receiver */
+                    memo?: string;
+                    /** @description Up to 20 keys of your own, answered back as given */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    refundTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: within 24 hours the same key and request return the first answer (with `Idempotent-Replayed: true`); the same key with another request is refused with 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4704,7 +5299,183 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateReturn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: within 24 hours the same key and request return the first answer (with `Idempotent-Replayed: true`); the same key with another request is refused with 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why the receiving bank sent the PIX back */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5135,7 +5906,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5321,7 +6092,194 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createExchangeRate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: within 24 hours the same key and request return the first answer (with `Idempotent-Replayed: true`); the same key with another request is refused with 422. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description FLOATING: indicative; LOCKED: guaranteed to one transaction until expiresAt
+                     * @enum {string}
+                     */
+                    type: "FLOATING" | "LOCKED";
+                    /**
+                     * @description What the customer pays: BRL (on-ramp) or USDC/USDT (off-ramp)
+                     * @enum {string}
+                     */
+                    sourceCurrency: "BRL" | "USDC" | "USDT";
+                    /**
+                     * @description What the customer receives; pairs: BRL→USDC, BRL→USDT, USDC→BRL, USDT→BRL
+                     * @enum {string}
+                     */
+                    targetCurrency: "BRL" | "USDC" | "USDT";
+                    /**
+                     * @description Amount paid (exactly one of sourceAmount and targetAmount)
+                     * @example 1000.00
+                     */
+                    sourceAmount?: string;
+                    /**
+                     * @description Amount received: the quote gives the smallest source amount that delivers it
+                     * @example 180.000000
+                     */
+                    targetAmount?: string;
+                    /**
+                     * @description How long a LOCKED rate holds (default 30s)
+                     * @enum {string}
+                     */
+                    timeLock?: "30s" | "1m" | "5m";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExchangeRate"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5548,6 +6506,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BankAccountCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx acknowledges it; any other answer is retried) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBankAccountUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every redelivery, so receivers can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse values far from your clock */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankAccountUpdatedEvent"];
             };
         };
         responses: {

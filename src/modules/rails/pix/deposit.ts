@@ -9,12 +9,13 @@
  * - No charge has the txid: recorded as unmatched for operations to return.
  * Money that arrived is always in the ledger, owed to the customer, whatever happens to the charge.
  */
+
+import { formatAmount } from '../../../core/money.ts';
 import type { Executor } from '../../../db/types.ts';
 import type { Environment } from '../../../lib/environment.ts';
-import { formatAmount } from '../../../lib/money.ts';
 import { depositReceived } from '../../ledger/postings.ts';
-import { postJournal } from '../../ledger/repo.ts';
-import { lockTransactionByTxid, type TransactionRow } from '../../transactions/repo.ts';
+import { postJournal } from '../../ledger/service.ts';
+import { lockTransactionByTxid, type TransactionRow } from '../../transactions/service.ts';
 import { transitionTransaction } from '../../transactions/transition.ts';
 import { type DepositOutcome, insertDepositOnce } from './repo.ts';
 
@@ -35,7 +36,7 @@ export type DepositResult = {
 
 function decide(row: TransactionRow | undefined, now: Date): DepositOutcome {
   if (!row) return 'UNMATCHED';
-  return row.status === 'AWAITING_FUNDS' && now < row.expires_at ? 'APPLIED' : 'HELD_FOR_REFUND';
+  return row.status === 'AWAITING_FUNDS' && now < row.expires_at! ? 'APPLIED' : 'HELD_FOR_REFUND';
 }
 
 async function apply(tx: Executor, row: TransactionRow, payment: PixPayment, now: Date): Promise<void> {
@@ -87,7 +88,7 @@ export async function receivePixPayment(
   if (outcome === 'APPLIED') await apply(tx, row, payment, now);
   else if (row.status === 'AWAITING_FUNDS') {
     await transitionTransaction(tx, row, 'EXPIRED', now, {
-      failure_reason: `The deposit arrived after the charge expired at ${row.expires_at.toISOString()}; it is held for refund`,
+      failure_reason: `The deposit arrived after the charge expired at ${row.expires_at!.toISOString()}; it is held for refund`,
     });
   }
   return { outcome, transactionId: row.id };

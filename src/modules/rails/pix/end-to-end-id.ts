@@ -6,8 +6,12 @@ import { randomBase62 } from '../../../lib/secrets.ts';
  * The sandbox uses ISPB 00000000, which no real institution has.
  */
 export function sandboxEndToEndId(at: Date): string {
+  return endToEndId('00000000', at);
+}
+
+export function endToEndId(ispb: string, at: Date): string {
   const stamp = at.toISOString().replace(/\D/g, '').slice(0, 12);
-  return `E00000000${stamp}${randomBase62(11)}`;
+  return `E${ispb}${stamp}${randomBase62(11)}`;
 }
 
 export const END_TO_END_ID_PATTERN = '^[A-Za-z0-9]{32}$';

@@ -2,33 +2,47 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../core/errors.ts';
-import { DateTime, problems, StringEnum } from '../../../http/schemas.ts';
+import { problems, StringEnum } from '../../../http/schemas.ts';
 import type { Environment } from '../../../lib/environment.ts';
-import { END_TO_END_ID_PATTERN } from './end-to-end-id.ts';
 import { createPixNotificationService } from './provider.ts';
 import { SIGNATURE_HEADER, verifyPixNotification } from './signature.ts';
 
-const Notification = Type.Object({
-  pix: Type.Array(
-    Type.Object(
-      {
-        endToEndId: Type.String({ pattern: END_TO_END_ID_PATTERN }),
-        txid: Type.String({ pattern: '^[A-Za-z0-9]{1,35}$' }),
-        valor: Type.String({ pattern: '^\\d{1,10}\\.\\d{2}$' }),
-        horario: DateTime('When the payment was settled'),
-      },
-      // providers add fields of their own (chave, infoPagador, devolucoes...): kept, not refused
-      { additionalProperties: true },
+const Notification = Type.Object(
+  {
+    pix: Type.Optional(
+      Type.Array(
+        Type.Unknown({ description: 'A payment received: {endToEndId, txid, valor, horario, ...}' }),
+        {
+          maxItems: 1000,
+        },
+      ),
     ),
-    { minItems: 1, maxItems: 1000 },
-  ),
-});
+    payouts: Type.Optional(
+      Type.Array(
+        Type.Unknown({
+          description: 'A payout result: {endToEndId, status: COMPLETED|REJECTED|RETURNED, reason?}',
+        }),
+        { maxItems: 1000 },
+      ),
+    ),
+  },
+  { additionalProperties: true, minProperties: 1 },
+);
 
 const Results = Type.Object({
   results: Type.Array(
     Type.Object({
       endToEndId: Type.String(),
-      outcome: StringEnum(['APPLIED', 'HELD_FOR_REFUND', 'UNMATCHED', 'DUPLICATE'] as const),
+      outcome: StringEnum([
+        'APPLIED',
+        'HELD_FOR_REFUND',
+        'UNMATCHED',
+        'DUPLICATE',
+        'UNKNOWN',
+        'MALFORMED',
+        'ERROR',
+      ] as const),
+      detail: Type.Optional(Type.String()),
     }),
   ),
 });
@@ -85,9 +99,6 @@ export const pixProviderRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: Results, ...problems(400, 401, 413, 415, 503) },
       },
     },
-    async (request) => {
-      const results = await notifications.receive(request.body.pix);
-      return { results: results.map((r) => ({ endToEndId: r.endToEndId, outcome: r.outcome })) };
-    },
+    async (request) => ({ results: await notifications.receive(request.body) }),
   );
 };

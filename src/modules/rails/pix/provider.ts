@@ -1,44 +1,96 @@
 /**
- * Production deposits: the PIX provider notifies the payments its account received, in the Banco
- * Central "API Pix" webhook format (`{ "pix": [{ endToEndId, txid, valor, horario, ... }] }`). Each
- * payment is received in its own database transaction; a redelivered one is recognised by its
- * end-to-end id and changes nothing.
+ * Production PIX notifications from the provider, in the Banco Central "API Pix" webhook style:
+ * `{ "pix": [{ endToEndId, txid, valor, horario, ... }] }` for payments received, and
+ * `{ "payouts": [{ endToEndId, status: COMPLETED | REJECTED | RETURNED, reason? }] }` for the results
+ * of payments sent. Each item is read and applied in its own database transaction: a redelivered one is
+ * recognised by its end-to-end id and changes nothing, an unreadable one is recorded and answered as
+ * MALFORMED, and one that fails is answered as ERROR (the provider redelivers it) — neither holds up the
+ * rest of the batch.
  */
-
+import type { Config } from '../../../config.ts';
 import type { Clock } from '../../../core/clock.ts';
+import { parseAmount } from '../../../core/money.ts';
 import type { Database } from '../../../db/types.ts';
-import { parseAmount } from '../../../lib/money.ts';
 import { settleNow } from '../../transactions/settlement.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
-import { type DepositResult, receivePixPayment } from './deposit.ts';
+import { receivePixPayment } from './deposit.ts';
+import { itemId, readDeposit, readPayoutResult, recordRejectedItem } from './notification-items.ts';
+import { applyPayoutResult } from './payout.ts';
 
-export type ProviderPix = { endToEndId: string; txid: string; valor: string; horario: string };
+export type ItemOutcome =
+  | 'APPLIED'
+  | 'HELD_FOR_REFUND'
+  | 'UNMATCHED'
+  | 'DUPLICATE'
+  | 'UNKNOWN'
+  | 'MALFORMED'
+  | 'ERROR';
+export type ItemResult = { endToEndId: string; outcome: ItemOutcome; detail?: string };
 
-export function createPixNotificationService(deps: { db: Database; clock: Clock; chains: ChainRegistry }) {
-  const { db, clock, chains } = deps;
+export function createPixNotificationService(deps: {
+  db: Database;
+  clock: Clock;
+  config: Config;
+  chains: ChainRegistry;
+}) {
+  const { db, clock } = deps;
 
-  async function receive(items: ProviderPix[]): Promise<(DepositResult & { endToEndId: string })[]> {
-    const results: (DepositResult & { endToEndId: string })[] = [];
-    for (const item of items) {
+  async function rejected(item: unknown, reason: string): Promise<ItemResult> {
+    try {
+      await recordRejectedItem(db, item, reason, clock());
+    } catch {
+      // answered all the same
+    }
+    return { endToEndId: itemId(item), outcome: 'MALFORMED', detail: reason };
+  }
+
+  async function deposit(item: unknown): Promise<ItemResult> {
+    const read = readDeposit(item);
+    if (typeof read === 'string') return rejected(item, read);
+    try {
       const result = await db.transaction((tx) =>
         receivePixPayment(
           tx,
           'production',
           {
-            endToEndId: item.endToEndId,
-            txid: item.txid,
-            amount: parseAmount(item.valor),
-            paidAt: new Date(item.horario),
-            payload: item,
+            endToEndId: read.endToEndId,
+            txid: read.txid,
+            amount: parseAmount(read.valor),
+            paidAt: new Date(read.horario),
+            payload: read,
           },
           clock(),
         ),
       );
-      if (result.outcome === 'APPLIED' && result.transactionId) {
-        await settleNow(db, clock, chains, result.transactionId);
-      }
-      results.push({ ...result, endToEndId: item.endToEndId });
+      if (result.outcome === 'APPLIED' && result.transactionId) await settleNow(deps, result.transactionId);
+      return { endToEndId: read.endToEndId, outcome: result.outcome };
+    } catch {
+      return { endToEndId: read.endToEndId, outcome: 'ERROR' };
     }
+  }
+
+  async function payout(item: unknown): Promise<ItemResult> {
+    const read = readPayoutResult(item);
+    if (typeof read === 'string') return rejected(item, read);
+    const reason = read.reason ?? 'no reason given by the provider';
+    const result =
+      read.status === 'COMPLETED'
+        ? ({ status: 'COMPLETED' } as const)
+        : ({ status: read.status, reason } as const);
+    try {
+      const outcome = await db.transaction((tx) =>
+        applyPayoutResult(tx, 'production', read.endToEndId, result, clock()),
+      );
+      return { endToEndId: read.endToEndId, outcome };
+    } catch {
+      return { endToEndId: read.endToEndId, outcome: 'ERROR' };
+    }
+  }
+
+  async function receive(batch: { pix?: unknown[]; payouts?: unknown[] }): Promise<ItemResult[]> {
+    const results: ItemResult[] = [];
+    for (const item of batch.pix ?? []) results.push(await deposit(item));
+    for (const item of batch.payouts ?? []) results.push(await payout(item));
     return results;
   }
 

@@ -46,3 +46,26 @@ export async function findDeposit(db: Executor, endToEndId: string): Promise<Pix
   );
   return rows[0];
 }
+
+/**
+ * The deposits of a transaction whose BRL is held for the customer and not yet sent back: those that
+ * arrived when the charge no longer waited, and, when `includeApplied`, the one that funded a
+ * transaction that then failed or expired.
+ */
+export async function refundableDeposits(
+  db: Executor,
+  transactionId: string,
+  includeApplied: boolean,
+): Promise<PixDepositRow[]> {
+  return db.query<PixDepositRow>(
+    `SELECT d.end_to_end_id, d.environment, d.txid, d.transaction_id, d.amount, d.paid_at, d.outcome, d.payload,
+            d.received_at
+       FROM pix_deposits d
+      WHERE d.transaction_id = $1
+        AND (d.outcome = 'HELD_FOR_REFUND' OR ($2 AND d.outcome = 'APPLIED'))
+        AND NOT EXISTS (SELECT 1 FROM pix_payouts p
+                         WHERE p.refunded_end_to_end_id = d.end_to_end_id AND p.status <> 'REJECTED')
+      ORDER BY d.received_at`,
+    [transactionId, includeApplied],
+  );
+}

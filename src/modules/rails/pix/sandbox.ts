@@ -3,20 +3,27 @@
  * another one, through the same rail adapter and settlement as production.
  */
 
+import type { Config } from '../../../config.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../../core/errors.ts';
+import { parseAmount } from '../../../core/money.ts';
 import type { Database } from '../../../db/types.ts';
 import type { Tenant } from '../../../lib/environment.ts';
-import { parseAmount } from '../../../lib/money.ts';
 import { presentTransaction, type TransactionView } from '../../transactions/presenter.ts';
-import { findTransaction, lockTransaction } from '../../transactions/repo.ts';
+import { findTransaction, lockTransaction } from '../../transactions/service.ts';
 import { settleNow } from '../../transactions/settlement.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import { receivePixPayment } from './deposit.ts';
 import { sandboxEndToEndId } from './end-to-end-id.ts';
+import { applyPayoutResult } from './payout.ts';
 
-export function createSandboxDepositService(deps: { db: Database; clock: Clock; chains: ChainRegistry }) {
-  const { db, clock, chains } = deps;
+export function createSandboxDepositService(deps: {
+  db: Database;
+  clock: Clock;
+  config: Config;
+  chains: ChainRegistry;
+}) {
+  const { db, clock } = deps;
 
   async function deposit(
     tenant: Tenant,
@@ -37,6 +44,9 @@ export function createSandboxDepositService(deps: { db: Database; clock: Clock; 
           `The transaction is ${row.status}; it no longer takes a deposit`,
         );
       }
+      if (row.type !== 'ON_RAMP' || row.expires_at === null) {
+        throw new AppError('invalid_state_transition', 'Only an on-ramp takes a deposit');
+      }
       if (now >= row.expires_at) {
         throw new AppError(
           'invalid_state_transition',
@@ -45,23 +55,53 @@ export function createSandboxDepositService(deps: { db: Database; clock: Clock; 
       }
       const paid = amount ?? row.amount;
       const endToEndId = sandboxEndToEndId(now);
+      const txid = row.pix_txid!;
       await receivePixPayment(
         tx,
         'sandbox',
         {
           endToEndId,
-          txid: row.pix_txid,
+          txid,
           amount: paid,
           paidAt: now,
-          payload: { simulated: true, endToEndId, txid: row.pix_txid, amount: paid.toString() },
+          payload: { simulated: true, endToEndId, txid, amount: paid.toString() },
         },
         now,
       );
     });
-    await settleNow(db, clock, chains, id);
+    await settleNow(deps, id);
     const row = await findTransaction(db, tenant, id);
     return presentTransaction(row!);
   }
 
-  return { deposit };
+  /** Simulates the receiving bank sending a SUCCESS off-ramp's PIX back. */
+  async function returnPayout(
+    tenant: Tenant,
+    id: string,
+    reason: string | undefined,
+  ): Promise<TransactionView> {
+    const row = await findTransaction(db, tenant, id);
+    if (!row) throw notFound('Transaction');
+    if (row.type !== 'OFF_RAMP' || row.status !== 'SUCCESS' || !row.end_to_end_id) {
+      throw new AppError(
+        'invalid_state_transition',
+        `Only a SUCCESS off-ramp can be returned; this one is ${row.status}`,
+      );
+    }
+    const outcome = await db.transaction((tx) =>
+      applyPayoutResult(
+        tx,
+        'sandbox',
+        row.end_to_end_id!,
+        { status: 'RETURNED', reason: reason ?? 'returned by the receiving institution (sandbox)' },
+        clock(),
+      ),
+    );
+    if (outcome !== 'APPLIED') {
+      throw new AppError('invalid_state_transition', 'The off-ramp was returned already');
+    }
+    return presentTransaction((await findTransaction(db, tenant, id))!);
+  }
+
+  return { deposit, returnPayout };
 }

@@ -3,7 +3,7 @@
  * a rejection says why, with at least one reject label; any other status carries no reason.
  */
 import { AppError, type FieldError } from '../../core/errors.ts';
-import { emptyStatusReason, type StatusReason, type VerificationStatus } from '../verifications/state.ts';
+import { emptyStatusReason, type StatusReason, type VerificationStatus } from './state.ts';
 
 export const REJECTIONS: readonly VerificationStatus[] = ['TEMPORARY_REJECTION', 'FINAL_REJECTION'];
 export const isRejection = (status: VerificationStatus) => REJECTIONS.includes(status);

@@ -1,8 +1,9 @@
 /** Limit requests as operators see them: across tenants, with their customer. SQL only. */
+
+import { type QueueFilter, queueWhere } from '../../core/queue-filter.ts';
 import type { Executor } from '../../db/types.ts';
-import type { CustomerType } from '../customers/repo.ts';
-import type { LimitRequestRow } from '../limit-requests/repo.ts';
-import { type QueueFilter, queueWhere } from './queue-filter.ts';
+import type { CustomerType } from '../customers/service.ts';
+import type { LimitRequestRow } from './repo.ts';
 
 export type OperatorLimitRequestRow = LimitRequestRow & {
   customer_type: CustomerType;
@@ -40,11 +41,4 @@ export async function findOperatorLimitRequest(
 ): Promise<OperatorLimitRequestRow | undefined> {
   const rows = await db.query<OperatorLimitRequestRow>(`${SELECT} WHERE r.id = $1`, [id]);
   return rows[0];
-}
-
-export async function findCustomerType(db: Executor, customerId: string): Promise<CustomerType | undefined> {
-  const rows = await db.query<{ type: CustomerType }>('SELECT type FROM customers WHERE id = $1', [
-    customerId,
-  ]);
-  return rows[0]?.type;
 }

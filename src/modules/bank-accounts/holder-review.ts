@@ -8,29 +8,12 @@ import type { Clock } from '../../core/clock.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { type PageRequest, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
-import { presentBankAccount } from '../bank-accounts/presenter.ts';
-import type { BankAccountRow } from '../bank-accounts/repo.ts';
+import { recordEvent } from '../events/outbox.ts';
 import { type Actor, recordAudit } from '../projects/audit.ts';
-import * as repo from './bank-account-repo.ts';
-
-export const HOLDER_STATUSES = ['UNDER_VERIFICATION', 'APPROVED', 'FINAL_REJECTION'] as const;
-export type HolderStatus = (typeof HOLDER_STATUSES)[number];
-
-export const HOLDER_TRANSITIONS: Record<HolderStatus, readonly HolderStatus[]> = {
-  UNDER_VERIFICATION: ['APPROVED', 'FINAL_REJECTION'],
-  APPROVED: [],
-  FINAL_REJECTION: [],
-};
-
-/** What a screening decides: where UNDER_VERIFICATION may go. */
-export const HOLDER_REVIEW_OUTCOMES = [
-  'APPROVED',
-  'FINAL_REJECTION',
-] as const satisfies readonly HolderStatus[];
-export type HolderReviewOutcome = (typeof HOLDER_REVIEW_OUTCOMES)[number];
-
-const canMoveHolder = (from: string, to: HolderStatus) =>
-  (HOLDER_TRANSITIONS[from as HolderStatus] ?? []).includes(to);
+import * as repo from './holder-repo.ts';
+import { canMoveHolder, type HolderReviewOutcome } from './holder-state.ts';
+import { presentBankAccount } from './presenter.ts';
+import type { BankAccountRow } from './repo.ts';
 
 export function presentOperatorBankAccount(row: BankAccountRow) {
   return { ...presentBankAccount(row), projectId: row.project_id, environment: row.environment };
@@ -72,6 +55,14 @@ export function createHolderReviewService(deps: { db: Database; clock: Clock }) 
       }
       const at = clock();
       const updated = await repo.updateHolderVerification(tx, id, input.status, at);
+      await recordEvent(tx, {
+        tenant: { projectId: updated.project_id, environment: updated.environment },
+        type: 'bank_account.updated',
+        resourceType: 'bank_account',
+        resourceId: updated.id,
+        data: presentBankAccount(updated),
+        at,
+      });
       await recordAudit(tx, {
         actor,
         action: 'bank_account.holder_reviewed',

@@ -8,16 +8,16 @@
 import type { Clock } from '../../core/clock.ts';
 import { notFound } from '../../core/errors.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
+import type { QueueFilter } from '../../core/queue-filter.ts';
 import type { Database } from '../../db/types.ts';
 import { presentOperatorDocument } from '../documents/presenter.ts';
-import { listVerificationDocuments } from '../documents/repo.ts';
-import { type StatusReasonInput, statusReasonFor } from '../hosted-verification/rules.ts';
+import { listVerificationDocuments } from '../documents/service.ts';
 import { type Actor, recordAudit } from '../projects/audit.ts';
-import { presentVerification, type VerificationView } from '../verifications/presenter.ts';
-import type { VerificationStatus } from '../verifications/state.ts';
-import { transitionVerification } from '../verifications/transition.ts';
-import type { QueueFilter } from './queue-filter.ts';
-import * as repo from './verification-repo.ts';
+import { presentVerification, type VerificationView } from './presenter.ts';
+import { type StatusReasonInput, statusReasonFor } from './reasons.ts';
+import * as repo from './review-repo.ts';
+import type { VerificationStatus } from './state.ts';
+import { transitionVerification } from './transition.ts';
 
 /** The outcomes of a review: where UNDER_VERIFICATION may go (VERIFICATION_TRANSITIONS). */
 export const REVIEW_OUTCOMES = ['APPROVED', 'TEMPORARY_REJECTION', 'FINAL_REJECTION'] as const;

@@ -1,8 +1,9 @@
 /** Verifications as operators see them: across tenants, with their customer. SQL only. */
+
+import { type QueueFilter, queueWhere } from '../../core/queue-filter.ts';
 import type { Executor } from '../../db/types.ts';
-import type { CustomerType } from '../customers/repo.ts';
-import type { VerificationRow } from '../verifications/repo.ts';
-import { type QueueFilter, queueWhere } from './queue-filter.ts';
+import type { CustomerType } from '../customers/service.ts';
+import type { VerificationRow } from './repo.ts';
 
 export type OperatorVerificationRow = VerificationRow & {
   customer_type: CustomerType;

@@ -1,7 +1,9 @@
 /** Bank accounts as operators see them, for screening their holders: across tenants. SQL only. */
+
+import { type QueueFilter, queueWhere } from '../../core/queue-filter.ts';
 import type { Executor } from '../../db/types.ts';
-import type { BankAccountRow } from '../bank-accounts/repo.ts';
-import { type QueueFilter, queueWhere } from './queue-filter.ts';
+import type { HolderStatus } from './holder-state.ts';
+import type { BankAccountRow } from './repo.ts';
 
 const COLUMNS = `b.id, b.customer_id, b.project_id, b.environment, b.name, b.type, b.rail, b.currency, b.key_type,
   b.key_value, b.holder_type, b.holder_relationship, b.holder_legal_name, b.holder_tax_id,
@@ -54,7 +56,7 @@ export async function findLiveBankAccount(db: Executor, id: string): Promise<Ban
 export async function updateHolderVerification(
   db: Executor,
   id: string,
-  status: string,
+  status: HolderStatus,
   at: Date,
 ): Promise<BankAccountRow> {
   const rows = await db.query<BankAccountRow>(

@@ -13,7 +13,7 @@ import {
   type LimitAmountsInput,
   type LimitRequestStatus,
   validateRequestedLimits,
-} from '../limit-requests/rules.ts';
+} from './rules.ts';
 
 export const LIMIT_REQUEST_TRANSITIONS: Record<LimitRequestStatus, readonly LimitRequestStatus[]> = {
   IN_REVIEW: ['APPROVED', 'PARTIALLY_APPROVED', 'REJECTED'],

@@ -7,24 +7,19 @@
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, notFound } from '../../core/errors.ts';
+import { formatAmount } from '../../core/money.ts';
 import { type PageRequest, pageResult } from '../../core/pagination.ts';
+import type { QueueFilter } from '../../core/queue-filter.ts';
 import type { Database } from '../../db/types.ts';
-import { formatAmount } from '../../lib/money.ts';
 import { presentOperatorDocument } from '../documents/presenter.ts';
-import { findDocument } from '../documents/repo.ts';
+import { findDocument } from '../documents/service.ts';
 import { recordEvent } from '../events/outbox.ts';
-import { type LimitRequestView, presentLimitRequest } from '../limit-requests/presenter.ts';
-import { lockLimitRequest, updateLimitRequestReview } from '../limit-requests/repo.ts';
 import { limitsInForce } from '../limits/in-force.ts';
 import { type Actor, recordAudit } from '../projects/audit.ts';
-import * as repo from './limit-request-repo.ts';
-import {
-  canMoveLimitRequest,
-  decideReview,
-  REVIEW_DECISIONS,
-  type ReviewInput,
-} from './limit-review-rules.ts';
-import type { QueueFilter } from './queue-filter.ts';
+import { type LimitRequestView, presentLimitRequest } from './presenter.ts';
+import { lockLimitRequest, updateLimitRequestReview } from './repo.ts';
+import { canMoveLimitRequest, decideReview, REVIEW_DECISIONS, type ReviewInput } from './review.ts';
+import * as repo from './review-repo.ts';
 
 export function presentOperatorLimitRequest(row: repo.OperatorLimitRequestRow) {
   return {

@@ -1,18 +1,20 @@
 /**
  * The webhook dispatcher. Each tick fans new outbox events out into deliveries and claims the deliveries
- * that are due; the HTTP attempts then run in the background (at most `maxInFlight` at once) so one slow
- * endpoint does not hold up the others. Each attempt is recorded; a 2xx answer delivers, anything else is
+ * that are due; the HTTP attempts then run in the background (at most `maxInFlight` at once, and at most
+ * `maxInFlightPerEndpoint` for one endpoint and `maxInFlightPerProject` for one project) so a slow or
+ * hostile receiver only delays its own project's deliveries. Each attempt is recorded; a 2xx answer delivers, anything else is
  * retried with exponential back-off and jitter until the retry horizon, after which the delivery is FAILED.
  * An endpoint whose deliveries have all failed for the configured period is disabled. Several processes
  * may run dispatchers on one database: claims use FOR UPDATE SKIP LOCKED and a lease, and a result is
  * recorded only under the claim that produced it.
  */
-import type { WebhookConfig } from '../config.ts';
-import type { Clock } from '../core/clock.ts';
-import { newId } from '../core/ids.ts';
-import type { Database } from '../db/types.ts';
-import { metrics } from '../http/metrics.ts';
-import { nextAttemptAfterFailure } from '../modules/webhooks/backoff.ts';
+import type { WebhookConfig } from '../../config.ts';
+import type { Clock } from '../../core/clock.ts';
+import { newId } from '../../core/ids.ts';
+import type { Logger } from '../../core/logger.ts';
+import type { Database } from '../../db/types.ts';
+import { metrics } from '../../http/metrics.ts';
+import { nextAttemptAfterFailure } from './backoff.ts';
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
@@ -21,20 +23,12 @@ import {
   lockEndpointHealth,
   setEndpointHealth,
   settleDelivery,
-} from '../modules/webhooks/dispatch-repo.ts';
-import { deliveryBody } from '../modules/webhooks/presenter.ts';
-import { failPendingDeliveries } from '../modules/webhooks/repo.ts';
-import { decryptSecret, signatureHeaders } from '../modules/webhooks/secret.ts';
-import { type AttemptResult, type Post, postWebhook } from '../modules/webhooks/sender.ts';
-import {
-  privateUrlsAllowed,
-  type Resolver,
-  resolveTarget,
-  systemResolver,
-} from '../modules/webhooks/url-safety.ts';
-import { type Loop, startLoop } from './loop.ts';
-
-type Logger = { error(obj: unknown, msg: string): void };
+} from './dispatch-repo.ts';
+import { deliveryBody } from './presenter.ts';
+import { failPendingDeliveries } from './repo.ts';
+import { decryptSecret, signatureHeaders } from './secret.ts';
+import { type AttemptResult, type Post, postWebhook } from './sender.ts';
+import { privateUrlsAllowed, type Resolver, resolveTarget, systemResolver } from './url-safety.ts';
 
 export type DispatcherDeps = {
   db: Database;
@@ -48,6 +42,23 @@ export type DispatcherDeps = {
   batchSize?: number;
   maxInFlight?: number;
 };
+
+/** Counts attempts in flight per key, forgetting keys that drop to zero. */
+function counter() {
+  const counts = new Map<string, number>();
+  return {
+    counts,
+    add(key: string, by: number) {
+      const next = (counts.get(key) ?? 0) + by;
+      if (next <= 0) counts.delete(key);
+      else counts.set(key, next);
+    },
+    /** Room left under `max` for every key with attempts in flight. */
+    rooms(max: number): Map<string, number> {
+      return new Map([...counts].map(([key, count]) => [key, max - count]));
+    },
+  };
+}
 
 /** How long a claim lasts: an attempt's timeout plus a margin; a crashed dispatcher's claims then expire. */
 const LEASE_MARGIN_MS = 60_000;
@@ -74,13 +85,16 @@ export function createDispatcher(deps: DispatcherDeps) {
   const maxInFlight = deps.maxInFlight ?? 50;
   const schedule = { baseMs: config.retryBaseMs, maxDelayMs: config.retryMaxDelayMs };
   const inFlight = new Set<Promise<void>>();
+  const perEndpoint = counter();
+  const perProject = counter();
+  const { maxInFlightPerEndpoint, maxInFlightPerProject } = config;
 
   const fanOut = () => db.transaction((tx) => fanOutEvents(tx, clock(), batchSize, config.retryHorizonMs));
 
   async function send(delivery: ClaimedDelivery): Promise<AttemptResult> {
     try {
       const url = new URL(delivery.url);
-      const allowPrivate = privateUrlsAllowed(delivery.environment, config.allowPrivateUrls);
+      const allowPrivate = privateUrlsAllowed(delivery.environment, config);
       const target = await resolveTarget(url, allowPrivate, resolve);
       if (!target.ok) return { statusCode: null, latencyMs: 0, error: `not sent: ${target.reason}` };
       const body = deliveryBody({
@@ -93,7 +107,8 @@ export function createDispatcher(deps: DispatcherDeps) {
       const headers = signatureHeaders(secret, delivery.event_id, clock(), body);
       return await post({ url, address: target.address, headers, body, timeoutMs: config.timeoutMs });
     } catch (error) {
-      return { statusCode: null, latencyMs: 0, error: `not sent: ${(error as Error).message}` };
+      log.error({ err: error, deliveryId: delivery.id }, 'webhook attempt not sent');
+      return { statusCode: null, latencyMs: 0, error: 'not sent: internal error' };
     }
   }
 
@@ -160,11 +175,23 @@ export function createDispatcher(deps: DispatcherDeps) {
     const token = newId();
     const now = clock();
     const leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
-    const claimed = await db.transaction((tx) => claimDueDeliveries(tx, now, room, leaseMs, token));
+    const rooms = {
+      perEndpoint: maxInFlightPerEndpoint,
+      perProject: maxInFlightPerProject,
+      endpoints: perEndpoint.rooms(maxInFlightPerEndpoint),
+      projects: perProject.rooms(maxInFlightPerProject),
+    };
+    const claimed = await db.transaction((tx) => claimDueDeliveries(tx, now, room, leaseMs, token, rooms));
     for (const delivery of claimed) {
+      perEndpoint.add(delivery.endpoint_id, 1);
+      perProject.add(delivery.project_id, 1);
       const task: Promise<void> = attempt(delivery, token)
         .catch((err) => log.error({ err, deliveryId: delivery.id }, 'webhook attempt not recorded'))
-        .finally(() => inFlight.delete(task));
+        .finally(() => {
+          inFlight.delete(task);
+          perEndpoint.add(delivery.endpoint_id, -1);
+          perProject.add(delivery.project_id, -1);
+        });
       inFlight.add(task);
     }
     return claimed.length;
@@ -178,17 +205,6 @@ export function createDispatcher(deps: DispatcherDeps) {
     /** Waits for the attempts in progress to be sent and recorded. */
     async drain(): Promise<void> {
       while (inFlight.size > 0) await Promise.all([...inFlight]);
-    },
-  };
-}
-
-export function startDispatcher(deps: DispatcherDeps): Loop {
-  const dispatcher = createDispatcher(deps);
-  const loop = startLoop('webhook-dispatcher', deps.config.dispatchIntervalMs, dispatcher.tick, deps.log);
-  return {
-    async stop() {
-      await loop.stop();
-      await dispatcher.drain();
     },
   };
 }

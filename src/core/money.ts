@@ -3,14 +3,16 @@
  * at the API edge. Nothing here touches floating point.
  */
 
+import { parseDecimal } from './decimal.ts';
+
+/** An amount of BRL: at most 13 digits before the point and 2 after it. */
 export const AMOUNT_PATTERN = '^\\d{1,13}(\\.\\d{1,2})?$';
 const AMOUNT = new RegExp(AMOUNT_PATTERN);
 
-/** Parses an API amount ("1500", "1500.5", "1500.50") into cents. Throws on anything else. */
+/** Parses an API amount ("1500", "1500.5", "1500.50") into cents. Throws RangeError on anything else. */
 export function parseAmount(value: string): bigint {
   if (!AMOUNT.test(value)) throw new RangeError(`not an amount: ${value}`);
-  const [whole, fraction = ''] = value.split('.');
-  return BigInt(whole!) * 100n + BigInt(fraction.padEnd(2, '0'));
+  return parseDecimal(value, 2, 13);
 }
 
 /** Formats cents as a decimal string with exactly two decimals ("1500.00"). */

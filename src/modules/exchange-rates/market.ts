@@ -1,0 +1,34 @@
+/**
+ * The market rate in force for a pair: the newest one the operator set; in the sandbox, while the
+ * operator has set none, the configured default, so that every sandbox flow completes on its own.
+ */
+import type { MoneyOutConfig } from '../../config.ts';
+import type { Executor } from '../../db/types.ts';
+import type { Environment } from '../../lib/environment.ts';
+import type { Currency } from '../ledger/accounts.ts';
+import { currentRate, type Pair } from '../rates/service.ts';
+import { UNIT_RATE } from './pricing.ts';
+
+export const pairOf = (source: Currency, target: Currency): Pair => `${source}/${target}` as Pair;
+
+export async function marketRate(
+  db: Executor,
+  environment: Environment,
+  pair: Pair,
+  sandboxRates: MoneyOutConfig['sandboxRates'],
+): Promise<bigint | undefined> {
+  const set = await currentRate(db, pair);
+  if (set) return set.rate;
+  return environment === 'sandbox' ? sandboxRates[pair] : undefined;
+}
+
+/** Units of BRL per unit of `currency` (1 for BRL itself). */
+export async function rateToBrl(
+  db: Executor,
+  environment: Environment,
+  currency: Currency,
+  sandboxRates: MoneyOutConfig['sandboxRates'],
+): Promise<bigint | undefined> {
+  if (currency === 'BRL') return UNIT_RATE;
+  return marketRate(db, environment, pairOf(currency, 'BRL'), sandboxRates);
+}

@@ -1,0 +1,110 @@
+/**
+ * Pricing a conversion for a tenant: the market rate in force, the platform's fee terms for the
+ * transaction type, the partner's own terms, and the minimum a transaction must be worth. Used by the
+ * quotes partners ask for and by the transactions that convert without one.
+ */
+import type { Config } from '../../config.ts';
+import { AppError, invalidField } from '../../core/errors.ts';
+import { formatAmount } from '../../core/money.ts';
+import type { Executor } from '../../db/types.ts';
+import type { Tenant } from '../../lib/environment.ts';
+import type { Currency } from '../ledger/accounts.ts';
+import { type PartnerFeeTerms, partnerFeeTerms } from '../partner-fees/service.ts';
+import { marketRate, pairOf } from './market.ts';
+import {
+  type FeeTerms,
+  type Pricing,
+  PricingError,
+  type PricingInput,
+  priceFromSource,
+  priceFromTarget,
+  UNIT_RATE,
+} from './pricing.ts';
+
+export type TransactionKind = 'ON_RAMP' | 'OFF_RAMP';
+
+export const kindOf = (source: Currency): TransactionKind => (source === 'BRL' ? 'ON_RAMP' : 'OFF_RAMP');
+
+/** The platform's fee terms for a transaction type, from configuration. */
+export function platformFeeTerms(config: Config, kind: TransactionKind): FeeTerms {
+  const minimum = config.moneyOut.minimumFee;
+  return kind === 'ON_RAMP'
+    ? { basisPoints: config.onRamp.feeBasisPoints, flat: config.onRamp.feeFlat, minimum }
+    : { basisPoints: config.moneyOut.offRampFeeBasisPoints, flat: config.moneyOut.offRampFeeFlat, minimum };
+}
+
+export const partnerTerms = (terms: PartnerFeeTerms): FeeTerms => ({ ...terms, minimum: 0n });
+
+/** The rate in force, or 503 when the pair has none (production before the operator sets one). */
+export async function requireMarketRate(
+  db: Executor,
+  config: Config,
+  tenant: Tenant,
+  source: Currency,
+  target: Currency,
+): Promise<bigint> {
+  if (source === target) return UNIT_RATE;
+  const pair = pairOf(source, target);
+  const rate = await marketRate(db, tenant.environment, pair, config.moneyOut.sandboxRates);
+  if (rate === undefined) {
+    throw new AppError(
+      'service_unavailable',
+      `No ${pair} rate is set; conversions of this pair are unavailable`,
+    );
+  }
+  return rate;
+}
+
+export type ConversionRequest = {
+  kind: TransactionKind;
+  sourceCurrency: Currency;
+  targetCurrency: Currency;
+  amount: { source: bigint } | { target: bigint };
+  /** Pointer of the amount field, for the answer when the amount does not work. */
+  pointer: string;
+};
+
+export type PricedConversion = Pricing & { platformTerms: FeeTerms; partnerTerms: FeeTerms };
+
+export async function priceConversion(
+  db: Executor,
+  config: Config,
+  tenant: Tenant,
+  request: ConversionRequest,
+): Promise<PricedConversion> {
+  const baseRate = await requireMarketRate(
+    db,
+    config,
+    tenant,
+    request.sourceCurrency,
+    request.targetCurrency,
+  );
+  const input: PricingInput = {
+    sourceCurrency: request.sourceCurrency,
+    targetCurrency: request.targetCurrency,
+    baseRate,
+    rateToBrl: request.sourceCurrency === 'BRL' ? UNIT_RATE : baseRate,
+    platform: platformFeeTerms(config, request.kind),
+    partner: partnerTerms(await partnerFeeTerms(db, tenant.projectId, request.kind)),
+  };
+  let pricing: Pricing;
+  try {
+    pricing =
+      'source' in request.amount
+        ? priceFromSource(input, request.amount.source)
+        : priceFromTarget(input, request.amount.target);
+  } catch (error) {
+    if (error instanceof PricingError) throw invalidField(request.pointer, error.message);
+    throw error;
+  }
+  assertMinimum(config, pricing.limitAmountBrl, request.pointer);
+  return { ...pricing, platformTerms: input.platform, partnerTerms: input.partner };
+}
+
+/** Every transaction is worth at least the configured minimum, in BRL. */
+export function assertMinimum(config: Config, valueBrl: bigint, pointer: string): void {
+  const minimum = config.moneyOut.minimumAmount;
+  if (valueBrl < minimum) {
+    throw invalidField(pointer, `must be worth at least ${formatAmount(minimum)} BRL`);
+  }
+}

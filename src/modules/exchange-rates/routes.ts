@@ -1,0 +1,33 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { bearerSecurity, problems } from '../../http/schemas.ts';
+import type { Environment } from '../../lib/environment.ts';
+import { CreateExchangeRateBody } from './schema.ts';
+import { createExchangeRateService } from './service.ts';
+
+export const exchangeRateRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext;
+  environment: Environment;
+}> = async (app, { ctx }) => {
+  const rates = createExchangeRateService(ctx);
+
+  app.post(
+    '/exchange-rates',
+    {
+      schema: {
+        tags: ['exchange-rates'],
+        summary: 'Quote a conversion: FLOATING (indicative) or LOCKED (guaranteed to one transaction)',
+        description:
+          'Give exactly one of sourceAmount and targetAmount. Fees (platform and partner) are charged in the ' +
+          'source currency. A LOCKED quote passed as `exchangeRateId` to an on-ramp or off-ramp settles it at ' +
+          'exactly these figures; it is single-use (409 exchange_rate_used) and refused after expiresAt ' +
+          '(409 exchange_rate_expired). 503 when the pair has no rate in force.',
+        security: bearerSecurity,
+        body: CreateExchangeRateBody,
+        response: { 201: Type.Ref('ExchangeRate'), ...problems(400, 401, 415, 422, 429, 503) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await rates.create(request.tenant, request.body)),
+  );
+};

@@ -1,0 +1,58 @@
+import { Type } from 'typebox';
+import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.ts';
+import { LEDGER_CURRENCIES } from '../ledger/accounts.ts';
+import { ANY_AMOUNT_PATTERN } from '../ledger/amounts.ts';
+import { TIME_LOCKS } from './service.ts';
+
+const Currency = (description: string) => StringEnum(LEDGER_CURRENCIES, { description });
+const TIME_LOCK_VALUES = Object.keys(TIME_LOCKS) as (keyof typeof TIME_LOCKS)[];
+
+export const Money = Type.Object({
+  amount: Type.String({ examples: ['1.50'] }),
+  currency: Currency('Currency of the amount'),
+});
+
+export const CreateExchangeRateBody = Type.Object(
+  {
+    type: StringEnum(['FLOATING', 'LOCKED'] as const, {
+      description: 'FLOATING: indicative; LOCKED: guaranteed to one transaction until expiresAt',
+    }),
+    sourceCurrency: Currency('What the customer pays: BRL (on-ramp) or USDC/USDT (off-ramp)'),
+    targetCurrency: Currency('What the customer receives; pairs: BRL→USDC, BRL→USDT, USDC→BRL, USDT→BRL'),
+    sourceAmount: Type.Optional(
+      Type.String({
+        pattern: ANY_AMOUNT_PATTERN,
+        description: 'Amount paid (exactly one of sourceAmount and targetAmount)',
+        examples: ['1000.00'],
+      }),
+    ),
+    targetAmount: Type.Optional(
+      Type.String({
+        pattern: ANY_AMOUNT_PATTERN,
+        description: 'Amount received: the quote gives the smallest source amount that delivers it',
+        examples: ['180.000000'],
+      }),
+    ),
+    timeLock: Type.Optional(
+      StringEnum(TIME_LOCK_VALUES, { description: 'How long a LOCKED rate holds (default 30s)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ExchangeRateSchema = Type.Object(
+  {
+    id: Uuid(),
+    type: StringEnum(['FLOATING', 'LOCKED'] as const),
+    sourceCurrency: Currency('Currency paid'),
+    sourceAmount: Type.String({ examples: ['1000.00'] }),
+    targetCurrency: Currency('Currency received'),
+    targetAmount: Type.String({ examples: ['179.100000'] }),
+    rate: Type.String({ description: 'Target units per source unit, after fees', examples: ['0.1791'] }),
+    baseRate: Type.String({ description: 'Target units per source unit, before fees', examples: ['0.18'] }),
+    fees: Type.Object({ platform: Money, partner: Money }, { description: 'Charged in the source currency' }),
+    expiresAt: Nullable(DateTime('LOCKED: the quote is refused after this time; FLOATING: null')),
+    createdAt: DateTime(),
+  },
+  { $id: 'ExchangeRate' },
+);

@@ -1,0 +1,156 @@
+/**
+ * Quotes (PRODUCT.md, "Exchange rates"). FLOATING is indicative; LOCKED guarantees its figures until
+ * `expiresAt` to the one on-ramp or off-ramp that names it: using one locks its row, refuses it when
+ * used or expired, and marks it used in the transaction that creates the transaction.
+ */
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../core/clock.ts';
+import { formatDecimalTrimmed } from '../../core/decimal.ts';
+import { AppError, invalidField, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { Database, Executor } from '../../db/types.ts';
+import type { Tenant } from '../../lib/environment.ts';
+import type { Currency } from '../ledger/accounts.ts';
+import { money, parseCurrencyAmount } from '../ledger/amounts.ts';
+import { RATE_SCALE } from '../rates/convert.ts';
+import { pairOf } from './market.ts';
+import { effectiveRate } from './pricing.ts';
+import { kindOf, priceConversion } from './quote.ts';
+import * as repo from './repo.ts';
+
+export const TIME_LOCKS = { '30s': 30_000, '1m': 60_000, '5m': 300_000 } as const;
+export type TimeLock = keyof typeof TIME_LOCKS;
+export const QUOTE_PAIRS = ['BRL/USDC', 'BRL/USDT', 'USDC/BRL', 'USDT/BRL'] as const;
+
+export type CreateExchangeRateInput = {
+  type: repo.ExchangeRateType;
+  sourceCurrency: Currency;
+  targetCurrency: Currency;
+  sourceAmount?: string | undefined;
+  targetAmount?: string | undefined;
+  timeLock?: TimeLock | undefined;
+};
+
+export function presentExchangeRate(row: repo.ExchangeRateRow) {
+  return {
+    id: row.id,
+    type: row.type,
+    sourceCurrency: row.source_currency,
+    sourceAmount: money(row.source_amount, row.source_currency).amount,
+    targetCurrency: row.target_currency,
+    targetAmount: money(row.target_amount, row.target_currency).amount,
+    rate: formatDecimalTrimmed(
+      effectiveRate(row.source_amount, row.source_currency, row.target_amount, row.target_currency),
+      RATE_SCALE,
+    ),
+    baseRate: formatDecimalTrimmed(row.base_rate, RATE_SCALE),
+    fees: {
+      platform: money(row.platform_fee, row.source_currency),
+      partner: money(row.partner_fee, row.source_currency),
+    },
+    expiresAt: row.expires_at?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export type ExchangeRateView = ReturnType<typeof presentExchangeRate>;
+
+function amountOf(input: CreateExchangeRateInput): { source: bigint } | { target: bigint } {
+  const given = [input.sourceAmount, input.targetAmount].filter((value) => value !== undefined);
+  if (given.length !== 1) {
+    throw new AppError('invalid_request', 'Give exactly one of sourceAmount and targetAmount', {
+      errors: [{ pointer: '/body/sourceAmount', message: 'exactly one of sourceAmount and targetAmount' }],
+    });
+  }
+  if (input.sourceAmount !== undefined) {
+    const units = parseCurrencyAmount(input.sourceAmount, input.sourceCurrency);
+    if (typeof units === 'string') throw invalidField('/body/sourceAmount', units);
+    return { source: units };
+  }
+  const units = parseCurrencyAmount(input.targetAmount!, input.targetCurrency);
+  if (typeof units === 'string') throw invalidField('/body/targetAmount', units);
+  return { target: units };
+}
+
+export function createExchangeRateService(deps: { db: Database; clock: Clock; config: Config }) {
+  const { db, clock, config } = deps;
+
+  async function create(tenant: Tenant, input: CreateExchangeRateInput): Promise<ExchangeRateView> {
+    const pair = pairOf(input.sourceCurrency, input.targetCurrency);
+    if (!(QUOTE_PAIRS as readonly string[]).includes(pair)) {
+      throw invalidField('/body/targetCurrency', `${pair} is not a pair; pairs: ${QUOTE_PAIRS.join(', ')}`);
+    }
+    if (input.type === 'FLOATING' && input.timeLock !== undefined) {
+      throw invalidField('/body/timeLock', 'applies to LOCKED rates only');
+    }
+    const amount = amountOf(input);
+    const pricing = await priceConversion(db, config, tenant, {
+      kind: kindOf(input.sourceCurrency),
+      sourceCurrency: input.sourceCurrency,
+      targetCurrency: input.targetCurrency,
+      amount,
+      pointer: 'source' in amount ? '/body/sourceAmount' : '/body/targetAmount',
+    });
+    const now = clock();
+    const row: repo.ExchangeRateRow = {
+      id: newId(),
+      project_id: tenant.projectId,
+      environment: tenant.environment,
+      type: input.type,
+      source_currency: input.sourceCurrency,
+      target_currency: input.targetCurrency,
+      source_amount: pricing.source,
+      target_amount: pricing.target,
+      base_rate: pricing.baseRate,
+      platform_fee: pricing.platformFee,
+      partner_fee: pricing.partnerFee,
+      limit_amount_brl: pricing.limitAmountBrl,
+      expires_at:
+        input.type === 'LOCKED' ? new Date(now.getTime() + TIME_LOCKS[input.timeLock ?? '30s']) : null,
+      used_at: null,
+      created_at: now,
+    };
+    await repo.insertExchangeRate(db, row);
+    return presentExchangeRate(row);
+  }
+
+  return { create };
+}
+
+/**
+ * Takes a LOCKED quote for the transaction being created, in its database transaction: the quote's
+ * row stays locked until that transaction ends, so of concurrent requests naming it one wins.
+ */
+export async function useLockedQuote(
+  tx: Executor,
+  tenant: Tenant,
+  id: string,
+  expected: { sourceCurrency?: Currency; targetCurrency?: Currency; direction: 'ON_RAMP' | 'OFF_RAMP' },
+  now: Date,
+): Promise<repo.ExchangeRateRow> {
+  const quote = await repo.lockExchangeRate(tx, tenant, id);
+  if (!quote) throw notFound('Exchange rate');
+  if (quote.type !== 'LOCKED') {
+    throw invalidField(
+      '/body/exchangeRateId',
+      'is a FLOATING rate; only a LOCKED rate settles a transaction',
+    );
+  }
+  if (kindOf(quote.source_currency) !== expected.direction) {
+    throw invalidField(
+      '/body/exchangeRateId',
+      `quotes ${quote.source_currency}→${quote.target_currency}, not a pair for this transaction`,
+    );
+  }
+  if (quote.used_at)
+    throw new AppError('exchange_rate_used', 'The exchange rate was already used by a transaction');
+  if (now >= quote.expires_at!) {
+    throw new AppError(
+      'exchange_rate_expired',
+      `The exchange rate expired at ${quote.expires_at!.toISOString()}`,
+    );
+  }
+  await repo.markExchangeRateUsed(tx, quote.id, now);
+  return quote;
+}
+export type { ExchangeRateRow } from './repo.ts';

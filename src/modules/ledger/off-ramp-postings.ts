@@ -1,0 +1,56 @@
+/**
+ * The money movements of money out, each a balanced set of entries:
+ * - reserved: the customer's balance moves into the off-ramp reserve (or, for a refund, straight into
+ *   the payout in transit);
+ * - fee: part of the reserve becomes the platform's and the partner's revenue (source currency);
+ * - conversion: the rest goes to the conversion desk, which delivers BRL into the payout in transit;
+ * - payout sent: the BRL leaves the platform's PIX account;
+ * - returned: a payout the receiving bank sent back lands in the customer's BRL balance;
+ * - released: everything a failed transaction moved is moved back (see releaseEntries in repo.ts).
+ */
+import { type Account, type Currency, customerAccountFor, type Entry } from './accounts.ts';
+
+export function reserved(customerId: string, currency: Currency, amount: bigint, into: Account): Entry[] {
+  return [
+    { account: customerAccountFor(currency), customerId, currency, amount },
+    { account: into, customerId: null, currency, amount: -amount },
+  ];
+}
+
+export function offRampFee(currency: Currency, platform: bigint, partner: bigint): Entry[] {
+  return [
+    { account: 'OFF_RAMP_RESERVE', customerId: null, currency, amount: platform + partner },
+    { account: 'FEE_REVENUE', customerId: null, currency, amount: -platform },
+    { account: 'PARTNER_FEE_REVENUE', customerId: null, currency, amount: -partner },
+  ];
+}
+
+export function offRampConverted(source: Currency, net: bigint, targetAmount: bigint): Entry[] {
+  return [
+    { account: 'OFF_RAMP_RESERVE', customerId: null, currency: source, amount: net },
+    { account: 'CONVERSION_DESK', customerId: null, currency: source, amount: -net },
+    { account: 'CONVERSION_DESK', customerId: null, currency: 'BRL', amount: targetAmount },
+    { account: 'PAYOUT_IN_TRANSIT', customerId: null, currency: 'BRL', amount: -targetAmount },
+  ];
+}
+
+export function payoutSent(amount: bigint): Entry[] {
+  return [
+    { account: 'PAYOUT_IN_TRANSIT', customerId: null, currency: 'BRL', amount },
+    { account: 'PIX_SETTLEMENT', customerId: null, currency: 'BRL', amount: -amount },
+  ];
+}
+
+export function payoutReturned(customerId: string, amount: bigint): Entry[] {
+  return [
+    { account: 'PIX_SETTLEMENT', customerId: null, currency: 'BRL', amount },
+    { account: 'CUSTOMER_FIAT', customerId, currency: 'BRL', amount: -amount },
+  ];
+}
+
+export function refundReleased(customerId: string, amount: bigint): Entry[] {
+  return [
+    { account: 'PAYOUT_IN_TRANSIT', customerId: null, currency: 'BRL', amount },
+    { account: 'CUSTOMER_FIAT', customerId, currency: 'BRL', amount: -amount },
+  ];
+}

@@ -1,0 +1,87 @@
+/**
+ * A partner's own fee on top of the platform's: `{bps, flat}` per transaction type, set by the operator.
+ * The terms in force when a transaction is created are copied onto it, so a later change never
+ * reprices a transaction already under way.
+ */
+import type { Clock } from '../../core/clock.ts';
+import { notFound } from '../../core/errors.ts';
+import { formatAmount, parseAmount } from '../../core/money.ts';
+import type { Database, Executor } from '../../db/types.ts';
+import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
+import { findProject } from '../projects/service.ts';
+import * as repo from './repo.ts';
+
+export type PartnerFeeTerms = { basisPoints: number; flat: bigint };
+export const NO_PARTNER_FEE: PartnerFeeTerms = { basisPoints: 0, flat: 0n };
+
+export async function partnerFeeTerms(
+  db: Executor,
+  projectId: string,
+  type: repo.FeeTransactionType,
+): Promise<PartnerFeeTerms> {
+  const row = await repo.findPartnerFee(db, projectId, type);
+  return row ? { basisPoints: row.basis_points, flat: row.flat } : NO_PARTNER_FEE;
+}
+
+export type PartnerFeeView = {
+  transactionType: repo.FeeTransactionType;
+  bps: number;
+  flat: string;
+  updatedAt: string | null;
+};
+
+const present = (type: repo.FeeTransactionType, row: repo.PartnerFeeRow | undefined): PartnerFeeView => ({
+  transactionType: type,
+  bps: row?.basis_points ?? 0,
+  flat: formatAmount(row?.flat ?? 0n),
+  updatedAt: row ? row.updated_at.toISOString() : null,
+});
+
+export function createPartnerFeeService(deps: { db: Database; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function list(projectId: string): Promise<{ data: PartnerFeeView[] }> {
+    if (!(await findProject(db, projectId))) throw notFound('Project');
+    const rows = await repo.listPartnerFees(db, projectId);
+    return {
+      data: repo.FEE_TRANSACTION_TYPES.map((type) =>
+        present(
+          type,
+          rows.find((row) => row.transaction_type === type),
+        ),
+      ),
+    };
+  }
+
+  async function set(
+    actor: Actor,
+    projectId: string,
+    input: { transactionType: repo.FeeTransactionType; bps: number; flat: string },
+  ): Promise<PartnerFeeView> {
+    return db.transaction(async (tx) => {
+      if (!(await findProject(tx, projectId))) throw notFound('Project');
+      const before = await repo.findPartnerFee(tx, projectId, input.transactionType);
+      const row: repo.PartnerFeeRow = {
+        project_id: projectId,
+        transaction_type: input.transactionType,
+        basis_points: input.bps,
+        flat: parseAmount(input.flat),
+        set_by: actorLabel(actor),
+        updated_at: clock(),
+      };
+      await repo.upsertPartnerFee(tx, row);
+      await recordAudit(tx, {
+        actor,
+        action: 'partner_fee.set',
+        resourceType: 'project',
+        resourceId: projectId,
+        before: before ? present(input.transactionType, before) : undefined,
+        after: present(input.transactionType, row),
+        at: row.updated_at,
+      });
+      return present(input.transactionType, row);
+    });
+  }
+
+  return { list, set };
+}

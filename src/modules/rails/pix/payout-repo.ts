@@ -1,0 +1,150 @@
+import type { Executor } from '../../../db/types.ts';
+import type { Environment } from '../../../lib/environment.ts';
+
+export type PayoutStatus = 'PENDING' | 'SUBMITTED' | 'COMPLETED' | 'REJECTED' | 'RETURNED';
+
+export type PayoutRow = {
+  end_to_end_id: string;
+  environment: Environment;
+  transaction_id: string;
+  kind: 'OFF_RAMP' | 'REFUND';
+  amount: bigint;
+  bank_account_id: string | null;
+  refunded_end_to_end_id: string | null;
+  status: PayoutStatus;
+  attempts: number;
+  next_attempt_at: Date | null;
+  failure_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const COLUMNS = `end_to_end_id, environment, transaction_id, kind, amount, bank_account_id, refunded_end_to_end_id,
+  status, attempts, next_attempt_at, failure_reason, created_at, updated_at`;
+
+export async function insertPayout(db: Executor, row: PayoutRow): Promise<void> {
+  await db.query(
+    `INSERT INTO pix_payouts (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+    [
+      row.end_to_end_id,
+      row.environment,
+      row.transaction_id,
+      row.kind,
+      row.amount,
+      row.bank_account_id,
+      row.refunded_end_to_end_id,
+      row.status,
+      row.attempts,
+      row.next_attempt_at,
+      row.failure_reason,
+      row.created_at,
+      row.updated_at,
+    ],
+  );
+}
+
+export async function lockPayout(
+  db: Executor,
+  environment: Environment,
+  endToEndId: string,
+): Promise<PayoutRow | undefined> {
+  const rows = await db.query<PayoutRow>(
+    `SELECT ${COLUMNS} FROM pix_payouts WHERE end_to_end_id = $1 AND environment = $2 FOR UPDATE`,
+    [endToEndId, environment],
+  );
+  return rows[0];
+}
+
+export async function findLatestPayout(
+  db: Executor,
+  transactionId: string,
+  kind: PayoutRow['kind'],
+): Promise<PayoutRow | undefined> {
+  const rows = await db.query<PayoutRow>(
+    `SELECT ${COLUMNS} FROM pix_payouts WHERE transaction_id = $1 AND kind = $2
+      ORDER BY created_at DESC LIMIT 1`,
+    [transactionId, kind],
+  );
+  return rows[0];
+}
+
+export async function payoutsOf(
+  db: Executor,
+  transactionId: string,
+  kind: PayoutRow['kind'],
+): Promise<PayoutRow[]> {
+  return db.query<PayoutRow>(
+    `SELECT ${COLUMNS} FROM pix_payouts WHERE transaction_id = $1 AND kind = $2 ORDER BY created_at`,
+    [transactionId, kind],
+  );
+}
+
+export async function setPayoutStatus(
+  db: Executor,
+  endToEndId: string,
+  status: PayoutStatus,
+  failureReason: string | null,
+  at: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE pix_payouts SET status = $2, failure_reason = coalesce($3, failure_reason), updated_at = $4,
+            next_attempt_at = NULL
+      WHERE end_to_end_id = $1`,
+    [endToEndId, status, failureReason, at],
+  );
+}
+
+/**
+ * Claims payouts due for submission, skipping those another process holds, and pushes each one's next
+ * attempt out by `retryAfterMs` × 2^attempts (at most an hour): a process that dies while submitting
+ * leaves the payout to be submitted again, with the same end-to-end id, once that time has passed.
+ */
+export async function claimDuePayouts(
+  db: Executor,
+  now: Date,
+  limit: number,
+  retryAfterMs: number,
+  only?: string,
+): Promise<PayoutRow[]> {
+  return db.query<PayoutRow>(
+    `UPDATE pix_payouts p
+        SET attempts = p.attempts + 1,
+            next_attempt_at = $1::timestamptz
+              + least(interval '1 hour', $3 * interval '1 millisecond' * power(2, least(p.attempts, 20)))
+      WHERE p.end_to_end_id IN (
+              SELECT end_to_end_id FROM pix_payouts
+               WHERE status = 'PENDING' AND next_attempt_at <= $1 AND ($4::text IS NULL OR end_to_end_id = $4)
+               ORDER BY next_attempt_at
+               LIMIT $2
+                 FOR UPDATE SKIP LOCKED)
+        AND p.status = 'PENDING'
+      RETURNING ${COLUMNS.split(',')
+        .map((c) => `p.${c.trim()}`)
+        .join(', ')}`,
+    [now, limit, retryAfterMs, only ?? null],
+  );
+}
+
+/** The provider accepted the payout: its result arrives later. */
+export async function markSubmitted(db: Executor, endToEndId: string, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE pix_payouts SET status = 'SUBMITTED', next_attempt_at = NULL, updated_at = $2
+      WHERE end_to_end_id = $1 AND status = 'PENDING'`,
+    [endToEndId, at],
+  );
+}
+
+export type PayoutDestination = {
+  key_type: string;
+  key_value: string;
+  holder_legal_name: string;
+  holder_tax_id: string;
+};
+
+export async function payoutDestination(db: Executor, bankAccountId: string): Promise<PayoutDestination> {
+  const rows = await db.query<PayoutDestination>(
+    'SELECT key_type, key_value, holder_legal_name, holder_tax_id FROM bank_accounts WHERE id = $1',
+    [bankAccountId],
+  );
+  return rows[0]!;
+}

@@ -1,0 +1,58 @@
+/**
+ * Test databases. On PostgreSQL, a run migrates one template database; every database a test needs is
+ * a copy of it (`CREATE DATABASE … TEMPLATE …`), so nothing is migrated twice. On PGlite, the run dumps
+ * one migrated data directory to a file, and every test file opens its own in-memory copy of it.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { connectPglite } from '../../src/db/pglite.ts';
+import type { Database } from '../../src/db/types.ts';
+
+export type TestDatabase = { url: string; name: string; drop(): Promise<void> };
+
+async function onServer(adminUrl: string, sql: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A new database on the server of `adminUrl`, empty or copied from `template`. */
+export async function createDatabase(
+  adminUrl: string,
+  prefix: string,
+  template?: string,
+): Promise<TestDatabase> {
+  const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  await onServer(adminUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    drop: () => onServer(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+/**
+ * On PostgreSQL, a migrated database of the test file's own, which no other file writes to; on PGlite
+ * (where every file has its database already), null.
+ */
+export async function ownDatabase(prefix = 'ponte_own'): Promise<TestDatabase | null> {
+  const template = inject('testTemplateDatabase');
+  const shared = inject('testDatabaseUrl');
+  if (!template || !shared) return null;
+  return createDatabase(shared, prefix, template);
+}
+
+/** On PGlite, a fresh in-memory copy of the run's migrated database; on PostgreSQL, undefined. */
+export async function pgliteCopy(): Promise<Database | undefined> {
+  const snapshot = inject('testPgliteSnapshot');
+  if (!snapshot) return undefined;
+  return connectPglite('memory://', new Blob([await readFile(snapshot)]));
+}
