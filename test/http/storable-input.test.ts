@@ -197,7 +197,7 @@ function notify(payment: Record<string, string>) {
   const raw = JSON.stringify({
     pix: [
       {
-        endToEndId: 'E12345678202501011200000000099',
+        endToEndId: 'E1234567820250101120000000000099',
         txid: 'abc123',
         valor: '10.00',
         horario: new Date().toISOString(),

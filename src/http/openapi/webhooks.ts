@@ -3,7 +3,7 @@
  * the resource it reports, and the Standard Webhooks headers that sign it. Typed by EVENT_TYPES, so an
  * event type without a documented payload does not compile.
  */
-import { EVENT_TYPES, type EventType } from '../../modules/events/outbox.ts';
+import { EVENT_TYPES, type EventType } from '../../core/event-types.ts';
 
 type Json = Record<string, unknown>;
 

@@ -3,21 +3,12 @@
  * change it reports, so an event exists exactly when its change committed. Delivery reads from here.
  */
 
+import type { EventType } from '../../core/event-types.ts';
 import { newId } from '../../core/ids.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 
-export const EVENT_TYPES = [
-  'customer.created',
-  'customer.verification.updated',
-  'limit_request.created',
-  'limit_request.reviewed',
-  'bank_account.created',
-  'bank_account.updated',
-  'transaction.created',
-  'transaction.updated',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType } from '../../core/event-types.ts';
 
 export type NewEvent = {
   tenant: Tenant;

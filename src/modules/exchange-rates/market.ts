@@ -6,7 +6,7 @@ import type { MoneyOutConfig } from '../../config.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
 import type { Currency } from '../ledger/accounts.ts';
-import { currentRate, type Pair } from '../rates/repo.ts';
+import { currentRate, type Pair } from '../rates/service.ts';
 import { UNIT_RATE } from './pricing.ts';
 
 export const pairOf = (source: Currency, target: Currency): Pair => `${source}/${target}` as Pair;

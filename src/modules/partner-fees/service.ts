@@ -8,7 +8,7 @@ import { notFound } from '../../core/errors.ts';
 import { formatAmount, parseAmount } from '../../core/money.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
-import { findProject } from '../projects/repo.ts';
+import { findProject } from '../projects/service.ts';
 import * as repo from './repo.ts';
 
 export type PartnerFeeTerms = { basisPoints: number; flat: bigint };

@@ -8,9 +8,9 @@
 import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/types.ts';
 import { offRampConverted, offRampFee } from '../ledger/off-ramp-postings.ts';
-import { postJournal } from '../ledger/repo.ts';
+import { postJournal } from '../ledger/service.ts';
 import { endToEndId, sandboxEndToEndId } from '../rails/pix/end-to-end-id.ts';
-import { insertPayout } from '../rails/pix/payout-repo.ts';
+import { insertPayout } from '../rails/pix/service.ts';
 import { type TransactionRow, tenantOf } from './repo.ts';
 import { transitionTransaction } from './transition.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { Executor } from '../../db/types.ts';
 import { recordEvent } from '../events/outbox.ts';
-import { payoutsOf } from '../rails/pix/payout-repo.ts';
+import { payoutsOf } from '../rails/pix/service.ts';
 import { presentTransaction } from './presenter.ts';
 import { type RefundState, setRefundState, type TransactionRow, tenantOf } from './repo.ts';
 

@@ -11,7 +11,7 @@ import { randomBase62 } from '../../lib/secrets.ts';
 import { lockCustomer } from '../customers/service.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { assertMinimum, platformFeeTerms } from '../exchange-rates/quote.ts';
-import type { ExchangeRateRow } from '../exchange-rates/repo.ts';
+import type { ExchangeRateRow } from '../exchange-rates/service.ts';
 import { useLockedQuote } from '../exchange-rates/service.ts';
 import { partnerFeeTerms } from '../partner-fees/service.ts';
 import { onRampFee } from '../rates/convert.ts';
@@ -197,4 +197,11 @@ export function createTransactionService(deps: { db: Database; clock: Clock; con
 export type TransactionService = ReturnType<typeof createTransactionService>;
 
 /** What other modules (the PIX rail) may read of a transaction, found or locked within their transaction. */
-export { findTransaction, lockTransaction, lockTransactionByTxid, type TransactionRow } from './repo.ts';
+export {
+  findTransaction,
+  findTransactionById,
+  lockTransaction,
+  lockTransactionByTxid,
+  type TransactionRow,
+  tenantOf,
+} from './repo.ts';

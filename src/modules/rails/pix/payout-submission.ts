@@ -9,7 +9,7 @@ import type { Clock } from '../../../core/clock.ts';
 import type { Database } from '../../../db/types.ts';
 import type { Environment } from '../../../lib/environment.ts';
 import { CURRENCY_SCALE } from '../../ledger/accounts.ts';
-import { findTransactionById } from '../../transactions/repo.ts';
+import { findTransactionById } from '../../transactions/service.ts';
 import { applyPayoutResult, type PayoutOrder, type PayoutRail } from './payout.ts';
 import { claimDuePayouts, markSubmitted, type PayoutRow, payoutDestination } from './payout-repo.ts';
 import { providerPayoutRail } from './provider-payout.ts';

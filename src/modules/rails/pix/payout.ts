@@ -13,9 +13,9 @@
 import type { Executor } from '../../../db/types.ts';
 import type { Environment } from '../../../lib/environment.ts';
 import { payoutReturned, payoutSent, refundReleased } from '../../ledger/off-ramp-postings.ts';
-import { postJournal, releaseEntries } from '../../ledger/repo.ts';
+import { postJournal, releaseEntries } from '../../ledger/service.ts';
 import { refundSettled } from '../../transactions/refund-state.ts';
-import { lockTransaction, type TransactionRow, tenantOf } from '../../transactions/repo.ts';
+import { lockTransaction, type TransactionRow, tenantOf } from '../../transactions/service.ts';
 import { transitionTransaction } from '../../transactions/transition.ts';
 import { lockPayout, type PayoutRow, setPayoutStatus } from './payout-repo.ts';
 

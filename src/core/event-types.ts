@@ -1,0 +1,12 @@
+/** The kinds of event partners can subscribe to; each reports one resource as the API answers it. */
+export const EVENT_TYPES = [
+  'customer.created',
+  'customer.verification.updated',
+  'limit_request.created',
+  'limit_request.reviewed',
+  'bank_account.created',
+  'bank_account.updated',
+  'transaction.created',
+  'transaction.updated',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
