@@ -1,4 +1,4 @@
-/** The event types the platform reports to webhook endpoints, every one documented in the API. */
+/** The kinds of event partners can subscribe to; each reports one resource as the API answers it. */
 export const EVENT_TYPES = [
   'customer.created',
   'customer.verification.updated',

@@ -58,7 +58,12 @@ async function signIn(target: Page, email: string, password = PASSWORD) {
 describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     server = await startTestServer({
-      env: { PONTE_REQUEST_LOG_FLUSH_MS: '50', PONTE_WEBHOOK_RETRY_BASE_MS: '600000' },
+      env: {
+        PONTE_REQUEST_LOG_FLUSH_MS: '50',
+        PONTE_WEBHOOK_RETRY_BASE_MS: '600000',
+        // the test's receiver listens on 127.0.0.1, as a partner's local receiver would
+        PONTE_SANDBOX_WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      },
     });
     tenant = await server.newTenant('Banco Exemplo');
     sandbox = client(server.sandbox, tenant.sandboxKey);

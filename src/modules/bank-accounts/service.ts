@@ -103,4 +103,5 @@ export function createBankAccountService(deps: { db: Database; clock: Clock }) {
 
   return { create, get, list, remove };
 }
+
 export { findBankAccount } from './repo.ts';

@@ -153,4 +153,5 @@ export async function useLockedQuote(
   await repo.markExchangeRateUsed(tx, quote.id, now);
   return quote;
 }
+
 export type { ExchangeRateRow } from './repo.ts';

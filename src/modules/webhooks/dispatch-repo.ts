@@ -162,7 +162,10 @@ export async function claimDueDeliveries(
           due AS (
        SELECT d.id FROM webhook_deliveries d
          JOIN ranked c ON c.id = d.id
-        WHERE c.endpoint_rank <= COALESCE((SELECT r.room FROM endpoint_room r WHERE r.id = c.endpoint_id), $9)
+        -- checked again on the locked row: a delivery another dispatcher claimed since this statement's
+        -- snapshot was taken comes back with its lease in the future and is passed over, not sent twice
+        WHERE d.status = 'PENDING' AND d.next_attempt_at <= $1
+          AND c.endpoint_rank <= COALESCE((SELECT r.room FROM endpoint_room r WHERE r.id = c.endpoint_id), $9)
           AND c.project_rank <= COALESCE((SELECT r.room FROM project_room r WHERE r.id = c.project_id), $10)
         ORDER BY c.next_attempt_at, c.event_seq
         LIMIT $2

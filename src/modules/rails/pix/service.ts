@@ -1,6 +1,5 @@
-/**
- * The PIX rail's surface for the other modules: the payouts it carries (off-ramps and refunds) and the
- * deposits it received that can be sent back.
- */
+/** The rail's surface for other modules: what they may read and write of its records. */
+
 export { insertPayout, payoutsOf } from './payout-repo.ts';
+
 export { refundableDeposits } from './repo.ts';
