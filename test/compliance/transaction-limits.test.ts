@@ -1,21 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedCustomer, businessBody, createCustomer, individualBody } from '../helpers/factories.ts';
-import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { type Client, client } from '../helpers/server.ts';
+import { type IsolatedServer, startIsolatedServer } from '../transactions/support.ts';
 import { manualClock, operatorClient } from './support.ts';
 
 const clock = manualClock();
-let server: TestServer;
+let server: IsolatedServer;
 let sandbox: Client;
 let operator: Client;
 
 beforeAll(async () => {
-  // Individual limits configured away from their defaults: the answer follows the configuration.
-  server = await startTestServer({ clock, env: { PONTE_LIMIT_INDIVIDUAL_SINGLE: '5000.50' } });
+  // Individual limits configured away from their defaults: the answer follows the configuration. A
+  // database of its own: this clock stands in March, and other files' expiry sweepers, on today's clock,
+  // would expire the charges it creates.
+  server = await startIsolatedServer({ clock, env: { PONTE_LIMIT_INDIVIDUAL_SINGLE: '5000.50' } });
   const tenant = await server.newTenant();
   sandbox = client(server.sandbox, tenant.sandboxKey);
   operator = operatorClient(server);
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await server.dropDatabase();
+});
 
 const limitsOf = async (customerId: string) => {
   const response = await sandbox.get(`/customers/${customerId}?includeTransactionLimits=true`);
