@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { formatAmount } from '../../core/money.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
-import type { Database } from '../../db/types.ts';
+import type { Database, Executor } from '../../db/types.ts';
 import { isCountryCode } from '../../lib/countries.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { normalizeCnpj, normalizeCpf } from '../../lib/tax-id.ts';
@@ -191,3 +191,24 @@ export function createCustomerService(deps: {
 
 /** What other modules may read of a customer: their row, found or locked within their transaction. */
 export { type CustomerRow, type CustomerType, findCustomer, lockCustomer } from './repo.ts';
+
+/**
+ * Locks a customer for a money movement (serialising it with every other movement of the customer):
+ * 404 when the customer is not the tenant's, 409 `customer_not_approved` unless verification is APPROVED.
+ */
+export async function lockApprovedCustomer(
+  tx: Executor,
+  tenant: Tenant,
+  id: string,
+  movements: string,
+): Promise<repo.CustomerWithVerification> {
+  const customer = await repo.lockCustomer(tx, tenant, id);
+  if (!customer) throw notFound('Customer');
+  if (customer.verification_status !== 'APPROVED') {
+    throw new AppError(
+      'customer_not_approved',
+      `The customer's verification is ${customer.verification_status}; ${movements} need it APPROVED`,
+    );
+  }
+  return customer;
+}

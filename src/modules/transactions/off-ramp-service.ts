@@ -13,7 +13,7 @@ import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { findBankAccount } from '../bank-accounts/service.ts';
-import { lockCustomer } from '../customers/service.ts';
+import { lockApprovedCustomer } from '../customers/service.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { type PricedConversion, priceConversion } from '../exchange-rates/quote.ts';
 import type { ExchangeRateRow } from '../exchange-rates/service.ts';
@@ -134,14 +134,7 @@ export function createOffRampService(deps: {
       );
     }
     const view = await db.transaction(async (tx) => {
-      const customer = await lockCustomer(tx, tenant, input.customerId);
-      if (!customer) throw notFound('Customer');
-      if (customer.verification_status !== 'APPROVED') {
-        throw new AppError(
-          'customer_not_approved',
-          `The customer's verification is ${customer.verification_status}; off-ramps need it APPROVED`,
-        );
-      }
+      const customer = await lockApprovedCustomer(tx, tenant, input.customerId, 'off-ramps');
       const account = await bankAccountFor(tx, tenant, input, customer.id);
       const now = clock();
       let figures: Figures;

@@ -8,7 +8,7 @@ import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib/pix-brcode.ts';
 import { randomBase62 } from '../../lib/secrets.ts';
-import { lockCustomer } from '../customers/service.ts';
+import { lockApprovedCustomer } from '../customers/service.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { assertMinimum, platformFeeTerms } from '../exchange-rates/quote.ts';
 import type { ExchangeRateRow } from '../exchange-rates/service.ts';
@@ -105,14 +105,7 @@ export function createTransactionService(deps: {
     const pixKey = pixKeyFor(tenant);
     const partner = await partnerFeeTerms(db, tenant.projectId, 'ON_RAMP');
     const view = await db.transaction(async (tx) => {
-      const customer = await lockCustomer(tx, tenant, input.customerId);
-      if (!customer) throw notFound('Customer');
-      if (customer.verification_status !== 'APPROVED') {
-        throw new AppError(
-          'customer_not_approved',
-          `The customer's verification is ${customer.verification_status}; on-ramps need it APPROVED`,
-        );
-      }
+      const customer = await lockApprovedCustomer(tx, tenant, input.customerId, 'on-ramps');
       const now = clock();
       const quote =
         input.exchangeRateId === undefined

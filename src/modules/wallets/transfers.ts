@@ -12,7 +12,7 @@ import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { findCustomer, lockCustomer } from '../customers/service.ts';
+import { findCustomer, lockApprovedCustomer } from '../customers/service.ts';
 import { chainSend, walletTransfer } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
@@ -61,14 +61,7 @@ export function createTransferService(deps: { db: Database; clock: Clock; chains
   async function create(tenant: Tenant, input: TransferInput) {
     const { blockchain, adapter, amount, toCustomer } = validate(tenant, input);
     const result = await db.transaction(async (tx) => {
-      const sender = await lockCustomer(tx, tenant, input.from);
-      if (!sender) throw notFound('Customer');
-      if (sender.verification_status !== 'APPROVED') {
-        throw new AppError(
-          'customer_not_approved',
-          `The customer's verification is ${sender.verification_status}; transfers need it APPROVED`,
-        );
-      }
+      const sender = await lockApprovedCustomer(tx, tenant, input.from, 'transfers');
       const now = clock();
       await ensureWallets(tx, chains, sender, now);
       let recipientId: string | null = null;
