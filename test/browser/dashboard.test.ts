@@ -193,9 +193,11 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     ]);
     expect(response?.status()).toBe(200);
     expect(await page.textContent('[role=status]')).toContain('attempted again');
+    // the dispatcher's next tick sends it; a loaded machine may take a few seconds to get there
     await eventually(
       async () => receiver.received.length,
       (n) => n > before,
+      20_000,
     );
     await eventually(
       async () => {
