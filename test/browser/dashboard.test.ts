@@ -12,8 +12,8 @@ import { buildDashboardApp } from '../../src/app.ts';
 import { accountBody } from '../bank-accounts/bodies.ts';
 import { PDF } from '../compliance/files.ts';
 import { approvedCustomer, createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
-import { type Client, client, eventually, startTestServer, type TestServer } from '../helpers/server.ts';
-import { type Receiver, startReceiver } from '../webhooks/support.ts';
+import { type Client, client, eventually, type TestServer } from '../helpers/server.ts';
+import { type Receiver, startReceiver, startWebhookServer } from '../webhooks/support.ts';
 import { checkPage, csrfOf, hasChromium, launch, listen, newPage, pathOf, submit } from './web-support.ts';
 
 const PASSWORD = 'a long and good password';
@@ -57,12 +57,12 @@ async function signIn(target: Page, email: string, password = PASSWORD) {
 
 describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_000 }, () => {
   beforeAll(async () => {
-    server = await startTestServer({
+    // A database of its own: on the shared one, other files' dispatchers (other settings, no private
+    // receivers allowed) could claim this file's deliveries.
+    server = await startWebhookServer({
       env: {
         PONTE_REQUEST_LOG_FLUSH_MS: '50',
         PONTE_WEBHOOK_RETRY_BASE_MS: '600000',
-        // the test's receiver listens on 127.0.0.1, as a partner's local receiver would
-        PONTE_SANDBOX_WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       },
     });
     tenant = await server.newTenant('Banco Exemplo');
