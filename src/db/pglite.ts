@@ -64,6 +64,13 @@ function asDatabase(db: PGlite): Database {
     async exec(script) {
       await db.exec(script);
     },
+    async listen(channel, onNotify) {
+      // the one session is this process's: a notification committed here is delivered here too
+      const stop = await db.listen(channel, () => onNotify());
+      return async () => {
+        if (!db.closed) await stop();
+      };
+    },
     async ping() {
       await db.query('SELECT 1');
     },
