@@ -22,9 +22,20 @@ export type { Logger };
  * it at once: a notification there means events to deliver.
  */
 export function startDispatcher(deps: DispatcherDeps, options: Omit<LoopOptions, 'wakeGapMs'> = {}): Loop {
-  const dispatcher = createDispatcher(deps);
+  // an attempt recorded frees room for the next due delivery: the loop looks again at once
+  const room = wakeSignal();
+  const dispatcher = createDispatcher({ ...deps, onRoom: room.wake });
+  const wake: WakeSignal = {
+    subscribe(listener) {
+      const ends = [room.subscribe(listener), options.wake?.subscribe(listener)];
+      return () => {
+        for (const end of ends) end?.();
+      };
+    },
+  };
   const loop = startLoop('webhook-dispatcher', deps.config.dispatchIntervalMs, dispatcher.tick, deps.log, {
     ...options,
+    wake,
     wakeGapMs: 0,
   });
   return {

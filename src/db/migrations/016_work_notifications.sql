@@ -12,3 +12,8 @@ $$;
 
 CREATE TRIGGER events_notify_work AFTER INSERT ON events
   FOR EACH STATEMENT EXECUTE FUNCTION notify_work();
+
+-- The dispatcher claims due deliveries in (next_attempt_at, event_seq) order: with both in the index the
+-- claim reads the due list in order and stops at its window, instead of sorting every due delivery.
+CREATE INDEX webhook_deliveries_due_order ON webhook_deliveries (next_attempt_at, event_seq)
+  WHERE status = 'PENDING';
