@@ -49,8 +49,9 @@ function baseApp(ctx: AppContext, options: BuildOptions): FastifyInstance {
   // A JSON API: plain text bodies are refused with 415 rather than parsed.
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   registerProblemHandlers(app);
   registerAuthThrottle(app, ctx);
