@@ -39,8 +39,10 @@ async function main(): Promise<number> {
   };
   log(
     `Ponte benchmark: ${settings.mode}${settings.quick ? ' (quick)' : ''}; node ${process.version}, ` +
-      `${cpus().length} cores; ${shape.customers * shape.accountsPerCustomer} bank accounts over ` +
-      `${shape.customers} customers`,
+      `${cpus().length} cores` +
+      (settings.mode === 'embedded'
+        ? ''
+        : `; ${shape.customers * shape.accountsPerCustomer} bank accounts over ${shape.customers} customers`),
   );
   if (settings.profileDir) mkdirSync(settings.profileDir, { recursive: true });
   // the embedded default needs no PostgreSQL: it measures npm start on a PGlite data directory of its own
