@@ -19,22 +19,46 @@ export type StatementPart = { text: string; params: readonly unknown[] };
 
 const PLACEHOLDER = /\$(\d+)/g;
 
-function renumbered(parts: readonly StatementPart[]): { texts: string[]; params: unknown[] } {
-  const texts: string[] = [];
+/**
+ * Combined texts by the parts' texts: the same parts come back on every request, and renumbering their
+ * placeholders is the costly step. Bounded, like the statement names: past it, texts are built anew.
+ */
+const combined = new Map<string, string>();
+const CACHED_TEXTS = 1_000;
+
+function combine(
+  parts: readonly StatementPart[],
+  join: (texts: string[]) => string,
+  kind: string,
+): StatementPart {
   const params: unknown[] = [];
-  for (const part of parts) {
-    const offset = params.length;
-    texts.push(offset === 0 ? part.text : part.text.replace(PLACEHOLDER, (_, n) => `$${Number(n) + offset}`));
-    params.push(...part.params);
+  for (const part of parts) params.push(...part.params);
+  const key = `${kind}\u0000${parts.map((part) => part.text).join('\u0000')}`;
+  let text = combined.get(key);
+  if (text === undefined) {
+    const texts: string[] = [];
+    let offset = 0;
+    for (const part of parts) {
+      const shift = offset;
+      texts.push(shift === 0 ? part.text : part.text.replace(PLACEHOLDER, (_, n) => `$${Number(n) + shift}`));
+      offset += part.params.length;
+    }
+    text = join(texts);
+    if (combined.size < CACHED_TEXTS) combined.set(key, text);
   }
-  return { texts, params };
+  return { text, params };
 }
 
 /** The SELECT of `readAll`: every part joined LATERAL to one row. */
 export function combinedRead(parts: readonly StatementPart[]): StatementPart {
-  const { texts, params } = renumbered(parts);
-  const joins = texts.map((text, index) => `LEFT JOIN LATERAL (${text}) AS r${index} ON true`).join('\n');
-  return { text: `SELECT * FROM (SELECT 1 AS one) AS one\n${joins}`, params };
+  return combine(
+    parts,
+    (texts) =>
+      `SELECT * FROM (SELECT 1 AS one) AS one\n${texts
+        .map((text, index) => `LEFT JOIN LATERAL (${text}) AS r${index} ON true`)
+        .join('\n')}`,
+    'read',
+  );
 }
 
 export async function readAll<Row>(db: Executor, parts: readonly StatementPart[]): Promise<Row> {
@@ -45,11 +69,15 @@ export async function readAll<Row>(db: Executor, parts: readonly StatementPart[]
 
 /** The statement of `writeAll`: every part but the last a CTE, the last the statement itself. */
 export function combinedWrite(parts: readonly StatementPart[]): StatementPart {
-  const { texts, params } = renumbered(parts);
-  const last = texts.pop()!;
-  if (texts.length === 0) return { text: last, params };
-  const ctes = texts.map((text, index) => `w${index} AS (${text})`).join(',\n');
-  return { text: `WITH ${ctes}\n${last}`, params };
+  return combine(
+    parts,
+    (texts) => {
+      const last = texts.pop()!;
+      if (texts.length === 0) return last;
+      return `WITH ${texts.map((text, index) => `w${index} AS (${text})`).join(',\n')}\n${last}`;
+    },
+    'write',
+  );
 }
 
 export async function writeAll(db: Executor, parts: readonly StatementPart[]): Promise<void> {
