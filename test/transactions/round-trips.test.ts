@@ -4,7 +4,7 @@
  * and one statement writes everything it writes (transaction, limit usage, reserve journal, event).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Transaction } from '../../src/db/types.ts';
+import type { Database, Transaction, TxOptions } from '../../src/db/types.ts';
 import { type Client, client } from '../helpers/server.ts';
 import { customerWithAccount, fund, offRamp } from '../money-out/support.ts';
 import { approvedIndividual, createOnRamp, type IsolatedServer, startIsolatedServer } from './support.ts';
@@ -26,8 +26,8 @@ async function statementsOf(request: () => Promise<unknown>): Promise<string[][]
   const db = server.ctx.db;
   const original = db.transaction;
   const transactions: string[][] = [];
-  db.transaction = (work, options) =>
-    original.call(
+  db.transaction = <T>(work: (tx: Transaction) => Promise<T>, options?: TxOptions) =>
+    original.call<Database, [(tx: Transaction) => Promise<T>, TxOptions | undefined], Promise<T>>(
       db,
       (tx) => {
         const statements: string[] = [];
