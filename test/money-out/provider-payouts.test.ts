@@ -1,8 +1,10 @@
 /**
- * Refunds in production, end to end through the PIX provider: a deposit of the wrong amount is held,
- * the partner asks for the refund, Ponte sends a signed return order (`devolucaoDe` naming the deposit)
- * to the provider's payout API, and the provider's signed result settles it — COMPLETED finishes the
- * refund, REJECTED gives the BRL back to the customer's balance.
+ * Payouts in production, end to end through the PIX provider, on refunds: a deposit of the wrong amount
+ * is held, the partner asks for the refund, Ponte sends a signed return order (`devolucaoDe` naming the
+ * deposit) to the provider's payout API, and the provider's signed result settles it — COMPLETED
+ * finishes the refund, REJECTED gives the BRL back to the customer's balance. A result that never
+ * arrives is asked for (`GET payouts/{endToEndId}`), and a payout the provider lost is sent again under
+ * the same end-to-end id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEmvFields } from '../../src/lib/pix-brcode.ts';
@@ -25,6 +27,8 @@ beforeAll(async () => {
       PONTE_PIX_PAYOUT_URL: provider.url,
       PONTE_PIX_KEY: 'f3a9c1d2-4b5e-4f60-8a7b-9c0d1e2f3a4b',
       PONTE_PIX_ISPB: '12345678',
+      // an accepted payout unreported for 300 ms is asked about (then after 600 ms, 1.2 s, ...)
+      PONTE_PIX_PAYOUT_STATUS_AFTER_MS: '300',
     },
   });
   production = client(server.production, (await server.newTenant()).productionKey);
@@ -110,6 +114,49 @@ describe('refunds through the production PIX provider', () => {
     expect(done.refund.status).toBe('FAILED');
     expect(done.refund.failureReason).toBeTruthy();
     expect((await balances(production, customer.id)).BRL).toBe('61.00');
+    expect(await unbalanced(server)).toEqual([]);
+  });
+});
+
+describe('payouts whose result never arrives', () => {
+  it('asks the provider for the status of an accepted payout left unreported, and settles it by the answer', async () => {
+    const { customer, transactionId, deposit } = await heldDeposit('70.00', '70.50');
+    expect((await production.post(`/transactions/${transactionId}/refund`, {})).statusCode).toBe(200);
+    const order = await refundOrder(deposit.endToEndId);
+    // still under way at the provider: asked about, left as it is
+    await eventually(
+      async () => provider.statusQueries.filter((q) => q.endToEndId === order.endToEndId).length,
+      (count) => count >= 1,
+    );
+    expect(provider.statusQueries.find((q) => q.endToEndId === order.endToEndId)!.signed).toBe(true);
+    expect((await production.get(`/transactions/${transactionId}`)).json().refund.status).toBe('PENDING');
+
+    provider.setResult(order.endToEndId, { status: 'COMPLETED' });
+    const done = await eventually(
+      async () => (await production.get(`/transactions/${transactionId}`)).json(),
+      (transaction) => transaction.refund.status !== 'PENDING',
+    );
+    expect(done.refund).toMatchObject({ status: 'SUCCESS', amount: '70.50' });
+    expect((await balances(production, customer.id)).BRL).toBe('0.00');
+    expect(provider.received.filter((o) => o.endToEndId === order.endToEndId)).toHaveLength(1);
+    expect(await unbalanced(server)).toEqual([]);
+  });
+
+  it('sends a payout the provider does not know again, under the same end-to-end id', async () => {
+    const { transactionId, deposit } = await heldDeposit('40.00', '39.00');
+    expect((await production.post(`/transactions/${transactionId}/refund`, {})).statusCode).toBe(200);
+    const order = await refundOrder(deposit.endToEndId);
+    provider.forget(order.endToEndId);
+    await eventually(
+      async () => provider.received.filter((o) => o.endToEndId === order.endToEndId).length,
+      (count) => count >= 2,
+    );
+    const resent = provider.received.filter((o) => o.endToEndId === order.endToEndId);
+    expect(resent[1]!.body).toEqual(resent[0]!.body);
+
+    await notify({ payouts: [{ endToEndId: order.endToEndId, status: 'COMPLETED' }] });
+    const done = (await production.get(`/transactions/${transactionId}`)).json();
+    expect(done.refund.status).toBe('SUCCESS');
     expect(await unbalanced(server)).toEqual([]);
   });
 });
