@@ -23,6 +23,16 @@ export async function partnerFeeTerms(
   return row ? { basisPoints: row.basis_points, flat: row.flat } : NO_PARTNER_FEE;
 }
 
+export { partnerFeePart } from './repo.ts';
+
+export type PartnerFeeColumns = { partner_fee_bps: number | null; partner_fee_flat: bigint | null };
+
+/** The terms from the columns of `partnerFeePart` (none set: no partner fee). */
+export const partnerFeeFrom = (row: PartnerFeeColumns): PartnerFeeTerms =>
+  row.partner_fee_bps === null
+    ? NO_PARTNER_FEE
+    : { basisPoints: row.partner_fee_bps, flat: row.partner_fee_flat! };
+
 export type PartnerFeeView = {
   transactionType: repo.FeeTransactionType;
   bps: number;
