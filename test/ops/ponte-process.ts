@@ -42,7 +42,11 @@ export function databaseEnv(): NodeJS.ProcessEnv {
   return url ? { DATABASE_URL: url } : { PONTE_DATA_DIR: 'memory://' };
 }
 
-export async function spawnPonte(env: NodeJS.ProcessEnv = {}): Promise<PonteProcess> {
+/** `imports`: modules loaded into the process before the server (`node --import`), such as fault hooks. */
+export async function spawnPonte(
+  env: NodeJS.ProcessEnv = {},
+  options: { imports?: string[] } = {},
+): Promise<PonteProcess> {
   const [production, sandbox, operator, dashboard] = [
     await freePort(),
     await freePort(),
@@ -56,7 +60,8 @@ export async function spawnPonte(env: NodeJS.ProcessEnv = {}): Promise<PonteProc
     operator: `http://127.0.0.1:${operator}`,
   };
   const { DATABASE_URL: _ignored, REDIS_URL: _none, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const imports = (options.imports ?? []).flatMap((module) => ['--import', module]);
+  const child = spawn(process.execPath, ['--import', 'tsx', ...imports, 'src/main.ts'], {
     cwd: ROOT,
     env: {
       ...inherited,

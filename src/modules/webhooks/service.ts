@@ -9,6 +9,7 @@ import type { InstanceKeys } from '../../lib/instance-keys.ts';
 import type { EventType } from '../events/outbox.ts';
 import { type DeliveryView, type EndpointView, presentDelivery, presentEndpoint } from './presenter.ts';
 import * as repo from './repo.ts';
+import { DEFAULT_SECRET_OVERLAP_SECONDS } from './schema.ts';
 import { encryptSecret, newSigningSecret } from './secret.ts';
 import {
   privateUrlsAllowed,
@@ -66,9 +67,11 @@ export function createWebhookService(deps: {
       failing_since: null,
       created_at: now,
       updated_at: now,
+      previous_secret_ciphertext: null,
+      previous_secret_expires_at: null,
     };
     const max = config.webhooks.maxEndpointsPerProject;
-    await db.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       if ((await repo.countEndpointsLocked(tx, tenant)) >= max) {
         throw new AppError(
           'limit_exceeded',
@@ -76,8 +79,8 @@ export function createWebhookService(deps: {
         );
       }
       await repo.insertEndpoint(tx, row);
+      return { ...presentEndpoint(row), secret };
     });
-    return { ...presentEndpoint(row), secret };
   }
 
   async function get(tenant: Tenant, id: string): Promise<EndpointView> {
@@ -172,5 +175,31 @@ export function createWebhookService(deps: {
     });
   }
 
-  return { create, get, list, remove, listDeliveries, retry };
+  /**
+   * Gives the endpoint a new signing secret, shown once in the answer. The secret it replaces keeps
+   * signing every delivery alongside the new one for `expiresInSeconds`, so the partner can deploy the
+   * new secret before the old one stops verifying.
+   */
+  async function rotateSecret(
+    tenant: Tenant,
+    id: string,
+    expiresInSeconds = DEFAULT_SECRET_OVERLAP_SECONDS,
+  ): Promise<EndpointView & { secret: string }> {
+    const secret = newSigningSecret();
+    const ciphertext = encryptSecret(instanceKeys.encryption, secret, id);
+    return db.transaction(async (tx) => {
+      if (!(await repo.findEndpoint(tx, tenant, id, true))) throw notFound('Webhook endpoint');
+      const now = clock();
+      const row = await repo.rotateSecret(
+        tx,
+        id,
+        ciphertext,
+        new Date(now.getTime() + expiresInSeconds * 1000),
+        now,
+      );
+      return { ...presentEndpoint(row), secret };
+    });
+  }
+
+  return { create, get, list, remove, listDeliveries, retry, rotateSecret };
 }
