@@ -17,7 +17,9 @@
  *   response serializer for the route's success status, exactly as Fastify will send it, and writes
  *   it to the key with one UPDATE before COMMIT. A service whose transaction returns the resource it
  *   answers (the house pattern) is therefore covered without knowing of idempotency; the last such
- *   transaction of a request wins;
+ *   transaction of a request wins. The hook acts only until the request's answer is being sent, so work
+ *   a handler leaves running (a payout submitted after the commit) writes nothing once onSend began;
+ *   and should it commit a value the schema accepts before that, onSend still corrects the answer;
  * - onSend compares what is actually sent with what was committed: when they are equal (the usual
  *   case) nothing more is written; otherwise (an error after the change, a route whose answer is not
  *   its transaction's value, a request without a transaction) it stores the answer sent, as before:
