@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { eraseRetiredSecrets } from '../../src/modules/webhooks/retention.ts';
 import { createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
 import { type Client, client, type TestServer } from '../helpers/server.ts';
 import {
@@ -109,6 +110,22 @@ describe('POST /webhook-endpoints/{id}/rotate-secret', () => {
     expect(second.statusCode, second.body).toBe(200);
     expect(second.json().previousSecretExpiresAt).toBe(time.now().toISOString());
     expect(second.json().secret).not.toBe(first.json().secret);
+  });
+
+  it('erases a replaced secret once its overlap is over, keeping when it ended', async () => {
+    const endpoint = await createEndpoint(sandbox, { url: 'https://93.184.215.14/hooks' });
+    const rotated = (await rotate(sandbox, endpoint.id, { expiresIn: 60 })).json();
+    const stored = () =>
+      server.ctx.db.query<{ previous_secret_ciphertext: string | null }>(
+        'SELECT previous_secret_ciphertext FROM webhook_endpoints WHERE id = $1',
+        [endpoint.id],
+      );
+    await eraseRetiredSecrets(server.ctx.db, time.now());
+    expect((await stored())[0]!.previous_secret_ciphertext).toMatch(/^v1\./);
+    await eraseRetiredSecrets(server.ctx.db, new Date(time.now().getTime() + 60_000));
+    expect(await stored()).toEqual([{ previous_secret_ciphertext: null }]);
+    const read = (await sandbox.get(`/webhook-endpoints/${endpoint.id}`)).json();
+    expect(read.previousSecretExpiresAt).toBe(rotated.previousSecretExpiresAt);
   });
 
   it('answers the new secret with Cache-Control: no-store, replayed under its key for 10 minutes only', async () => {
