@@ -16,7 +16,8 @@
  *   honour): when a transaction's work returns a value, the hook serialises it with the route's own
  *   response serializer for the route's success status, exactly as Fastify will send it, and writes
  *   it to the key with one UPDATE before COMMIT. A service whose transaction returns the resource it
- *   answers (the house pattern) is therefore covered without knowing of idempotency; the last such
+ *   answers (the house pattern) is therefore covered without knowing of idempotency; one whose value
+ *   is something else (ids, rows presented later) names its answer with `withAnswer`. The last such
  *   transaction of a request wins. The hook acts only until the request's answer is being sent, so work
  *   a handler leaves running (a payout submitted after the commit) writes nothing once onSend began;
  *   and should it commit a value the schema accepts before that, onSend still corrects the answer;

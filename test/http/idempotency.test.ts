@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withAnswer } from '../../src/db/commit-hooks.ts';
 import { registerIdempotency } from '../../src/http/idempotency.ts';
 import {
   claimKey,
@@ -326,6 +327,33 @@ describe('Idempotency-Key and failures on our side', () => {
     expect(replayed.headers['idempotent-replayed']).toBe('true');
     expect(replayed.body).toBe(first.body);
     expect(replayed.headers['content-type']).toBe(first.headers['content-type']);
+    await app.close();
+  });
+
+  it('writes the answer a transaction names with withAnswer when its value is not the answer', async () => {
+    const idem = key();
+    const app = await appWith(async (reply) => {
+      const { rowId } = await server.ctx.db.transaction(async () =>
+        withAnswer({ rowId: 'abc' }, { id: 'abc', run: 7 }),
+      );
+      // a crash here leaves the named answer for a retry
+      const stored = await server.ctx.db.query<{ response_status: number }>(
+        'SELECT response_status FROM idempotency_keys WHERE project_id = $1 AND key = $2',
+        [projectId, idem],
+      );
+      expect(stored).toEqual([{ response_status: 201 }]);
+      return reply.code(201).send({ id: rowId, run: 7 });
+    });
+    const first = await app.inject({ method: 'POST', url: '/change', payload: {}, headers: withKey(idem) });
+    expect(first.statusCode, first.body).toBe(201);
+    const replayed = await app.inject({
+      method: 'POST',
+      url: '/change',
+      payload: {},
+      headers: withKey(idem),
+    });
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toBe('{"id":"abc","run":7}');
     await app.close();
   });
 
