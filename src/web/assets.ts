@@ -51,6 +51,7 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; ma
 dt { color: var(--muted); }
 dd { margin: 0; overflow-wrap: anywhere; }
 form.inline { display: inline; }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: .75rem; }
 .formrow { display: flex; gap: .75rem; flex-wrap: wrap; align-items: flex-end; }
 .field { display: flex; flex-direction: column; gap: .25rem; margin-bottom: .75rem; min-width: 12rem; }
 label { font-weight: 600; font-size: .9rem; }
@@ -94,6 +95,22 @@ iframe.doc { height: 60vh; }
   dt { margin-top: .4rem; }
   .field { min-width: 0; width: 100%; }
   .auth { margin: 1rem; }
+  .topbar { gap: .5rem; }
+  .user { flex-wrap: wrap; gap: .5rem; }
+  /* Tables become one card per row, each value beside its column's heading. */
+  .tablewrap:has(table) { background: transparent; border: 0; border-radius: 0; overflow: visible; }
+  .tablewrap table, .tablewrap tbody, .tablewrap tr, .tablewrap td { display: block; width: 100%; }
+  .tablewrap thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
+    white-space: nowrap; }
+  .tablewrap tr { background: var(--panel); border: 1px solid var(--line); border-radius: 10px;
+    margin-bottom: .6rem; padding: .4rem 0; }
+  .tablewrap td { border: 0; padding: .25rem .9rem; overflow-wrap: anywhere; }
+  .tablewrap td[data-label] { position: relative; padding-left: 7.6rem; min-height: 1.9rem; }
+  .tablewrap td[data-label]::before { content: attr(data-label); position: absolute; left: .9rem; top: .35rem;
+    width: 6.3rem; color: var(--muted); font-size: .72rem; font-weight: 600; text-transform: uppercase;
+    letter-spacing: .02em; overflow-wrap: anywhere; }
+  .tablewrap td:empty { display: none; }
+  .tablewrap td ol { padding-left: 1.1rem; margin: 0; }
 }
 `.trim();
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import QRCode from 'qrcode';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { AppError, invalidField } from '../../core/errors.ts';
+import { AppError } from '../../core/errors.ts';
 import type { Environment } from '../../lib/environment.ts';
 import { createBalanceService } from '../../modules/balances/service.ts';
 import { createBankAccountService } from '../../modules/bank-accounts/service.ts';
@@ -17,6 +17,12 @@ import { requestedMoney } from '../../modules/transactions/presenter.ts';
 import { createTransactionService } from '../../modules/transactions/service.ts';
 import { badge, csrfField, dateTime, type Html, html, notice, pager, table, when } from '../html.ts';
 import { checkCsrf } from '../session.ts';
+import {
+  readTransactionFilter,
+  type TransactionFilterInput,
+  TransactionFilterQuery,
+  transactionFilterFields,
+} from '../transaction-search.ts';
 import { EnvIdParams, EnvParams, tenantOf } from './frame.ts';
 import { pageOf, type Render } from './render.ts';
 
@@ -151,28 +157,18 @@ ${when(recent.pagination.hasNextPage, () => html`<p><a href="/${env}/transaction
   // ---- Transactions
   app.get(
     '/:env/transactions',
-    {
-      schema: {
-        params: EnvParams,
-        querystring: Type.Object({
-          customerId: Type.Optional(Type.String({ maxLength: 64 })),
-          page: Type.Optional(Type.String({ maxLength: 7 })),
-        }),
-      },
-    },
+    { schema: { params: EnvParams, querystring: Type.Object(TransactionFilterQuery) } },
     async (request, reply) => {
       const tenant = tenantOf(request);
       const env = tenant.environment;
-      const query = request.query as { customerId?: string; page?: string };
-      const customerId = query.customerId?.trim() || undefined;
-      if (customerId && !/^[0-9a-f-]{36}$/i.test(customerId))
-        throw invalidField('/query/customerId', 'is not a customer id');
-      const result = await transactions.list(tenant, { customerId }, pageOf(query.page));
-      const body = html`<form class="panel formrow" method="get" action="/${env}/transactions" role="search">
-<div class="field"><label for="customerId">Customer id</label><input id="customerId" name="customerId" value="${customerId ?? ''}" placeholder="customer UUID"></div>
+      const query = request.query as TransactionFilterInput & { page?: string };
+      const { filter, shown } = readTransactionFilter(query);
+      const result = await transactions.list(tenant, filter, pageOf(query.page));
+      const body = html`<form class="panel formrow" method="get" action="/${env}/transactions" role="search" aria-label="Filter transactions">
+${transactionFilterFields(shown)}
 <div class="field"><button type="submit">Filter</button></div></form>
 ${table(['Transaction', 'Type', 'Status', 'Amount', 'Created'], txRows(env, result.data), 'No transactions match.')}
-${pager(`/${env}/transactions`, { customerId }, result.pagination.page, result.pagination.hasNextPage)}`;
+${pager(`/${env}/transactions`, shown, result.pagination.page, result.pagination.hasNextPage)}`;
       return render(request, reply, 'Transactions', body);
     },
   );
