@@ -51,6 +51,9 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; ma
 dt { color: var(--muted); }
 dd { margin: 0; overflow-wrap: anywhere; }
 form.inline { display: inline; }
+fieldset.bare { border: 0; padding: 0; margin: 0; min-width: 0; }
+fieldset.bare legend { font-weight: 700; padding: 0; margin-bottom: .5rem; }
+h3 { font-size: 1rem; margin: 1.25rem 0 .5rem; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: .75rem; }
 .formrow { display: flex; gap: .75rem; flex-wrap: wrap; align-items: flex-end; }
 .field { display: flex; flex-direction: column; gap: .25rem; margin-bottom: .75rem; min-width: 12rem; }
@@ -91,9 +94,11 @@ iframe.doc { height: 60vh; }
   .side h2, .project { display: none; }
   .brand { margin-bottom: .5rem; }
   .content { padding: 1rem; }
-  dl { grid-template-columns: 1fr; }
-  dt { margin-top: .4rem; }
+  dl { grid-template-columns: 6.5rem 1fr; gap: .3rem .75rem; }
   .field { min-width: 0; width: 100%; }
+  /* Short fields (choices, dates) two to a line; text fields and buttons take the whole line. */
+  .formrow > .field { flex: 1 1 8.5rem; width: auto; }
+  .formrow > .field:has(input:not([type=date])), .formrow > .field:has(button) { flex-basis: 100%; }
   .auth { margin: 1rem; }
   .topbar { gap: .5rem; }
   .user { flex-wrap: wrap; gap: .5rem; }
@@ -105,9 +110,9 @@ iframe.doc { height: 60vh; }
   .tablewrap tr { background: var(--panel); border: 1px solid var(--line); border-radius: 10px;
     margin-bottom: .6rem; padding: .4rem 0; }
   .tablewrap td { border: 0; padding: .25rem .9rem; overflow-wrap: anywhere; }
-  .tablewrap td[data-label] { position: relative; padding-left: 7.6rem; min-height: 1.9rem; }
-  .tablewrap td[data-label]::before { content: attr(data-label); position: absolute; left: .9rem; top: .35rem;
-    width: 6.3rem; color: var(--muted); font-size: .72rem; font-weight: 600; text-transform: uppercase;
+  .tablewrap td[data-label] { display: flow-root; padding-left: 7.6rem; }
+  .tablewrap td[data-label]::before { content: attr(data-label); float: left; width: 6.3rem; margin-left: -6.7rem;
+    padding-top: .15rem; color: var(--muted); font-size: .72rem; font-weight: 600; text-transform: uppercase;
     letter-spacing: .02em; overflow-wrap: anywhere; }
   .tablewrap td:empty { display: none; }
   .tablewrap td ol { padding-left: 1.1rem; margin: 0; }

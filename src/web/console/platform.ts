@@ -13,7 +13,7 @@ import { createRateService } from '../../modules/rates/service.ts';
 import { requestedMoney } from '../../modules/transactions/presenter.ts';
 import { createTransactionService } from '../../modules/transactions/service.ts';
 import { createWebUserService, DASHBOARD_ROLES, webActor } from '../../modules/web-users/service.ts';
-import { FeeBody, feeInput, feeTypeLabel, partnerFeeForm, percent, problemLine } from '../dashboard/fees.ts';
+import { FeeBody, feeInput, feeTypeLabel, partnerFeeForms, percent, problemLine } from '../dashboard/fees.ts';
 import { pageOf } from '../dashboard/render.ts';
 import {
   badge,
@@ -130,7 +130,7 @@ ${table(
   ),
   'No fees.',
 )}
-${partnerFees.data.map((fee) => partnerFeeForm(`/console/projects/${id}/partner-fees`, csrf, fee))}</section>`;
+<h3>Change</h3>${partnerFeeForms(`/console/projects/${id}/partner-fees`, csrf, partnerFees.data)}</section>`;
     return { title: project.name, body };
   }
 

@@ -25,18 +25,21 @@ export const percent = (bps: number) => `${Math.floor(bps / 100)}.${String(bps %
 
 export const feeTypeLabel = (type: FeeTransactionType) => (type === 'ON_RAMP' ? 'On-ramp' : 'Off-ramp');
 
-/** The form that sets one transaction type's partner fee (shared with the operator console). */
-export function partnerFeeForm(action: string, csrf: string, fee: PartnerFeeView): Html {
-  const id = fee.transactionType.toLowerCase();
-  const label = feeTypeLabel(fee.transactionType);
-  return html`<form class="panel" method="post" action="${action}">${csrfField(csrf)}
+/** The forms that set each transaction type's partner fee (shared with the operator console). */
+export function partnerFeeForms(action: string, csrf: string, fees: PartnerFeeView[]): Html {
+  const form = (fee: PartnerFeeView) => {
+    const id = fee.transactionType.toLowerCase();
+    const label = feeTypeLabel(fee.transactionType);
+    return html`<form method="post" action="${action}">${csrfField(csrf)}
 <input type="hidden" name="transactionType" value="${fee.transactionType}">
-<fieldset><legend>${label} partner fee</legend><div class="formrow">
+<fieldset class="bare"><legend>${label}</legend>
 <div class="field"><label for="${id}-bps">Basis points <span class="hint">(100 = 1%, at most ${String(MAX_PARTNER_FEE_BPS)})</span></label>
 <input id="${id}-bps" name="bps" inputmode="numeric" pattern="[0-9]{1,4}" required value="${String(fee.bps)}"></div>
 <div class="field"><label for="${id}-flat">Flat amount in BRL</label>
 <input id="${id}-flat" name="flat" inputmode="decimal" required value="${fee.flat}"></div>
-<div class="field"><button type="submit">Save ${label.toLowerCase()} fee</button></div></div></fieldset></form>`;
+<button type="submit">Save ${label.toLowerCase()} fee</button></fieldset></form>`;
+  };
+  return html`<div class="grid">${fees.map(form)}</div>`;
 }
 
 export const FeeBody = Type.Object({
@@ -77,7 +80,7 @@ your project's revenue account. Receipts show both fees apart. A change applies 
 ${table(['Transaction type', 'Platform fee', 'Your fee', 'Last changed'], rows, 'No fees.')}
 ${
   isAdmin
-    ? html`<h2>Change your fee</h2>${current.data.map((fee) => partnerFeeForm(`/${tenant.environment}/fees`, session.csrfToken, fee))}`
+    ? html`<section class="panel" aria-labelledby="change-fee"><h2 id="change-fee">Change your fee</h2>${partnerFeeForms(`/${tenant.environment}/fees`, session.csrfToken, current.data)}</section>`
     : html`<p class="hint">Only the project's admins can change the fee.</p>`
 }`;
   }
