@@ -50,6 +50,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: 0; }
 dt { color: var(--muted); }
 dd { margin: 0; overflow-wrap: anywhere; }
+pre.mono { white-space: pre-wrap; margin: .4rem 0 0; }
 form.inline { display: inline; }
 fieldset.bare { border: 0; padding: 0; margin: 0; min-width: 0; }
 fieldset.bare legend { font-weight: 700; padding: 0; margin-bottom: .5rem; }
@@ -67,7 +68,7 @@ button, .button { font: inherit; font-weight: 600; border: 1px solid var(--accen
 button.secondary { background: #fff; color: var(--ink); border-color: #8f99ab; }
 button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .badge { display: inline-block; border-radius: 999px; padding: .05rem .55rem; font-size: .8rem; font-weight: 600;
-  background: #e7ebf2; color: var(--ink); }
+  background: #e7ebf2; color: var(--ink); white-space: nowrap; }
 .badge.ok { background: #dcf1e7; color: #0a5a3f; }
 .badge.warn { background: #fff0d6; color: var(--warn); }
 .badge.bad { background: #fbe2e2; color: var(--bad); }
