@@ -39,6 +39,8 @@ export type MoneyOutConfig = {
   pixIspb: string | undefined;
   /** How long one payout request to the provider may take. */
   pixPayoutTimeoutMs: number;
+  /** How long an accepted payout may go unreported before the provider is asked for its status (doubling). */
+  pixPayoutStatusAfterMs: number;
   /** Sandbox market rates used while the operator has set none for a pair (scale 10); absent: none. */
   sandboxRates: Partial<Record<'BRL/USDC' | 'BRL/USDT' | 'USDC/BRL' | 'USDT/BRL', bigint>>;
 };
@@ -223,6 +225,7 @@ function moneyOutConfig(env: NodeJS.ProcessEnv): MoneyOutConfig {
     pixPayoutUrl: rawPayoutUrl ? url(env, 'PONTE_PIX_PAYOUT_URL', rawPayoutUrl) : undefined,
     pixIspb: ispb(env),
     pixPayoutTimeoutMs: atLeastOne(env, 'PONTE_PIX_PAYOUT_TIMEOUT_MS', 10_000),
+    pixPayoutStatusAfterMs: atLeastOne(env, 'PONTE_PIX_PAYOUT_STATUS_AFTER_MS', 600_000),
     sandboxRates,
   };
 }

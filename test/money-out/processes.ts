@@ -35,9 +35,16 @@ export async function isolatedDatabase(): Promise<{ url: string; drop(): Promise
 
 export type ProviderMode = 'accept' | 'hang' | 'reject';
 
-/** The provider's payout API: records every signed payout request and answers as `mode` says. */
+/**
+ * The provider's payout API: records every signed payout request and answers as `mode` says, and
+ * answers status queries (`GET /payouts/{endToEndId}`): a payment it took is PENDING until the test
+ * sets its result; one it never took, or was made to forget, is 404.
+ */
 export async function fakeProvider() {
   const received: { endToEndId: string; signed: boolean; body: Record<string, unknown> }[] = [];
+  const statusQueries: { endToEndId: string; signed: boolean }[] = [];
+  const taken = new Set<string>();
+  const results = new Map<string, Record<string, unknown>>();
   const hanging: ServerResponse[] = [];
   let mode: ProviderMode = 'accept';
   const waiters: (() => void)[] = [];
@@ -45,6 +52,18 @@ export async function fakeProvider() {
     const chunks: Buffer[] = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', () => {
+      if (request.method === 'GET') {
+        const endToEndId = decodeURIComponent((request.url ?? '').split('/').pop() ?? '');
+        const signature = request.headers['x-pix-signature'] as string | undefined;
+        statusQueries.push({
+          endToEndId,
+          signed: verifyPixNotification(SECRET, Buffer.from(endToEndId), signature),
+        });
+        for (const wake of waiters.splice(0)) wake();
+        if (!taken.has(endToEndId)) return void response.writeHead(404).end('{}');
+        response.writeHead(200, { 'content-type': 'application/json' });
+        return void response.end(JSON.stringify(results.get(endToEndId) ?? { status: 'PENDING' }));
+      }
       const raw = Buffer.concat(chunks);
       const body = JSON.parse(raw.toString('utf8'));
       const signed = verifyPixNotification(
@@ -53,6 +72,7 @@ export async function fakeProvider() {
         request.headers['x-pix-signature'] as string | undefined,
       );
       received.push({ endToEndId: body.endToEndId, signed, body });
+      if (mode === 'accept') taken.add(body.endToEndId);
       for (const wake of waiters.splice(0)) wake();
       if (mode === 'hang') hanging.push(response);
       else response.writeHead(mode === 'accept' ? 202 : 422).end('{}');
@@ -63,8 +83,17 @@ export async function fakeProvider() {
   return {
     url: `http://127.0.0.1:${port}/`,
     received,
+    statusQueries,
     setMode(next: ProviderMode) {
       mode = next;
+    },
+    /** What a status query about `endToEndId` answers from now on. */
+    setResult(endToEndId: string, result: Record<string, unknown>) {
+      results.set(endToEndId, result);
+    },
+    /** The provider loses the payment: status queries answer 404. */
+    forget(endToEndId: string) {
+      taken.delete(endToEndId);
     },
     /** Resolves once `count` requests have arrived. */
     async requests(count: number) {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildOperatorApp } from '../../src/app.ts';
 import { listenOptions } from '../../src/http/listen.ts';
 import { openContext } from '../../src/runtime.ts';
+import { pgliteCopy } from '../helpers/database.ts';
 import { testConfig } from '../helpers/server.ts';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1)$/;
@@ -11,7 +12,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1)$/;
 describe('listen addresses', () => {
   it('binds an operator API configured on localhost to loopback addresses only', async () => {
     const { config } = testConfig({ PONTE_OPERATOR_URL: 'http://localhost:0' });
-    const ctx = await openContext(config);
+    const ctx = await openContext(config, undefined, config.databaseUrl ? undefined : await pgliteCopy());
     const operator = await buildOperatorApp(ctx);
     try {
       await operator.listen(listenOptions(config.operatorUrl));

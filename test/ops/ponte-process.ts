@@ -1,8 +1,9 @@
 /**
- * The real server as a child process (`node --import tsx src/main.ts`, so signals reach the server
- * itself rather than a wrapper), on free ports, over the test run's database. Its JSON log lines are
- * collected so tests can wait for a moment of its life ("listening", "incoming request") instead of
- * sleeping.
+ * The real server as a child process, started as `npm start` starts it (`node scripts/start.mjs`: the
+ * compiled service when the build is current, else the sources through tsx, in that same process, so
+ * signals reach the server itself rather than a wrapper), on free ports, over the test run's database.
+ * Its JSON log lines are collected so tests can wait for a moment of its life ("listening", "incoming
+ * request") instead of sleeping.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -56,7 +57,8 @@ export async function spawnPonte(env: NodeJS.ProcessEnv = {}): Promise<PonteProc
     operator: `http://127.0.0.1:${operator}`,
   };
   const { DATABASE_URL: _ignored, REDIS_URL: _none, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // As `npm start` runs it: the compiled service when the build is current, else the sources through tsx.
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
     env: {
       ...inherited,

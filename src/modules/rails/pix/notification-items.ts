@@ -8,6 +8,7 @@ import type { Executor } from '../../../db/types.ts';
 import { DateTime, StringEnum } from '../../../http/schemas.ts';
 import { compileStrict } from '../../../http/validation.ts';
 import { END_TO_END_ID_PATTERN } from './end-to-end-id.ts';
+import type { PayoutResult } from './payout.ts';
 
 export const DepositItem = Type.Object(
   {
@@ -46,6 +47,12 @@ export function readDeposit(item: unknown): DepositItem | string {
 
 export function readPayoutResult(item: unknown): PayoutResultItem | string {
   return checkPayout(item) ? (item as PayoutResultItem) : problem(checkPayout.errors);
+}
+
+/** The result a readable item reports (a rejection or return without a reason says so). */
+export function payoutResultOf(item: PayoutResultItem): PayoutResult {
+  if (item.status === 'COMPLETED') return { status: 'COMPLETED' };
+  return { status: item.status, reason: item.reason ?? 'no reason given by the provider' };
 }
 
 /** Keeps an unreadable item for operations. */

@@ -88,7 +88,7 @@ export async function setPayoutStatus(
 ): Promise<void> {
   await db.query(
     `UPDATE pix_payouts SET status = $2, failure_reason = coalesce($3, failure_reason), updated_at = $4,
-            next_attempt_at = NULL
+            next_attempt_at = NULL, check_at = NULL
       WHERE end_to_end_id = $1`,
     [endToEndId, status, failureReason, at],
   );
@@ -125,11 +125,57 @@ export async function claimDuePayouts(
   );
 }
 
-/** The provider accepted the payout: its result arrives later. */
-export async function markSubmitted(db: Executor, endToEndId: string, at: Date): Promise<void> {
+/** The provider accepted the payout: its result arrives later, and is asked for at `checkAt` if it has not. */
+export async function markSubmitted(
+  db: Executor,
+  endToEndId: string,
+  at: Date,
+  checkAt: Date,
+): Promise<void> {
   await db.query(
-    `UPDATE pix_payouts SET status = 'SUBMITTED', next_attempt_at = NULL, updated_at = $2
+    `UPDATE pix_payouts SET status = 'SUBMITTED', next_attempt_at = NULL, check_at = $3, updated_at = $2
       WHERE end_to_end_id = $1 AND status = 'PENDING'`,
+    [endToEndId, at, checkAt],
+  );
+}
+
+export type PayoutToCheck = Pick<PayoutRow, 'end_to_end_id' | 'environment'>;
+
+/**
+ * Claims accepted payouts whose result is late, skipping those another process holds, and pushes each
+ * one's next check out by `intervalMs` × 2^checks (at most an hour).
+ */
+export async function claimPayoutsToCheck(
+  db: Executor,
+  now: Date,
+  limit: number,
+  intervalMs: number,
+): Promise<PayoutToCheck[]> {
+  return db.query<PayoutToCheck>(
+    `UPDATE pix_payouts p
+        SET status_checks = p.status_checks + 1,
+            check_at = $1::timestamptz
+              + least(interval '1 hour', $3 * interval '1 millisecond' * power(2, least(p.status_checks, 20)))
+      WHERE p.end_to_end_id IN (
+              SELECT end_to_end_id FROM pix_payouts
+               WHERE status = 'SUBMITTED' AND check_at <= $1
+               ORDER BY check_at
+               LIMIT $2
+                 FOR UPDATE SKIP LOCKED)
+        AND p.status = 'SUBMITTED'
+      RETURNING p.end_to_end_id, p.environment`,
+    [now, limit, intervalMs],
+  );
+}
+
+/**
+ * The provider does not know an accepted payout (it lost it, or never took it): it is sent again, with
+ * the same end-to-end id, so that it is paid at most once.
+ */
+export async function resubmitPayout(db: Executor, endToEndId: string, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE pix_payouts SET status = 'PENDING', next_attempt_at = $2, check_at = NULL, updated_at = $2
+      WHERE end_to_end_id = $1 AND status = 'SUBMITTED'`,
     [endToEndId, at],
   );
 }

@@ -11,7 +11,15 @@ import type { Environment } from '../../../lib/environment.ts';
 import { CURRENCY_SCALE } from '../../ledger/accounts.ts';
 import { findTransactionById } from '../../transactions/service.ts';
 import { applyPayoutResult, type PayoutOrder, type PayoutRail } from './payout.ts';
-import { claimDuePayouts, markSubmitted, type PayoutRow, payoutDestination } from './payout-repo.ts';
+import {
+  claimDuePayouts,
+  claimPayoutsToCheck,
+  markSubmitted,
+  type PayoutRow,
+  type PayoutToCheck,
+  payoutDestination,
+  resubmitPayout,
+} from './payout-repo.ts';
 import { providerPayoutRail } from './provider-payout.ts';
 import { sandboxPayoutRail } from './sandbox-payout.ts';
 
@@ -64,14 +72,41 @@ async function submit(deps: PayoutDeps, payout: PayoutRow): Promise<void> {
       applyPayoutResult(tx, payout.environment, payout.end_to_end_id, result, clock()),
     );
   } else if ('accepted' in answer) {
-    await db.transaction((tx) => markSubmitted(tx, payout.end_to_end_id, clock()));
+    const at = clock();
+    const checkAt = new Date(at.getTime() + config.moneyOut.pixPayoutStatusAfterMs);
+    await db.transaction((tx) => markSubmitted(tx, payout.end_to_end_id, at, checkAt));
   }
 }
 
-/** Worker: sends up to `batch` due payouts; with `only`, just that one (right after it was recorded). */
+/** Asks the rail about an accepted payout whose result is late, and applies what it says. */
+async function check(deps: PayoutDeps, payout: PayoutToCheck): Promise<void> {
+  const { db, clock, config } = deps;
+  const rail = payoutRailFor(config, payout.environment);
+  if (!rail?.status) return;
+  const answer = await rail.status(payout.end_to_end_id);
+  if ('result' in answer) {
+    const result = answer.result;
+    await db.transaction((tx) =>
+      applyPayoutResult(tx, payout.environment, payout.end_to_end_id, result, clock()),
+    );
+  } else if ('unknown' in answer) {
+    await db.transaction((tx) => resubmitPayout(tx, payout.end_to_end_id, clock()));
+  }
+}
+
+/**
+ * Worker: sends up to `batch` due payouts; with `only`, just that one (right after it was recorded).
+ * Then asks about up to `batch` accepted payouts whose result is late, so none waits forever on a
+ * notification that was lost.
+ */
 export async function submitDuePayouts(deps: PayoutDeps, batch = 20, only?: string): Promise<number> {
-  const { db, clock } = deps;
+  const { db, clock, config } = deps;
   const claimed = await db.transaction((tx) => claimDuePayouts(tx, clock(), batch, RETRY_AFTER_MS, only));
   await Promise.all(claimed.map((payout) => submit(deps, payout)));
-  return claimed.length;
+  if (only) return claimed.length;
+  const late = await db.transaction((tx) =>
+    claimPayoutsToCheck(tx, clock(), batch, config.moneyOut.pixPayoutStatusAfterMs),
+  );
+  await Promise.all(late.map((payout) => check(deps, payout)));
+  return claimed.length + late.length;
 }

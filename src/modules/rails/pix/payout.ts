@@ -43,7 +43,18 @@ export type PayoutOrder = {
 /** A rail either settles the payment at once (sandbox), accepts it for a later result, or cannot take it now. */
 export type SubmitAnswer = { result: PayoutResult } | { accepted: true } | { retry: string };
 
-export type PayoutRail = { submit(order: PayoutOrder): Promise<SubmitAnswer> };
+/** What a rail says of a payment it accepted: settled, still under way, never heard of, or no answer now. */
+export type StatusAnswer =
+  | { result: PayoutResult }
+  | { pending: true }
+  | { unknown: true }
+  | { retry: string };
+
+export type PayoutRail = {
+  submit(order: PayoutOrder): Promise<SubmitAnswer>;
+  /** Asks for the result of a payment the rail accepted and has not reported on (rails that report later). */
+  status?(endToEndId: string): Promise<StatusAnswer>;
+};
 
 const isOpen = (payout: PayoutRow) => payout.status === 'PENDING' || payout.status === 'SUBMITTED';
 

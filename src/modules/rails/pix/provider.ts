@@ -14,7 +14,13 @@ import type { Database } from '../../../db/types.ts';
 import { settleNow } from '../../transactions/settlement.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import { receivePixPayment } from './deposit.ts';
-import { itemId, readDeposit, readPayoutResult, recordRejectedItem } from './notification-items.ts';
+import {
+  itemId,
+  payoutResultOf,
+  readDeposit,
+  readPayoutResult,
+  recordRejectedItem,
+} from './notification-items.ts';
 import { applyPayoutResult } from './payout.ts';
 
 export type ItemOutcome =
@@ -72,11 +78,7 @@ export function createPixNotificationService(deps: {
   async function payout(item: unknown): Promise<ItemResult> {
     const read = readPayoutResult(item);
     if (typeof read === 'string') return rejected(item, read);
-    const reason = read.reason ?? 'no reason given by the provider';
-    const result =
-      read.status === 'COMPLETED'
-        ? ({ status: 'COMPLETED' } as const)
-        : ({ status: read.status, reason } as const);
+    const result = payoutResultOf(read);
     try {
       const outcome = await db.transaction((tx) =>
         applyPayoutResult(tx, 'production', read.endToEndId, result, clock()),
