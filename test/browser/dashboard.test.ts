@@ -501,7 +501,7 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     await attacker.context().close();
   });
 
-  it('fees: the partner fee beside the platform fee; an admin changes it, audited, and the operator API reads it', async () => {
+  it('fees: the partner fee beside the platform fee; an admin changes it, audited, read by the API, charged on receipts', async () => {
     await page.goto(`${origin}/sandbox/fees`);
     const platform = server.ctx.config.onRamp.feeBasisPoints;
     expect(await page.textContent('tbody')).toContain(
@@ -528,6 +528,24 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     expect(audit.map((row) => row.actor)).toEqual([
       expect.stringMatching(/^dashboard:.*:ana@banco\.example$/),
     ]);
+    // a transaction created now charges it, and its receipt shows both fees apart
+    const created = (
+      await sandbox.post('/transactions/on-ramp', { customerId, currency: 'BRL', amount: '200.00' })
+    ).json();
+    expect((await sandbox.post(`/sandbox/transactions/${created.id}/deposit`, {})).statusCode).toBeLessThan(
+      300,
+    );
+    const settled = await eventually(
+      async () => (await sandbox.get(`/transactions/${created.id}`)).json(),
+      (tx) => tx.status === 'SUCCESS',
+      20_000,
+    );
+    expect(settled.receipt.fees.partner).toEqual({ amount: '4.50', currency: 'BRL' });
+    await page.goto(`${origin}/sandbox/transactions/${created.id}`);
+    const receipt = await page.textContent('section[aria-labelledby=receipt]');
+    expect(receipt).toContain('Your feeBRL 4.50');
+    expect(receipt).toContain(`Platform feeBRL ${settled.receipt.fees.platform.amount}`);
+    await page.goto(`${origin}/sandbox/fees`);
     // out of range: refused with the field named, nothing changed
     await page.fill('#on_ramp-bps', '9999');
     expect(await submit(page, 'button:has-text("Save on-ramp fee")')).toBe(400);

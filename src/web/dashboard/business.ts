@@ -205,6 +205,7 @@ ${when(
   receipt,
   () => html`<section class="panel" aria-labelledby="receipt"><h2 id="receipt">Receipt</h2><dl>
 <dt>Paid</dt><dd>${receipt!.sourceCurrency} ${receipt!.sourceAmount}</dd><dt>Fee</dt><dd>${receipt!.sourceCurrency} ${receipt!.fee}</dd>
+<dt>Platform fee</dt><dd>${receipt!.fees.platform.currency} ${receipt!.fees.platform.amount}</dd><dt>Your fee</dt><dd>${receipt!.fees.partner.currency} ${receipt!.fees.partner.amount}</dd>
 <dt>Converted</dt><dd>${receipt!.sourceCurrency} ${receipt!.netAmount}</dd><dt>Rate</dt><dd>${receipt!.rate}</dd>
 <dt>Received</dt><dd>${receipt!.targetCurrency} ${receipt!.targetAmount}</dd>
 ${when(receipt!.blockchain?.blockExplorerUrl, () => html`<dt>On chain</dt><dd><a href="${receipt!.blockchain!.blockExplorerUrl!}">${receipt!.blockchain!.transactionHash!}</a></dd>`)}</dl></section>`,
