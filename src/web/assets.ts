@@ -41,6 +41,7 @@ h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; }
 .stat { font-size: 1.6rem; font-weight: 700; }
 .tablewrap + .panel { margin-top: 1rem; }
+ol.panel { padding-left: 2.5rem; }
 .tablewrap { overflow-x: auto; background: var(--panel); border: 1px solid var(--line); border-radius: 10px; }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: .55rem .75rem; border-bottom: 1px solid var(--line); vertical-align: top; }

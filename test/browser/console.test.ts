@@ -136,7 +136,7 @@ describe.skipIf(!hasChromium)('operator console in a browser', { timeout: 60_000
     );
   });
 
-  it('manages projects, their keys and dashboard users; sets rates; searches transactions', async () => {
+  it('manages projects, their keys, dashboard users and partner fees; sets rates; searches transactions and opens one', async () => {
     await page.goto(`${origin}/console/projects`);
     await page.fill('#name', 'Novo Parceiro');
     expect(await submit(page, 'button:has-text("Create project")')).toBe(200);
@@ -192,6 +192,15 @@ describe.skipIf(!hasChromium)('operator console in a browser', { timeout: 60_000
     expect(await submit(page, 'form[role=search] button')).toBe(200);
     expect(await page.locator('tbody tr').count()).toBe(1);
     expect(await page.textContent('tbody')).toContain('Parceiro Console');
+    await page.click(`a[href="/console/transactions/${onRamp.id}"]`);
+    await page.waitForLoadState('load');
+    const detail = await page.textContent('main');
+    expect(detail).toContain('Parceiro Console');
+    expect(detail).toContain('AWAITING FUNDS');
+    expect(await page.textContent('#brcode')).toBe(onRamp.depositInstructions.brCode);
+    await checkPage(page, 'console-transaction');
+    const missing = await page.request.get(`${origin}/console/transactions/${payer.id}`);
+    expect(missing.status()).toBe(404);
     // by project, customer and status
     await page.goto(`${origin}/console/transactions`);
     await page.selectOption('#projectId', projectId);

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { AppError, invalidField } from '../../core/errors.ts';
+import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { StringEnum } from '../../http/schemas.ts';
 import { ENVIRONMENTS, type Environment } from '../../lib/environment.ts';
 import { listAuditLog } from '../../modules/operators/audit-log.ts';
@@ -27,6 +27,7 @@ import {
   table,
   when,
 } from '../html.ts';
+import { transactionDetail } from '../transaction-detail.ts';
 import {
   readTransactionFilter,
   type TransactionFilterInput,
@@ -381,7 +382,11 @@ ${
     ? html`${table(
         ['Transaction', 'Project', 'Customer', 'Type', 'Status', 'Amount', 'Created'],
         result.data.map(
-          ({ transaction: t, projectId: owner, environment: env }) => html`<tr><td><code>${t.id}</code></td>
+          ({
+            transaction: t,
+            projectId: owner,
+            environment: env,
+          }) => html`<tr><td><a href="/console/transactions/${t.id}"><code>${t.id}</code></a></td>
 <td><a href="/console/projects/${owner}">${names.get(owner) ?? owner}</a><br><span class="hint">${env}</span></td>
 <td><code>${t.customerId}</code></td><td>${t.type}</td><td>${badge(t.status)}</td>
 <td>${requestedMoney(t).currency} ${requestedMoney(t).amount}</td><td>${dateTime(t.createdAt)}</td></tr>`,
@@ -393,6 +398,20 @@ ${
       return sendConsole(request, reply, 'Transactions', body);
     },
   );
+
+  app.get('/console/transactions/:id', { schema: { params: IdParams } }, async (request, reply) => {
+    const id = (request.params as { id: string }).id;
+    const [found] = (await transactions.search({}, { id }, { page: 1, limit: 1, offset: 0 })).data;
+    if (!found) throw notFound('Transaction');
+    const project = await projects.getProject(found.projectId);
+    const tx = found.transaction;
+    const body = await transactionDetail(tx, {
+      customer: html`<code>${tx.customerId}</code> <a href="/console/transactions?customerId=${tx.customerId}">(its transactions)</a>`,
+      partnerFeeLabel: 'Partner fee',
+      extra: html`<dt>Project</dt><dd><a href="/console/projects/${project.id}">${project.name}</a></dd><dt>Environment</dt><dd>${found.environment}</dd>`,
+    });
+    return sendConsole(request, reply, `Transaction ${tx.id.slice(0, 8)}`, body);
+  });
 
   // ---- Audit log
   app.get(

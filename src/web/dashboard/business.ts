@@ -1,6 +1,5 @@
 /** The partner's business data: overview, customers, transactions and limit requests. */
 import type { FastifyInstance } from 'fastify';
-import QRCode from 'qrcode';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
@@ -17,6 +16,7 @@ import { requestedMoney } from '../../modules/transactions/presenter.ts';
 import { createTransactionService } from '../../modules/transactions/service.ts';
 import { badge, csrfField, dateTime, type Html, html, notice, pager, table, when } from '../html.ts';
 import { checkCsrf } from '../session.ts';
+import { transactionDetail } from '../transaction-detail.ts';
 import {
   readTransactionFilter,
   type TransactionFilterInput,
@@ -175,44 +175,11 @@ ${pager(`/${env}/transactions`, shown, result.pagination.page, result.pagination
 
   app.get('/:env/transactions/:id', { schema: { params: EnvIdParams } }, async (request, reply) => {
     const tenant = tenantOf(request);
-    const env = tenant.environment;
     const tx = await transactions.get(tenant, (request.params as { id: string }).id);
-    const deposit = 'depositInstructions' in tx ? tx.depositInstructions : null;
-    const money = requestedMoney(tx);
-    const brCode = deposit?.brCode;
-    const qr =
-      tx.status === 'AWAITING_FUNDS' && brCode
-        ? await QRCode.toDataURL(brCode, { errorCorrectionLevel: 'M', margin: 2, width: 240 })
-        : null;
-    const receipt = tx.receipt;
-    const body = html`<div class="grid">
-<section class="panel" aria-labelledby="summary"><h2 id="summary">Summary</h2><dl>
-<dt>Status</dt><dd>${badge(tx.status)}</dd><dt>Type</dt><dd>${tx.type}</dd>
-<dt>Amount</dt><dd>${money.currency} ${money.amount}${'targetCurrency' in tx.request ? ` → ${tx.request.targetCurrency}` : ''}${'blockchain' in tx.request && tx.request.blockchain ? ` on ${tx.request.blockchain}` : ''}</dd>
-<dt>Customer</dt><dd><a href="/${env}/customers/${tx.customerId}">${tx.customerId}</a></dd>
-<dt>Created</dt><dd>${dateTime(tx.createdAt)}</dd>
-${when(tx.failureReason, () => html`<dt>Failure</dt><dd>${String(tx.failureReason)}</dd>`)}
-<dt>Id</dt><dd><code>${tx.id}</code></dd></dl></section>
-${when(
-  qr,
-  () => html`<section class="panel" aria-labelledby="pay"><h2 id="pay">Pay with PIX</h2>
-<img class="qr" src="${qr!}" alt="PIX QR code for ${money.currency} ${money.amount}">
-<p>Expires ${dateTime(deposit!.expiresAt)}</p>
-<p><label for="brcode">PIX copy and paste code</label></p>
-<div class="secret"><code id="brcode">${brCode!}</code><button type="button" class="secondary" data-copy="brcode">Copy</button></div></section>`,
-)}
-${when(
-  receipt,
-  () => html`<section class="panel" aria-labelledby="receipt"><h2 id="receipt">Receipt</h2><dl>
-<dt>Paid</dt><dd>${receipt!.sourceCurrency} ${receipt!.sourceAmount}</dd><dt>Fee</dt><dd>${receipt!.sourceCurrency} ${receipt!.fee}</dd>
-<dt>Platform fee</dt><dd>${receipt!.fees.platform.currency} ${receipt!.fees.platform.amount}</dd><dt>Your fee</dt><dd>${receipt!.fees.partner.currency} ${receipt!.fees.partner.amount}</dd>
-<dt>Converted</dt><dd>${receipt!.sourceCurrency} ${receipt!.netAmount}</dd><dt>Rate</dt><dd>${receipt!.rate}</dd>
-<dt>Received</dt><dd>${receipt!.targetCurrency} ${receipt!.targetAmount}</dd>
-${when(receipt!.blockchain?.blockExplorerUrl, () => html`<dt>On chain</dt><dd><a href="${receipt!.blockchain!.blockExplorerUrl!}">${receipt!.blockchain!.transactionHash!}</a></dd>`)}</dl></section>`,
-)}
-</div>
-<h2>Timeline</h2>
-<ol class="panel">${tx.timeline.map((step) => html`<li>${badge(step.status)} ${dateTime(step.at)}</li>`)}</ol>`;
+    const body = await transactionDetail(tx, {
+      customer: html`<a href="/${tenant.environment}/customers/${tx.customerId}">${tx.customerId}</a>`,
+      partnerFeeLabel: 'Your fee',
+    });
     return render(request, reply, `Transaction ${tx.id.slice(0, 8)}`, body);
   });
 
