@@ -43,6 +43,16 @@ function checkTerms(input: { transactionType: string; bps: number; flat: string 
   if (errors.length > 0) throw new AppError('invalid_request', 'The partner fee is invalid', { errors });
 }
 
+export { partnerFeePart } from './repo.ts';
+
+export type PartnerFeeColumns = { partner_fee_bps: number | null; partner_fee_flat: bigint | null };
+
+/** The terms from the columns of `partnerFeePart` (none set: no partner fee). */
+export const partnerFeeFrom = (row: PartnerFeeColumns): PartnerFeeTerms =>
+  row.partner_fee_bps === null
+    ? NO_PARTNER_FEE
+    : { basisPoints: row.partner_fee_bps, flat: row.partner_fee_flat! };
+
 export type PartnerFeeView = {
   transactionType: repo.FeeTransactionType;
   bps: number;
