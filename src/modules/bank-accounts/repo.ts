@@ -1,3 +1,4 @@
+import type { StatementPart } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { PixKeyType } from '../../lib/pix-key.ts';
@@ -77,6 +78,28 @@ export async function findBankAccount(
   );
   return rows[0];
 }
+
+/**
+ * What a payout needs of a live bank account, as a part of a combined read: columns `account_id`,
+ * `account_customer_id`, `account_holder_status`, `account_holder_relationship` (null: none such).
+ */
+export function payoutAccountPart(tenant: Tenant, id: string): StatementPart {
+  return {
+    text: `SELECT id AS account_id, customer_id AS account_customer_id,
+                  holder_verification_status AS account_holder_status,
+                  holder_relationship AS account_holder_relationship
+             FROM bank_accounts
+            WHERE id = $1 AND project_id = $2 AND environment = $3 AND deleted_at IS NULL`,
+    params: [id, tenant.projectId, tenant.environment],
+  };
+}
+
+export type PayoutAccountColumns = {
+  account_id: string | null;
+  account_customer_id: string | null;
+  account_holder_status: BankAccountRow['holder_verification_status'] | null;
+  account_holder_relationship: BankAccountRow['holder_relationship'] | null;
+};
 
 export async function listBankAccounts(
   db: Executor,

@@ -5,6 +5,7 @@
 
 import type { EventType } from '../../core/event-types.ts';
 import { newId } from '../../core/ids.ts';
+import type { StatementPart } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 
@@ -20,12 +21,12 @@ export type NewEvent = {
   at: Date;
 };
 
-export async function recordEvent(db: Executor, event: NewEvent): Promise<string> {
-  const id = newId();
-  await db.query(
-    `INSERT INTO events (id, project_id, environment, type, resource_type, resource_id, data, created_at)
+/** The INSERT of an event, as a part of the statement that writes the change it reports. */
+export function eventPart(event: NewEvent, id: string = newId()): StatementPart {
+  return {
+    text: `INSERT INTO events (id, project_id, environment, type, resource_type, resource_id, data, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
+    params: [
       id,
       event.tenant.projectId,
       event.tenant.environment,
@@ -35,6 +36,12 @@ export async function recordEvent(db: Executor, event: NewEvent): Promise<string
       JSON.stringify(event.data),
       event.at,
     ],
-  );
+  };
+}
+
+export async function recordEvent(db: Executor, event: NewEvent): Promise<string> {
+  const id = newId();
+  const { text, params } = eventPart(event, id);
+  await db.query(text, params);
   return id;
 }

@@ -18,7 +18,17 @@ export async function marketRate(
   sandboxRates: MoneyOutConfig['sandboxRates'],
 ): Promise<bigint | undefined> {
   const set = await currentRate(db, pair);
-  if (set) return set.rate;
+  return rateOrSandboxDefault(set?.rate ?? null, environment, pair, sandboxRates);
+}
+
+/** The rate the operator set (`set`, the newest), or in the sandbox while there is none the default. */
+export function rateOrSandboxDefault(
+  set: bigint | null,
+  environment: Environment,
+  pair: Pair,
+  sandboxRates: MoneyOutConfig['sandboxRates'],
+): bigint | undefined {
+  if (set !== null) return set;
   return environment === 'sandbox' ? sandboxRates[pair] : undefined;
 }
 

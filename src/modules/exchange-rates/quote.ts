@@ -45,7 +45,11 @@ export async function requireMarketRate(
 ): Promise<bigint> {
   if (source === target) return UNIT_RATE;
   const pair = pairOf(source, target);
-  const rate = await marketRate(db, tenant.environment, pair, config.moneyOut.sandboxRates);
+  return requireRate(pair, await marketRate(db, tenant.environment, pair, config.moneyOut.sandboxRates));
+}
+
+/** `rate`, or 503 when the pair has none. */
+export function requireRate(pair: string, rate: bigint | undefined): bigint {
   if (rate === undefined) {
     throw new AppError(
       'service_unavailable',
@@ -79,13 +83,23 @@ export async function priceConversion(
     request.sourceCurrency,
     request.targetCurrency,
   );
+  return priceAt(config, request, baseRate, await partnerFeeTerms(db, tenant.projectId, request.kind));
+}
+
+/** `priceConversion` at a rate and partner terms already read (under the customer's lock, with the rest). */
+export function priceAt(
+  config: Config,
+  request: ConversionRequest,
+  baseRate: bigint,
+  partner: PartnerFeeTerms,
+): PricedConversion {
   const input: PricingInput = {
     sourceCurrency: request.sourceCurrency,
     targetCurrency: request.targetCurrency,
     baseRate,
     rateToBrl: request.sourceCurrency === 'BRL' ? UNIT_RATE : baseRate,
     platform: platformFeeTerms(config, request.kind),
-    partner: partnerTerms(await partnerFeeTerms(db, tenant.projectId, request.kind)),
+    partner: partnerTerms(partner),
   };
   let pricing: Pricing;
   try {

@@ -1,4 +1,5 @@
 import { newId } from '../../core/ids.ts';
+import type { StatementPart } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { Blockchain } from '../rails/chains/networks.ts';
@@ -15,42 +16,50 @@ export type NewJournal = {
 };
 
 /**
- * Posts a journal in the caller's transaction. Refuses an unbalanced one here already; the database
- * checks it again when the transaction commits.
+ * The two INSERTs of a journal and its entries, as parts of the statement that writes the movement it
+ * records. Refuses an unbalanced journal here already; the database checks it again when the
+ * transaction commits.
  */
-export async function postJournal(db: Executor, journal: NewJournal): Promise<string> {
+export function journalParts(journal: NewJournal, id: string = newId()): [StatementPart, StatementPart] {
   const entries = journal.entries.filter((entry) => entry.amount !== 0n);
   if (entries.length === 0 || !isBalanced(entries)) {
     throw new Error(`unbalanced ${journal.kind} journal for ${journal.reference}`);
   }
-  const id = newId();
-  await db.query(
-    `INSERT INTO ledger_journals (id, project_id, environment, kind, reference, transaction_id, created_at)
+  return [
+    {
+      text: `INSERT INTO ledger_journals (id, project_id, environment, kind, reference, transaction_id, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      id,
-      journal.tenant.projectId,
-      journal.tenant.environment,
-      journal.kind,
-      journal.reference,
-      journal.transactionId,
-      journal.at,
-    ],
-  );
-  await db.query(
-    `INSERT INTO ledger_entries (journal_id, account, customer_id, currency, amount, blockchain)
-     SELECT $1, e.account, e.customer_id, e.currency, e.amount, e.blockchain
+      params: [
+        id,
+        journal.tenant.projectId,
+        journal.tenant.environment,
+        journal.kind,
+        journal.reference,
+        journal.transactionId,
+        journal.at,
+      ],
+    },
+    {
+      text: `INSERT INTO ledger_entries (journal_id, account, customer_id, currency, amount, blockchain)
+     SELECT $1::uuid, e.account, e.customer_id, e.currency, e.amount, e.blockchain
        FROM unnest($2::text[], $3::uuid[], $4::text[], $5::bigint[], $6::text[])
          AS e(account, customer_id, currency, amount, blockchain)`,
-    [
-      id,
-      entries.map((e) => e.account),
-      entries.map((e) => e.customerId),
-      entries.map((e) => e.currency),
-      entries.map((e) => e.amount.toString()),
-      entries.map((e) => e.blockchain ?? null),
-    ],
-  );
+      params: [
+        id,
+        entries.map((e) => e.account),
+        entries.map((e) => e.customerId),
+        entries.map((e) => e.currency),
+        entries.map((e) => e.amount.toString()),
+        entries.map((e) => e.blockchain ?? null),
+      ],
+    },
+  ];
+}
+
+/** Posts a journal in the caller's transaction (see `journalParts`). */
+export async function postJournal(db: Executor, journal: NewJournal): Promise<string> {
+  const id = newId();
+  for (const part of journalParts(journal, id)) await db.query(part.text, part.params);
   return id;
 }
 

@@ -4,17 +4,24 @@
  * any number of processes are checked one after the other against everything committed before them,
  * and a balance never goes below zero. This is the one place where money leaves a customer's balance
  * for a payout. BRL is held in one account; a stablecoin is held per chain, so a stablecoin reservation
- * names the chains it is drawn from (`drawFrom`, the wallets' rule: the default chain first, then the
+ * names the chains it is drawn from (`draws`, the wallets' rule: the default chain first, then the
  * others), and a release later puts each part back on its own chain.
+ *
+ * Two ways to run it: `reserveBalance` reads the balance and posts the journal, statement by statement;
+ * a creation that writes everything in one statement reads `holdingsPart` with its other facts after the
+ * lock, then adds the parts of `reservationJournal`'s journal (`journalParts`) to its write.
  */
 import { AppError } from '../../core/errors.ts';
+import type { StatementPart } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { Blockchain } from '../rails/chains/networks.ts';
 import type { Account, Currency, Entry, JournalKind } from './accounts.ts';
 import { formatCurrencyAmount } from './amounts.ts';
 import { reserved } from './off-ramp-postings.ts';
-import { customerBalance, postJournal } from './repo.ts';
+import { customerBalance, type NewJournal, postJournal } from './repo.ts';
+
+export type Draws = readonly { blockchain: Blockchain; amount: bigint }[];
 
 export type Reservation = {
   tenant: Tenant;
@@ -27,15 +34,67 @@ export type Reservation = {
   reference: string;
   transactionId: string;
   at: Date;
-  /** For a stablecoin: how the amount is split across the customer's wallets, read under the lock. */
-  drawFrom?: ((amount: bigint) => Promise<readonly { blockchain: Blockchain; amount: bigint }[]>) | undefined;
 };
 
+/** What a customer holds of one currency: the balance, and (a stablecoin) how it lies on each chain. */
+export type Holdings = { balance: bigint; wallets: { blockchain: Blockchain; amount: bigint }[] };
+
+/**
+ * A customer's entries summed per currency, account and chain, as a part of a combined read: columns
+ * `holding_currencies`, `holding_accounts`, `holding_chains`, `holding_amounts` (arrays, null when the
+ * customer has no entries).
+ */
+export function holdingsPart(customerId: string): StatementPart {
+  return {
+    text: `SELECT array_agg(h.currency) AS holding_currencies, array_agg(h.account) AS holding_accounts,
+                  array_agg(h.blockchain) AS holding_chains, array_agg(h.amount) AS holding_amounts
+             FROM (SELECT currency, account, blockchain, (-sum(amount))::text AS amount FROM ledger_entries
+                    WHERE customer_id = $1
+                    GROUP BY currency, account, blockchain) AS h`,
+    params: [customerId],
+  };
+}
+
+export type HoldingsColumns = {
+  holding_currencies: Currency[] | null;
+  holding_accounts: string[] | null;
+  holding_chains: (Blockchain | null)[] | null;
+  holding_amounts: string[] | null;
+};
+
+/**
+ * What the customer holds of `currency`, from `holdingsPart`'s columns: the balance (every entry of the
+ * customer in that currency, as `customerBalance`), and its wallets per chain (wallet entries without a
+ * chain count on `defaultChain`, as `walletBalances`).
+ */
+export function holdingsFrom(row: HoldingsColumns, currency: Currency, defaultChain: Blockchain): Holdings {
+  let balance = 0n;
+  const wallets = new Map<Blockchain, bigint>();
+  (row.holding_currencies ?? []).forEach((held, index) => {
+    if (held !== currency) return;
+    const amount = BigInt(row.holding_amounts![index]!);
+    balance += amount;
+    if (row.holding_accounts![index] === 'CUSTOMER_WALLET') {
+      const chain = row.holding_chains![index] ?? defaultChain;
+      wallets.set(chain, (wallets.get(chain) ?? 0n) + amount);
+    }
+  });
+  return { balance, wallets: [...wallets].map(([blockchain, amount]) => ({ blockchain, amount })) };
+}
+
+function insufficient(currency: Currency, balance: bigint, amount: bigint): AppError {
+  return new AppError(
+    'insufficient_funds',
+    `The customer's ${currency} balance of ${formatCurrencyAmount(balance, currency)} does not cover ` +
+      `${formatCurrencyAmount(amount, currency)}`,
+    { extra: { currency, balance: formatCurrencyAmount(balance, currency) } },
+  );
+}
+
 /** The entries of a reservation: from the customer's balance (per chain for a stablecoin) into `into`. */
-async function reservationEntries(reservation: Reservation): Promise<Entry[]> {
-  const { customerId, currency, amount, into, drawFrom } = reservation;
-  if (currency === 'BRL' || drawFrom === undefined) return reserved(customerId, currency, amount, into);
-  const draws = await drawFrom(amount);
+function reservationEntries(reservation: Reservation, draws: Draws | undefined): Entry[] {
+  const { customerId, currency, amount, into } = reservation;
+  if (currency === 'BRL' || draws === undefined) return reserved(customerId, currency, amount, into);
   const drawn = draws.reduce((sum, draw) => sum + draw.amount, 0n);
   if (drawn !== amount) throw new Error(`wallet draws of ${drawn} do not cover the reservation of ${amount}`);
   return [
@@ -52,23 +111,32 @@ async function reservationEntries(reservation: Reservation): Promise<Entry[]> {
   ];
 }
 
-export async function reserveBalance(tx: Executor, reservation: Reservation): Promise<void> {
-  const { customerId, currency, amount } = reservation;
-  const balance = await customerBalance(tx, customerId, currency);
-  if (balance < amount) {
-    throw new AppError(
-      'insufficient_funds',
-      `The customer's ${currency} balance of ${formatCurrencyAmount(balance, currency)} does not cover ` +
-        `${formatCurrencyAmount(amount, currency)}`,
-      { extra: { currency, balance: formatCurrencyAmount(balance, currency) } },
-    );
-  }
-  await postJournal(tx, {
+/**
+ * The journal of a reservation, once the customer's `balance` (read under the row lock) covers it;
+ * 422 insufficient_funds otherwise. `draws` (a stablecoin) is asked for only when the balance covers it.
+ */
+export function reservationJournal(
+  reservation: Reservation,
+  balance: bigint,
+  draws?: (amount: bigint) => Draws,
+): NewJournal {
+  const { currency, amount } = reservation;
+  if (balance < amount) throw insufficient(currency, balance, amount);
+  return {
     tenant: reservation.tenant,
     kind: reservation.kind,
     reference: reservation.reference,
     transactionId: reservation.transactionId,
-    entries: await reservationEntries(reservation),
+    entries: reservationEntries(reservation, draws?.(amount)),
     at: reservation.at,
-  });
+  };
+}
+
+/** Reserves BRL (a refund's payout), statement by statement. */
+export async function reserveBalance(
+  tx: Executor,
+  reservation: Reservation & { currency: 'BRL' },
+): Promise<void> {
+  const balance = await customerBalance(tx, reservation.customerId, reservation.currency);
+  await postJournal(tx, reservationJournal(reservation, balance));
 }

@@ -4,33 +4,42 @@
  * grants it. Amounts are cents.
  */
 import type { LimitSet } from '../../config.ts';
+import type { StatementPart } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 
-type Granted = { single: bigint | null; daily: bigint | null; monthly: bigint | null };
+/**
+ * For each limit, the newest reviewed request that granted a value for it: one row, columns
+ * `granted_single`, `granted_daily`, `granted_monthly` (null: none granted). A part of a combined read.
+ */
+export function grantsPart(customerId: string): StatementPart {
+  const newest = (column: string) =>
+    `(SELECT ${column} FROM limit_requests
+       WHERE customer_id = $1 AND status IN ('APPROVED', 'PARTIALLY_APPROVED') AND ${column} IS NOT NULL
+       ORDER BY updated_at DESC, id DESC LIMIT 1)`;
+  return {
+    text: `SELECT ${newest('approved_single')} AS granted_single, ${newest('approved_daily')} AS granted_daily,
+            ${newest('approved_monthly')} AS granted_monthly`,
+    params: [customerId],
+  };
+}
 
-export async function latestGrants(db: Executor, customerId: string): Promise<Granted> {
-  // For each limit, the newest reviewed request that granted a value for it.
-  const rows = await db.query<{ single: bigint | null; daily: bigint | null; monthly: bigint | null }>(
-    `SELECT
-       (SELECT approved_single FROM limit_requests
-         WHERE customer_id = $1 AND status IN ('APPROVED', 'PARTIALLY_APPROVED') AND approved_single IS NOT NULL
-         ORDER BY updated_at DESC, id DESC LIMIT 1) AS single,
-       (SELECT approved_daily FROM limit_requests
-         WHERE customer_id = $1 AND status IN ('APPROVED', 'PARTIALLY_APPROVED') AND approved_daily IS NOT NULL
-         ORDER BY updated_at DESC, id DESC LIMIT 1) AS daily,
-       (SELECT approved_monthly FROM limit_requests
-         WHERE customer_id = $1 AND status IN ('APPROVED', 'PARTIALLY_APPROVED') AND approved_monthly IS NOT NULL
-         ORDER BY updated_at DESC, id DESC LIMIT 1) AS monthly`,
-    [customerId],
-  );
-  return rows[0] ?? { single: null, daily: null, monthly: null };
+export type GrantColumns = {
+  granted_single: bigint | null;
+  granted_daily: bigint | null;
+  granted_monthly: bigint | null;
+};
+
+/** The limits in force, from the columns of `grantsPart` and the defaults of the customer's type. */
+export function limitsFrom(row: GrantColumns, defaults: LimitSet): LimitSet {
+  return {
+    single: row.granted_single ?? defaults.single,
+    daily: row.granted_daily ?? defaults.daily,
+    monthly: row.granted_monthly ?? defaults.monthly,
+  };
 }
 
 export async function limitsInForce(db: Executor, customerId: string, defaults: LimitSet): Promise<LimitSet> {
-  const granted = await latestGrants(db, customerId);
-  return {
-    single: granted.single ?? defaults.single,
-    daily: granted.daily ?? defaults.daily,
-    monthly: granted.monthly ?? defaults.monthly,
-  };
+  const { text, params } = grantsPart(customerId);
+  const rows = await db.query<GrantColumns>(text, params);
+  return limitsFrom(rows[0]!, defaults);
 }

@@ -1,3 +1,4 @@
+import type { StatementPart } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 
 export const FEE_TRANSACTION_TYPES = ['ON_RAMP', 'OFF_RAMP'] as const;
@@ -40,4 +41,13 @@ export async function listPartnerFees(db: Executor, projectId: string): Promise<
     `SELECT ${COLUMNS} FROM partner_fees WHERE project_id = $1 ORDER BY transaction_type`,
     [projectId],
   );
+}
+
+/** The partner's terms for a type, as a part of a combined read: `partner_fee_bps`, `partner_fee_flat`. */
+export function partnerFeePart(projectId: string, type: FeeTransactionType): StatementPart {
+  return {
+    text: `SELECT basis_points AS partner_fee_bps, flat AS partner_fee_flat FROM partner_fees
+            WHERE project_id = $1 AND transaction_type = $2`,
+    params: [projectId, type],
+  };
 }

@@ -1,3 +1,4 @@
+import type { StatementPart } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 
 export const PAIRS = ['BRL/USDC', 'BRL/USDT', 'USDC/BRL', 'USDT/BRL'] as const;
@@ -21,6 +22,16 @@ export async function currentRate(db: Executor, pair: Pair): Promise<RateRow | u
   );
   return rows[0];
 }
+
+/** The rate in force for a pair as a part of a combined read: column `rate_in_force` (null: none set). */
+export function currentRatePart(pair: Pair | null): StatementPart {
+  return {
+    text: `SELECT rate AS rate_in_force FROM conversion_rates WHERE pair = $1 ORDER BY created_at DESC, id DESC LIMIT 1`,
+    params: [pair],
+  };
+}
+
+export type RateColumns = { rate_in_force: bigint | null };
 
 export async function currentRates(db: Executor): Promise<RateRow[]> {
   return db.query<RateRow>(

@@ -1,16 +1,14 @@
 /**
- * Enforces the limits in force on a new money movement and reserves its BRL value in the customer's
- * running daily and monthly totals. Runs under the customer's row lock, in the transaction that inserts
- * the new movement, so that concurrent requests (on any number of processes) are checked one after the
+ * Enforces the limits in force on a new money movement against the customer's running daily and monthly
+ * totals, read under the customer's row lock in the transaction that inserts the movement and adds its
+ * BRL value to them, so that concurrent requests (on any number of processes) are checked one after the
  * other against everything committed before them. The movement's move to FAILED or EXPIRED releases it
  * (`releaseLimitUsage`).
  */
 import type { LimitSet } from '../../config.ts';
 import { AppError } from '../../core/errors.ts';
 import { formatAmount } from '../../core/money.ts';
-import type { Executor } from '../../db/types.ts';
-import { limitsInForce } from '../limits/in-force.ts';
-import { reserveLimitUsage } from '../limits/usage.ts';
+import type { Usage } from '../limits/usage.ts';
 
 type LimitName = 'single' | 'daily' | 'monthly';
 
@@ -37,17 +35,14 @@ function exceeded(limit: LimitName, amount: bigint, max: bigint, used: bigint | 
   );
 }
 
-export async function assertWithinLimits(
-  tx: Executor,
-  customerId: string,
-  defaults: LimitSet,
-  amount: bigint,
-  at: Date,
-): Promise<void> {
-  const limits = await limitsInForce(tx, customerId, defaults);
+/**
+ * Refuses `amount` when it exceeds the single limit, or would take the day's or the month's usage past
+ * its limit. `usage` must have been read under the customer's row lock, in the transaction that then
+ * adds the amount to it (`addUsagePart`).
+ */
+export function assertWithinLimits(limits: LimitSet, usage: Usage, amount: bigint): void {
   if (amount > limits.single) throw exceeded('single', amount, limits.single, null);
-  const { reserved, before: usage } = await reserveLimitUsage(tx, customerId, amount, at, limits);
-  if (reserved) return;
   if (usage.daily + amount > limits.daily) throw exceeded('daily', amount, limits.daily, usage.daily);
-  throw exceeded('monthly', amount, limits.monthly, usage.monthly);
+  if (usage.monthly + amount > limits.monthly)
+    throw exceeded('monthly', amount, limits.monthly, usage.monthly);
 }

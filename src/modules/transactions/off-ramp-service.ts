@@ -10,21 +10,28 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { Database, Executor } from '../../db/types.ts';
+import { readAll, writeAll } from '../../db/one-statement.ts';
+import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { findBankAccount } from '../bank-accounts/service.ts';
+import { type PayoutAccountColumns, payoutAccountPart } from '../bank-accounts/service.ts';
 import { lockApprovedCustomer } from '../customers/service.ts';
-import { recordEvent } from '../events/outbox.ts';
-import { type PricedConversion, priceConversion } from '../exchange-rates/quote.ts';
+import { eventPart } from '../events/outbox.ts';
+import { pairOf, rateOrSandboxDefault } from '../exchange-rates/market.ts';
+import { UNIT_RATE } from '../exchange-rates/pricing.ts';
+import { type PricedConversion, priceAt, requireRate } from '../exchange-rates/quote.ts';
 import type { ExchangeRateRow } from '../exchange-rates/service.ts';
 import { useLockedQuote } from '../exchange-rates/service.ts';
 import type { Currency } from '../ledger/accounts.ts';
 import { formatCurrencyAmount, parseCurrencyAmount } from '../ledger/amounts.ts';
-import { reserveBalance } from '../ledger/reserve.ts';
-import type { Stablecoin } from '../rails/chains/networks.ts';
+import { type HoldingsColumns, holdingsFrom, holdingsPart, reservationJournal } from '../ledger/reserve.ts';
+import { journalParts } from '../ledger/service.ts';
+import { type GrantColumns, grantsPart, limitsFrom } from '../limits/in-force.ts';
+import { addUsagePart, type UsageColumns, usageFrom, usagePart } from '../limits/usage.ts';
+import { type PartnerFeeColumns, partnerFeeFrom, partnerFeePart } from '../partner-fees/service.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { productionPayoutsConfigured, submitDuePayouts } from '../rails/pix/payout-submission.ts';
-import { drawFromWallets } from '../wallets/draw.ts';
+import { currentRatePart, type RateColumns } from '../rates/service.ts';
+import { drawFromHoldings } from '../wallets/draw.ts';
 import { assertWithinLimits } from './limits.ts';
 import type { OffRampPurpose } from './off-ramp-state.ts';
 import { presentTransaction, type TransactionView } from './presenter.ts';
@@ -107,22 +114,21 @@ export function createOffRampService(deps: {
 }) {
   const { db, clock, config, chains } = deps;
 
-  async function bankAccountFor(tx: Executor, tenant: Tenant, input: CreateOffRampInput, customerId: string) {
-    const account = await findBankAccount(tx, tenant, input.bankAccountId);
-    if (!account || account.customer_id !== customerId) throw notFound('Bank account');
-    if (account.holder_verification_status !== 'APPROVED') {
+  function payoutAccount(input: CreateOffRampInput, customerId: string, facts: PayoutAccountColumns) {
+    if (facts.account_id === null || facts.account_customer_id !== customerId) throw notFound('Bank account');
+    if (facts.account_holder_status !== 'APPROVED') {
       throw new AppError(
         'bank_account_not_verified',
-        `The bank account's holder verification is ${account.holder_verification_status}; payouts need it APPROVED`,
+        `The bank account's holder verification is ${facts.account_holder_status}; payouts need it APPROVED`,
       );
     }
-    if (input.purpose === 'PERSONAL_ACCOUNT' && account.holder_relationship !== 'SELF') {
+    if (input.purpose === 'PERSONAL_ACCOUNT' && facts.account_holder_relationship !== 'SELF') {
       throw invalidField(
         '/body/purpose',
         'PERSONAL_ACCOUNT pays out only to an account of the customer (SELF)',
       );
     }
-    return account;
+    return facts.account_id;
   }
 
   async function create(tenant: Tenant, input: CreateOffRampInput): Promise<TransactionView> {
@@ -135,19 +141,49 @@ export function createOffRampService(deps: {
     }
     const view = await db.transaction(async (tx) => {
       const customer = await lockApprovedCustomer(tx, tenant, input.customerId, 'off-ramps');
-      const account = await bankAccountFor(tx, tenant, input, customer.id);
       const now = clock();
+      const pair = requested && requested.currency !== 'BRL' ? pairOf(requested.currency, 'BRL') : null;
+      // Everything else the creation decides on, in one statement after the lock: it sees every
+      // creation and reserve committed before the lock was granted.
+      const facts = await readAll<
+        PayoutAccountColumns & RateColumns & PartnerFeeColumns & GrantColumns & UsageColumns & HoldingsColumns
+      >(tx, [
+        payoutAccountPart(tenant, input.bankAccountId),
+        currentRatePart(pair),
+        partnerFeePart(tenant.projectId, 'OFF_RAMP'),
+        grantsPart(customer.id),
+        usagePart(customer.id, now),
+        holdingsPart(customer.id),
+      ]);
+      const accountId = payoutAccount(input, customer.id, facts);
       let figures: Figures;
       let quoteId: string | null = null;
       let partner = { basisPoints: 0, flat: 0n };
       if (requested) {
-        const priced = await priceConversion(tx, config, tenant, {
-          kind: 'OFF_RAMP',
-          sourceCurrency: requested.currency,
-          targetCurrency: 'BRL',
-          amount: { source: requested.amount },
-          pointer: '/body/sourceAmount',
-        });
+        const baseRate =
+          pair === null
+            ? UNIT_RATE
+            : requireRate(
+                pair,
+                rateOrSandboxDefault(
+                  facts.rate_in_force,
+                  tenant.environment,
+                  pair,
+                  config.moneyOut.sandboxRates,
+                ),
+              );
+        const priced = priceAt(
+          config,
+          {
+            kind: 'OFF_RAMP',
+            sourceCurrency: requested.currency,
+            targetCurrency: 'BRL',
+            amount: { source: requested.amount },
+            pointer: '/body/sourceAmount',
+          },
+          baseRate,
+          partnerFeeFrom(facts),
+        );
         figures = priced;
         partner = priced.partnerTerms;
       } else {
@@ -156,12 +192,10 @@ export function createOffRampService(deps: {
         figures = figuresOfQuote(quote);
         quoteId = quote.id;
       }
-      await assertWithinLimits(
-        tx,
-        customer.id,
-        config.defaultLimits[customer.type],
+      assertWithinLimits(
+        limitsFrom(facts, config.defaultLimits[customer.type]),
+        usageFrom(facts),
         figures.limitAmountBrl,
-        now,
       );
       const row: repo.TransactionRow = {
         id: newId(),
@@ -193,7 +227,7 @@ export function createOffRampService(deps: {
         partner_fee: figures.partnerFee,
         limit_amount_brl: figures.limitAmountBrl,
         exchange_rate_id: quoteId,
-        bank_account_id: account.id,
+        bank_account_id: accountId,
         purpose: input.purpose,
         memo: input.memo ?? null,
         metadata: input.metadata ?? null,
@@ -212,36 +246,42 @@ export function createOffRampService(deps: {
         created_at: now,
         updated_at: now,
       };
-      await repo.insertTransaction(tx, row);
-      await reserveBalance(tx, {
-        tenant,
-        customerId: customer.id,
-        currency: figures.sourceCurrency,
-        amount: figures.source,
-        into: 'OFF_RAMP_RESERVE',
-        kind: 'OFF_RAMP_RESERVED',
-        reference: row.id,
-        transactionId: row.id,
-        at: now,
+      const currency = figures.sourceCurrency;
+      const holdings = holdingsFrom(facts, currency, chains.config.defaultChain);
+      const reserve = reservationJournal(
+        {
+          tenant,
+          customerId: customer.id,
+          currency,
+          amount: figures.source,
+          into: 'OFF_RAMP_RESERVE',
+          kind: 'OFF_RAMP_RESERVED',
+          reference: row.id,
+          transactionId: row.id,
+          at: now,
+        },
+        holdings.balance,
         // a stablecoin leaves the customer's wallets by the wallets' rule: the default chain first
-        drawFrom: (amount) =>
-          drawFromWallets(
-            tx,
-            customer.id,
-            figures.sourceCurrency as Stablecoin,
-            amount,
-            chains.config.defaultChain,
-          ),
-      });
+        currency === 'BRL'
+          ? undefined
+          : (amount) => drawFromHoldings(holdings.wallets, currency, amount, chains.config.defaultChain),
+      );
       const created = presentTransaction(row);
-      await recordEvent(tx, {
-        tenant,
-        type: 'transaction.created',
-        resourceType: 'transaction',
-        resourceId: row.id,
-        data: created,
-        at: now,
-      });
+      // the transaction, its BRL value added to the limit usage, the reserve's journal and the event:
+      // one statement
+      await writeAll(tx, [
+        repo.insertTransactionPart(row),
+        addUsagePart(customer.id, figures.limitAmountBrl, now),
+        ...journalParts(reserve),
+        eventPart({
+          tenant,
+          type: 'transaction.created',
+          resourceType: 'transaction',
+          resourceId: row.id,
+          data: created,
+          at: now,
+        }),
+      ]);
       return created;
     });
     // The settlement and payout workers carry every off-ramp on (and finish it if this process stops);

@@ -1,4 +1,6 @@
+import type { StatementPart } from '../../db/one-statement.ts';
 import { queryPage } from '../../db/page-query.ts';
+import { type ListFilter, listConditions, type Scope } from '../../db/transaction-filter.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { Currency } from '../ledger/accounts.ts';
@@ -78,13 +80,14 @@ const COLUMNS = `id, customer_id, project_id, environment, type, status, currenc
   refund_amount, refund_failure_reason, refund_updated_at,
   blockchain, chain_send_id, transaction_hash, block_explorer_url`;
 
-export async function insertTransaction(db: Executor, row: TransactionRow): Promise<void> {
-  await db.query(
-    `INSERT INTO transactions (${COLUMNS})
+/** The INSERT of a new transaction, as a part of the statement that writes everything its creation writes. */
+export function insertTransactionPart(row: TransactionRow): StatementPart {
+  return {
+    text: `INSERT INTO transactions (${COLUMNS})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
              $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40,
              $41, $42, $43, $44, $45, $46, $47)`,
-    [
+    params: [
       row.id,
       row.customer_id,
       row.project_id,
@@ -133,7 +136,12 @@ export async function insertTransaction(db: Executor, row: TransactionRow): Prom
       row.transaction_hash,
       row.block_explorer_url,
     ],
-  );
+  };
+}
+
+export async function insertTransaction(db: Executor, row: TransactionRow): Promise<void> {
+  const { text, params } = insertTransactionPart(row);
+  await db.query(text, params);
 }
 
 export async function findTransaction(
@@ -170,22 +178,21 @@ export async function lockTransactionByTxid(
   return rows[0];
 }
 
-export type ListFilter = { customerId?: string | undefined };
+export type { ListFilter, Scope } from '../../db/transaction-filter.ts';
 
 export async function listTransactions(
   db: Executor,
-  tenant: Tenant,
+  scope: Scope,
   filter: ListFilter,
   limit: number,
   offset: number,
 ): Promise<{ rows: TransactionRow[]; total: number }> {
-  const where = `project_id = $1 AND environment = $2 AND ($3::uuid IS NULL OR customer_id = $3)`;
-  const params = [tenant.projectId, tenant.environment, filter.customerId ?? null];
+  const { where, params } = listConditions(scope, filter);
   const { rows, total } = await queryPage<TransactionRow>(
     db,
     `SELECT count(*) AS total FROM transactions WHERE ${where}`,
     `SELECT ${COLUMNS} FROM transactions WHERE ${where}
-      ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
+      ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, limit, offset],
   );
   return { rows, total: total ?? 0 };

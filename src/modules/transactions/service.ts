@@ -4,16 +4,19 @@ import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { formatAmount, parseAmount } from '../../core/money.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
+import { readAll, writeAll } from '../../db/one-statement.ts';
 import type { Database } from '../../db/types.ts';
-import type { Tenant } from '../../lib/environment.ts';
+import type { Environment, Tenant } from '../../lib/environment.ts';
 import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib/pix-brcode.ts';
 import { randomBase62 } from '../../lib/secrets.ts';
 import { lockApprovedCustomer } from '../customers/service.ts';
-import { recordEvent } from '../events/outbox.ts';
+import { eventPart } from '../events/outbox.ts';
 import { assertMinimum, platformFeeTerms } from '../exchange-rates/quote.ts';
 import type { ExchangeRateRow } from '../exchange-rates/service.ts';
 import { useLockedQuote } from '../exchange-rates/service.ts';
-import { partnerFeeTerms } from '../partner-fees/service.ts';
+import { type GrantColumns, grantsPart, limitsFrom } from '../limits/in-force.ts';
+import { addUsagePart, type UsageColumns, usageFrom, usagePart } from '../limits/usage.ts';
+import { type PartnerFeeColumns, partnerFeeFrom, partnerFeePart } from '../partner-fees/service.ts';
 import type { Blockchain } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { onRampFee } from '../rates/convert.ts';
@@ -103,10 +106,17 @@ export function createTransactionService(deps: {
     const given = requested(input);
     const blockchain = input.blockchain ?? chains.config.defaultChain;
     const pixKey = pixKeyFor(tenant);
-    const partner = await partnerFeeTerms(db, tenant.projectId, 'ON_RAMP');
     const view = await db.transaction(async (tx) => {
       const customer = await lockApprovedCustomer(tx, tenant, input.customerId, 'on-ramps');
       const now = clock();
+      // Everything else the creation decides on, in one statement after the lock: it sees every
+      // creation committed before the lock was granted.
+      const facts = await readAll<GrantColumns & UsageColumns & PartnerFeeColumns>(tx, [
+        grantsPart(customer.id),
+        usagePart(customer.id, now),
+        partnerFeePart(tenant.projectId, 'ON_RAMP'),
+      ]);
+      const partner = partnerFeeFrom(facts);
       const quote =
         input.exchangeRateId === undefined
           ? null
@@ -120,7 +130,7 @@ export function createTransactionService(deps: {
       if (!chains.get(tenant.environment, blockchain).supports(targetCurrency)) {
         throw invalidField('/body/blockchain', `${targetCurrency} is not available on ${blockchain}`);
       }
-      await assertWithinLimits(tx, customer.id, config.defaultLimits[customer.type], amount, now);
+      assertWithinLimits(limitsFrom(facts, config.defaultLimits[customer.type]), usageFrom(facts), amount);
       const txid = randomBase62(TXID_LENGTH);
       const row: repo.TransactionRow = {
         id: newId(),
@@ -178,16 +188,20 @@ export function createTransactionService(deps: {
         created_at: now,
         updated_at: now,
       };
-      await repo.insertTransaction(tx, row);
       const view = presentTransaction(row);
-      await recordEvent(tx, {
-        tenant,
-        type: 'transaction.created',
-        resourceType: 'transaction',
-        resourceId: row.id,
-        data: view,
-        at: now,
-      });
+      // the transaction, its BRL value added to the limit usage, and its event: one statement
+      await writeAll(tx, [
+        repo.insertTransactionPart(row),
+        addUsagePart(customer.id, amount, now),
+        eventPart({
+          tenant,
+          type: 'transaction.created',
+          resourceType: 'transaction',
+          resourceId: row.id,
+          data: view,
+          at: now,
+        }),
+      ]);
       return view;
     });
     return view;
@@ -207,28 +221,49 @@ export function createTransactionService(deps: {
     filter: repo.ListFilter,
     page: PageRequest,
   ): Promise<PageResult<AnyTransactionView>> {
+    const found = await search(
+      { projectId: tenant.projectId, environment: tenant.environment },
+      filter,
+      page,
+    );
+    return { ...found, data: found.data.map((item) => item.transaction) };
+  }
+
+  /**
+   * Transactions of every type, newest first, in a scope: one tenant (the partner's lists), or any
+   * project and environment (the platform staff's search, which also finds one by its id).
+   */
+  async function search(
+    scope: repo.Scope,
+    filter: repo.ListFilter,
+    page: PageRequest,
+  ): Promise<PageResult<{ transaction: AnyTransactionView; projectId: string; environment: Environment }>> {
     const upTo = page.offset + page.limit;
     const [ramps, moves] = await Promise.all([
-      repo.listTransactions(db, tenant, filter, upTo, 0),
-      listChainTransactions(db, tenant, filter.customerId, upTo),
+      repo.listTransactions(db, scope, filter, upTo, 0),
+      listChainTransactions(db, scope, filter, upTo),
     ]);
+    const found = (
+      row: { id: string; created_at: Date; project_id: string; environment: Environment },
+      transaction: AnyTransactionView,
+    ) => ({
+      at: row.created_at,
+      id: row.id,
+      transaction,
+      projectId: row.project_id,
+      environment: row.environment,
+    });
     const merged = [
-      ...ramps.rows.map((row) => ({
-        at: row.created_at,
-        id: row.id,
-        view: presentTransaction(row) as AnyTransactionView,
-      })),
-      ...moves.rows.map((row) => ({
-        at: row.created_at,
-        id: row.id,
-        view: presentChainTransaction(chains, row),
-      })),
+      ...ramps.rows.map((row) => found(row, presentTransaction(row) as AnyTransactionView)),
+      ...moves.rows.map((row) => found(row, presentChainTransaction(chains, row))),
     ].sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-    const data = merged.slice(page.offset, upTo).map((item) => item.view);
+    const data = merged
+      .slice(page.offset, upTo)
+      .map(({ transaction, projectId, environment }) => ({ transaction, projectId, environment }));
     return pageResult(page, data, ramps.total + moves.total);
   }
 
-  return { create, get, list };
+  return { create, get, list, search };
 }
 
 export type TransactionService = ReturnType<typeof createTransactionService>;

@@ -22,12 +22,27 @@ export async function drawFromWallets(
   defaultChain: Blockchain,
 ): Promise<Draw[]> {
   const balances = await walletBalances(tx, customerId, defaultChain);
+  return drawFromHoldings(
+    balances.filter((b) => b.currency === currency),
+    currency,
+    amount,
+    defaultChain,
+  );
+}
+
+/** The same rule over what the customer holds of `currency` on each chain, already read under the lock. */
+export function drawFromHoldings(
+  holdings: readonly { blockchain: Blockchain; amount: bigint }[],
+  currency: Stablecoin,
+  amount: bigint,
+  defaultChain: Blockchain,
+): Draw[] {
   const order = [defaultChain, ...BLOCKCHAINS.filter((chain) => chain !== defaultChain)];
   const draws: Draw[] = [];
   let left = amount;
   for (const blockchain of order) {
     if (left === 0n) break;
-    const held = balances.find((b) => b.blockchain === blockchain && b.currency === currency)?.amount ?? 0n;
+    const held = holdings.find((b) => b.blockchain === blockchain)?.amount ?? 0n;
     const take = held < left ? held : left;
     if (take > 0n) {
       draws.push({ blockchain, amount: take });

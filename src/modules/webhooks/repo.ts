@@ -216,3 +216,32 @@ export async function countEndpointsLocked(tx: Executor, tenant: Tenant): Promis
   );
   return rows[0]!.n;
 }
+
+/**
+ * Queues one delivery of an event to one endpoint, due now, and marks the event fanned out so that no
+ * other endpoint receives it (a test event the partner asked for). Runs in the event's transaction.
+ */
+export async function insertDirectDelivery(
+  tx: Executor,
+  input: { id: string; endpoint: EndpointRow; eventId: string; at: Date; retryUntil: Date },
+): Promise<void> {
+  const [event] = await tx.query<{ seq: bigint }>(
+    'UPDATE events SET dispatched_at = $2 WHERE id = $1 RETURNING seq',
+    [input.eventId, input.at],
+  );
+  await tx.query(
+    `INSERT INTO webhook_deliveries (id, endpoint_id, project_id, environment, event_id, event_seq, resource_id,
+                                     status, next_attempt_at, retry_until, manual, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $2, 'PENDING', $7, $8, true, $7, $7)`,
+    [
+      input.id,
+      input.endpoint.id,
+      input.endpoint.project_id,
+      input.endpoint.environment,
+      input.eventId,
+      String(event!.seq),
+      input.at,
+      input.retryUntil,
+    ],
+  );
+}

@@ -6,7 +6,7 @@ import { type PageRequest, type PageResult, pageResult } from '../../core/pagina
 import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { InstanceKeys } from '../../lib/instance-keys.ts';
-import type { EventType } from '../events/outbox.ts';
+import { type EventType, recordEvent } from '../events/outbox.ts';
 import { type DeliveryView, type EndpointView, presentDelivery, presentEndpoint } from './presenter.ts';
 import * as repo from './repo.ts';
 import { DEFAULT_SECRET_OVERLAP_SECONDS } from './schema.ts';
@@ -201,5 +201,35 @@ export function createWebhookService(deps: {
     });
   }
 
-  return { create, get, list, remove, listDeliveries, retry, rotateSecret };
+  /**
+   * Sends a `webhook_endpoint.test` event to this endpoint only: a real event in the outbox, delivered,
+   * signed and retried like any other (even while the endpoint is disabled, since the partner asked).
+   */
+  async function sendTest(tenant: Tenant, endpointId: string): Promise<DeliveryView> {
+    return db.transaction(async (tx) => {
+      const endpoint = await repo.findEndpoint(tx, tenant, endpointId);
+      if (!endpoint) throw notFound('Webhook endpoint');
+      const now = clock();
+      const eventId = await recordEvent(tx, {
+        tenant,
+        type: 'webhook_endpoint.test',
+        resourceType: 'webhook_endpoint',
+        resourceId: endpoint.id,
+        data: presentEndpoint(endpoint),
+        at: now,
+      });
+      const id = newId();
+      await repo.insertDirectDelivery(tx, {
+        id,
+        endpoint,
+        eventId,
+        at: now,
+        retryUntil: new Date(now.getTime() + config.webhooks.retryHorizonMs),
+      });
+      const created = await repo.findDelivery(tx, tenant, endpointId, id);
+      return (await present(tx, [created!]))[0]!;
+    });
+  }
+
+  return { create, get, list, remove, listDeliveries, retry, sendTest, rotateSecret };
 }

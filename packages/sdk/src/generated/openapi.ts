@@ -694,6 +694,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook_endpoint.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event the partner asked for from the dashboard: sent to that one endpoint only, whatever its event filter, signed and retried like any other, and carrying the endpoint itself
+         * @description Sent to every enabled endpoint subscribed to `webhook_endpoint.test`, at least once, in order per resource. Answer any 2xx within the delivery timeout (10 seconds by default); anything else is retried with exponential back-off.
+         */
+        post: operations["onWebhookEndpointTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -929,7 +949,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated")[] | null;
+            events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[] | null;
             /**
              * @description DISABLED once every delivery has failed for the configured period (3 days by default)
              * @enum {string}
@@ -953,7 +973,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated";
+            eventType: "customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test";
             /** @enum {string} */
             status: "PENDING" | "DELIVERED" | "FAILED";
             /** @description Every attempt, oldest first */
@@ -1294,6 +1314,22 @@ export interface components {
              */
             createdAt: string;
             data: components["schemas"]["Transaction"];
+        };
+        /** @description A test event the partner asked for from the dashboard: sent to that one endpoint only, whatever its event filter, signed and retried like any other, and carrying the endpoint itself */
+        WebhookEndpointTestEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id header
+             */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "webhook_endpoint.test";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            data: components["schemas"]["WebhookEndpoint"];
         };
     };
     responses: never;
@@ -3764,7 +3800,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to receive; omitted: every type, including types added later */
-                    events?: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated")[];
+                    events?: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[];
                 };
             };
         };
@@ -3785,7 +3821,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated")[] | null;
+                        events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[] | null;
                         /**
                          * @description DISABLED once every delivery has failed for the configured period (3 days by default)
                          * @enum {string}
@@ -4196,7 +4232,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated")[] | null;
+                        events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[] | null;
                         /**
                          * @description DISABLED once every delivery has failed for the configured period (3 days by default)
                          * @enum {string}
@@ -6813,6 +6849,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TransactionUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx acknowledges it; any other answer is retried) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookEndpointTestEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every redelivery, so receivers can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse values far from your clock */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointTestEvent"];
             };
         };
         responses: {

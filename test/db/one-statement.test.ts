@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { combinedRead, combinedWrite, readAll, writeAll } from '../../src/db/one-statement.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ workers: false });
+});
+afterAll(() => server.close());
+
+describe('several statements as one', () => {
+  it("numbers each part's placeholders on after the parts before it", () => {
+    const parts = [
+      { text: 'SELECT $1::int AS a, $2::int AS b', params: [1, 2] },
+      { text: 'SELECT $1::int AS c', params: [3] },
+    ];
+    expect(combinedRead(parts)).toEqual({
+      text: expect.stringMatching(/\(SELECT \$1::int AS a, \$2::int AS b\)[\s\S]*\(SELECT \$3::int AS c\)/),
+      params: [1, 2, 3],
+    });
+    const write = combinedWrite([
+      { text: 'INSERT INTO t VALUES ($1, $2)', params: [1, 2] },
+      { text: 'INSERT INTO u VALUES ($1, $2, $10)', params: [3, 4, 5, 6, 7, 8, 9, 10, 11, 12] },
+    ]);
+    expect(write.text).toBe('WITH w0 AS (INSERT INTO t VALUES ($1, $2))\nINSERT INTO u VALUES ($3, $4, $12)');
+    expect(write.params).toHaveLength(12);
+  });
+
+  it('reads every part in one row; a part that finds nothing leaves its columns null', async () => {
+    const row = await readAll<{ a: number; b: string; missing: string | null }>(server.ctx.db, [
+      { text: 'SELECT $1::int AS a', params: [7] },
+      { text: 'SELECT $1::text AS missing WHERE $2::boolean', params: ['x', false] },
+      { text: 'SELECT $1::text AS b', params: ['seven'] },
+    ]);
+    expect(row).toMatchObject({ a: 7, b: 'seven', missing: null });
+  });
+
+  it('writes every part in one statement, a part referencing the row another part inserts', async () => {
+    await server.ctx.db.transaction(async (tx) => {
+      await tx.exec(`CREATE TEMP TABLE parent_rows (id int PRIMARY KEY) ON COMMIT DROP;
+        CREATE TEMP TABLE child_rows (parent_id int NOT NULL REFERENCES parent_rows (id), note text) ON COMMIT DROP`);
+      await writeAll(tx, [
+        { text: 'INSERT INTO parent_rows (id) VALUES ($1)', params: [1] },
+        { text: 'INSERT INTO child_rows (parent_id, note) VALUES ($1, $2)', params: [1, 'first'] },
+      ]);
+      expect(await tx.query('SELECT parent_id, note FROM child_rows')).toEqual([
+        { parent_id: 1, note: 'first' },
+      ]);
+      // a part that breaks a constraint fails the whole statement: nothing of it is written
+      await tx.exec('SAVEPOINT before_orphan');
+      await expect(
+        writeAll(tx, [
+          { text: 'INSERT INTO parent_rows (id) VALUES ($1)', params: [2] },
+          { text: 'INSERT INTO child_rows (parent_id, note) VALUES ($1, $2)', params: [3, 'orphan'] },
+        ]),
+      ).rejects.toThrow();
+      await tx.exec('ROLLBACK TO SAVEPOINT before_orphan');
+      expect(await tx.query('SELECT id FROM parent_rows ORDER BY id')).toEqual([{ id: 1 }]);
+    });
+  });
+});
