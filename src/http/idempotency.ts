@@ -195,16 +195,6 @@ export function registerIdempotency(
     );
   });
 
-<<<<<<< HEAD
-  // Nearly every answer holds no claim: a callback hook passes those on without a promise.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (!request.idempotency) return done(null, payload);
-    settleClaim(request, reply, payload).then((stored) => done(null, stored), done);
-  });
-
-  async function settleClaim(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
-    const claim = request.idempotency!;
-=======
   /**
    * Before each transaction of a claimed request commits: its value, as the route will send it, becomes
    * the key's answer in that same transaction. A value the route's success schema cannot serialise (a
@@ -237,10 +227,14 @@ export function registerIdempotency(
     withBeforeCommit((tx, result) => answerAtCommit(request, reply, tx, result), done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = request.idempotency;
-    if (!claim) return payload;
->>>>>>> main
+  // Nearly every answer holds no claim: a callback hook passes those on without a promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.idempotency) return done(null, payload);
+    settleClaim(request, reply, payload).then((stored) => done(null, stored), done);
+  });
+
+  async function settleClaim(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+    const claim = request.idempotency!;
     request.idempotency = null;
     const status = reply.statusCode;
     const storable = payload === null || payload === undefined || typeof payload === 'string';
