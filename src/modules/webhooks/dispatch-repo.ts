@@ -112,8 +112,11 @@ export type ClaimRooms = {
   projects: Map<string, number>;
 };
 
-/** How far down the due list one claim looks (the rows are then capped per endpoint and project). */
-const CANDIDATE_WINDOW = 1000;
+type Candidate = { id: string; endpoint_id: string; project_id: string };
+
+/** How far down the due list one claim looks, per delivery it may claim (the rows are then capped). */
+const WINDOW_PER_ROOM = 4;
+const MAX_WINDOW = 1000;
 
 /**
  * Claims up to `batch` due deliveries for `leaseMs` under a fresh token. A delivery is due when its time
@@ -125,141 +128,152 @@ const CANDIDATE_WINDOW = 1000;
  * are claimed (less where this process already has attempts in flight for them), and endpoints or
  * projects without room are not even looked at, so a project whose receivers hang holds only its own
  * share of the dispatcher, never another project's.
+ *
+ * Two plain statements, each cheap to plan and reading the due list in index order: the first reads a
+ * window of due deliveries (no lock), the caps are applied here, and the second claims the chosen ones,
+ * checking each again on its locked row (a delivery another dispatcher claimed meanwhile comes back with
+ * its lease in the future and is passed over, not sent twice).
  */
 export async function claimDueDeliveries(
-  tx: Executor,
+  db: Executor,
   now: Date,
   batch: number,
   leaseMs: number,
   token: string,
   rooms: ClaimRooms,
 ): Promise<ClaimedDelivery[]> {
-  const endpointRooms = [...rooms.endpoints];
-  const projectRooms = [...rooms.projects];
-  return tx.query<ClaimedDelivery>(
-    `WITH endpoint_room AS (SELECT * FROM unnest($5::uuid[], $6::int[]) AS r (id, room)),
-          project_room AS (SELECT * FROM unnest($7::uuid[], $8::int[]) AS r (id, room)),
-          candidates AS (
-       SELECT d.id, d.endpoint_id, d.project_id, d.next_attempt_at, d.event_seq
-         FROM webhook_deliveries d
-         JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
-        WHERE d.status = 'PENDING' AND d.next_attempt_at <= $1
-          AND ep.deleted_at IS NULL AND (ep.status = 'ENABLED' OR d.manual)
-          AND NOT EXISTS (SELECT 1 FROM endpoint_room r WHERE r.id = d.endpoint_id AND r.room <= 0)
-          AND NOT EXISTS (SELECT 1 FROM project_room r WHERE r.id = d.project_id AND r.room <= 0)
-          AND NOT EXISTS (
-                SELECT 1 FROM webhook_deliveries p
-                 WHERE p.endpoint_id = d.endpoint_id AND p.resource_id = d.resource_id
-                   AND p.status = 'PENDING' AND p.event_seq < d.event_seq)
-          -- through the resource's own events (events_resource), not the index of undispatched events:
-          -- right after a fan-out that index is full of entries just made dead, and scanning them once
-          -- per candidate was most of the claim's cost
-          AND (SELECT bool_or(e.dispatched_at IS NULL) FROM events e
-                WHERE e.resource_id = d.resource_id AND e.seq < d.event_seq) IS NOT TRUE
-        ORDER BY d.next_attempt_at, d.event_seq
-        LIMIT ${CANDIDATE_WINDOW}),
-          ranked AS (
-       SELECT c.*,
-              row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.event_seq) AS endpoint_rank,
-              row_number() OVER (PARTITION BY c.project_id ORDER BY c.next_attempt_at, c.event_seq) AS project_rank
-         FROM candidates c),
-          due AS (
-       SELECT d.id FROM webhook_deliveries d
-         JOIN ranked c ON c.id = d.id
-        -- checked again on the locked row: a delivery another dispatcher claimed since this statement's
-        -- snapshot was taken comes back with its lease in the future and is passed over, not sent twice
-        WHERE d.status = 'PENDING' AND d.next_attempt_at <= $1
-          AND c.endpoint_rank <= COALESCE((SELECT r.room FROM endpoint_room r WHERE r.id = c.endpoint_id), $9)
-          AND c.project_rank <= COALESCE((SELECT r.room FROM project_room r WHERE r.id = c.project_id), $10)
-        ORDER BY c.next_attempt_at, c.event_seq
-        LIMIT $2
-        FOR UPDATE OF d SKIP LOCKED)
-     UPDATE webhook_deliveries w
+  const full = (map: Map<string, number>) => [...map].filter(([, room]) => room <= 0).map(([id]) => id);
+  const candidates = await db.query<Candidate>(
+    `SELECT d.id, d.endpoint_id, d.project_id
+       FROM webhook_deliveries d
+       JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
+      WHERE d.status = 'PENDING' AND d.next_attempt_at <= $1
+        AND ep.deleted_at IS NULL AND (ep.status = 'ENABLED' OR d.manual)
+        AND d.endpoint_id <> ALL($3::uuid[]) AND d.project_id <> ALL($4::uuid[])
+        AND NOT EXISTS (
+              SELECT 1 FROM webhook_deliveries p
+               WHERE p.endpoint_id = d.endpoint_id AND p.resource_id = d.resource_id
+                 AND p.status = 'PENDING' AND p.event_seq < d.event_seq)
+        -- through the resource's own events (events_resource), not the index of undispatched events:
+        -- right after a fan-out that index is full of entries just made dead
+        AND NOT EXISTS (
+              SELECT 1 FROM events e
+               WHERE e.resource_id = d.resource_id AND e.seq < d.event_seq AND e.dispatched_at IS NULL)
+      ORDER BY d.next_attempt_at, d.event_seq
+      LIMIT $2`,
+    [now, Math.min(MAX_WINDOW, batch * WINDOW_PER_ROOM), full(rooms.endpoints), full(rooms.projects)],
+  );
+  const endpointRoom = new Map(rooms.endpoints);
+  const projectRoom = new Map(rooms.projects);
+  const chosen: string[] = [];
+  for (const candidate of candidates) {
+    if (chosen.length >= batch) break;
+    const endpointLeft = endpointRoom.get(candidate.endpoint_id) ?? rooms.perEndpoint;
+    const projectLeft = projectRoom.get(candidate.project_id) ?? rooms.perProject;
+    if (endpointLeft <= 0 || projectLeft <= 0) continue;
+    endpointRoom.set(candidate.endpoint_id, endpointLeft - 1);
+    projectRoom.set(candidate.project_id, projectLeft - 1);
+    chosen.push(candidate.id);
+  }
+  if (chosen.length === 0) return [];
+  return db.query<ClaimedDelivery>(
+    `UPDATE webhook_deliveries w
         SET next_attempt_at = $3, claim_token = $4, updated_at = $1
-       FROM due, webhook_endpoints ep, events e
+       FROM (SELECT id FROM webhook_deliveries
+              WHERE id = ANY($2::uuid[]) AND status = 'PENDING' AND next_attempt_at <= $1
+              FOR UPDATE SKIP LOCKED) due,
+            webhook_endpoints ep, events e
       WHERE w.id = due.id AND ep.id = w.endpoint_id AND e.id = w.event_id
+        AND ep.deleted_at IS NULL AND (ep.status = 'ENABLED' OR w.manual)
      RETURNING w.id, w.endpoint_id, w.project_id, w.environment, ep.url, ep.secret_ciphertext,
                ep.previous_secret_ciphertext, ep.previous_secret_expires_at, w.attempt_count,
                w.retry_until, e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at,
                e.data AS event_data`,
-    [
-      now,
-      batch,
-      new Date(now.getTime() + leaseMs),
-      token,
-      endpointRooms.map(([id]) => id),
-      endpointRooms.map(([, room]) => room),
-      projectRooms.map(([id]) => id),
-      projectRooms.map(([, room]) => room),
-      rooms.perEndpoint,
-      rooms.perProject,
-    ],
+    [now, chosen, new Date(now.getTime() + leaseMs), token],
   );
 }
 
-export async function insertAttempt(
-  tx: Executor,
-  attempt: {
-    deliveryId: string;
-    at: Date;
-    statusCode: number | null;
-    latencyMs: number;
-    error: string | null;
-  },
-): Promise<void> {
+/** What one attempt did, as recorded. */
+export type AttemptRecord = {
+  deliveryId: string;
+  token: string;
+  at: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+};
+
+/** How a claimed delivery ends up after an attempt: DELIVERED, FAILED, or PENDING again at `nextAttemptAt`. */
+export type Settlement = {
+  id: string;
+  token: string;
+  status: 'PENDING' | 'DELIVERED' | 'FAILED';
+  nextAttemptAt: Date | null;
+  error: string | null;
+};
+
+/** Inserts the attempts in one statement. */
+export async function insertAttempts(tx: Executor, attempts: AttemptRecord[]): Promise<void> {
   await tx.query(
     `INSERT INTO webhook_attempts (id, delivery_id, attempted_at, status_code, latency_ms, error)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [newId(), attempt.deliveryId, attempt.at, attempt.statusCode, attempt.latencyMs, attempt.error],
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])`,
+    [
+      attempts.map(() => newId()),
+      attempts.map((a) => a.deliveryId),
+      attempts.map((a) => a.at),
+      attempts.map((a) => a.statusCode),
+      attempts.map((a) => a.latencyMs),
+      attempts.map((a) => a.error),
+    ],
   );
-  await tx.query('UPDATE webhook_deliveries SET attempt_count = attempt_count + 1 WHERE id = $1', [
-    attempt.deliveryId,
-  ]);
-}
-
-export type EndpointHealth = { status: 'ENABLED' | 'DISABLED'; failing_since: Date | null; deleted: boolean };
-
-/** Locks the endpoint first, so concurrent results for one endpoint settle its health one at a time. */
-export async function lockEndpointHealth(tx: Executor, endpointId: string): Promise<EndpointHealth> {
-  const rows = await tx.query<EndpointHealth>(
-    `SELECT status, failing_since, deleted_at IS NOT NULL AS deleted FROM webhook_endpoints
-      WHERE id = $1 FOR UPDATE`,
-    [endpointId],
-  );
-  return rows[0]!;
 }
 
 /**
- * Settles a claimed delivery: DELIVERED, FAILED, or PENDING again at `nextAttemptAt`. Applies only while
- * the claim is still this dispatcher's; returns whether it did.
+ * Counts one attempt on each delivery and settles it, in one statement. A settlement applies only while
+ * the claim is still the one that made the attempt (a delivery claimed again after its lease expired is
+ * the new claim's to settle).
  */
-export async function settleDelivery(
-  tx: Executor,
-  settlement: {
-    id: string;
-    token: string;
-    status: 'PENDING' | 'DELIVERED' | 'FAILED';
-    nextAttemptAt: Date | null;
-    error: string | null;
-    at: Date;
-  },
-): Promise<boolean> {
-  const rows = await tx.query<{ id: string }>(
-    `UPDATE webhook_deliveries
-        SET status = $3, next_attempt_at = $4, last_error = $5, claim_token = NULL, manual = false,
-            updated_at = $6
-      WHERE id = $1 AND claim_token = $2
-     RETURNING id`,
+export async function settleDeliveries(tx: Executor, settlements: Settlement[], at: Date): Promise<void> {
+  await tx.query(
+    `UPDATE webhook_deliveries d
+        SET attempt_count = d.attempt_count + 1,
+            status = CASE WHEN d.claim_token = s.token THEN s.status ELSE d.status END,
+            next_attempt_at = CASE WHEN d.claim_token = s.token THEN s.next_attempt_at ELSE d.next_attempt_at END,
+            last_error = CASE WHEN d.claim_token = s.token THEN s.error ELSE d.last_error END,
+            manual = CASE WHEN d.claim_token = s.token THEN false ELSE d.manual END,
+            updated_at = CASE WHEN d.claim_token = s.token THEN $6 ELSE d.updated_at END,
+            claim_token = CASE WHEN d.claim_token = s.token THEN NULL ELSE d.claim_token END
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::text[])
+            AS s (id, token, status, next_attempt_at, error)
+      WHERE d.id = s.id`,
     [
-      settlement.id,
-      settlement.token,
-      settlement.status,
-      settlement.nextAttemptAt,
-      settlement.error,
-      settlement.at,
+      settlements.map((s) => s.id),
+      settlements.map((s) => s.token),
+      settlements.map((s) => s.status),
+      settlements.map((s) => s.nextAttemptAt),
+      settlements.map((s) => s.error),
+      at,
     ],
   );
-  return rows.length > 0;
+}
+
+export type EndpointHealth = {
+  id: string;
+  status: 'ENABLED' | 'DISABLED';
+  failing_since: Date | null;
+  deleted: boolean;
+};
+
+/**
+ * Locks the endpoints (in id order, so two dispatchers recording for the same endpoints never deadlock):
+ * concurrent results for one endpoint settle its health one batch at a time.
+ */
+export async function lockEndpointsHealth(tx: Executor, endpointIds: string[]): Promise<EndpointHealth[]> {
+  return tx.query<EndpointHealth>(
+    `SELECT id, status, failing_since, deleted_at IS NOT NULL AS deleted FROM webhook_endpoints
+      WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+    [endpointIds],
+  );
 }
 
 export async function setEndpointHealth(

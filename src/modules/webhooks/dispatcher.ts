@@ -12,17 +12,18 @@ import type { WebhookConfig } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
 import type { Logger } from '../../core/logger.ts';
-import type { Database } from '../../db/types.ts';
+import type { Database, Transaction } from '../../db/types.ts';
 import { metrics } from '../../http/metrics.ts';
 import { nextAttemptAfterFailure } from './backoff.ts';
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
   fanOutEvents,
-  insertAttempt,
-  lockEndpointHealth,
+  insertAttempts,
+  lockEndpointsHealth,
+  type Settlement,
   setEndpointHealth,
-  settleDelivery,
+  settleDeliveries,
 } from './dispatch-repo.ts';
 import { deliveryBody } from './presenter.ts';
 import { failPendingDeliveries } from './repo.ts';
@@ -65,6 +66,9 @@ function counter() {
 /** How long a claim lasts: an attempt's timeout plus a margin; a crashed dispatcher's claims then expire. */
 const LEASE_MARGIN_MS = 60_000;
 
+/** At most this many attempts are recorded by one transaction. */
+const RECORD_BATCH = 500;
+
 function describeDuration(ms: number): string {
   const units: [number, string][] = [
     [86_400_000, 'day'],
@@ -86,7 +90,10 @@ export function createDispatcher(deps: DispatcherDeps) {
   const batchSize = deps.batchSize ?? 100;
   const maxInFlight = deps.maxInFlight ?? 50;
   const schedule = { baseMs: config.retryBaseMs, maxDelayMs: config.retryMaxDelayMs };
+  /** Attempts being sent or waiting to be recorded. */
   const inFlight = new Set<Promise<void>>();
+  /** Attempts being sent: what the limits count. */
+  let sending = 0;
   const perEndpoint = counter();
   const perProject = counter();
   const { maxInFlightPerEndpoint, maxInFlightPerProject } = config;
@@ -119,65 +126,148 @@ export function createDispatcher(deps: DispatcherDeps) {
     }
   }
 
-  async function attempt(delivery: ClaimedDelivery, token: string): Promise<void> {
-    const at = clock();
-    const result = await send(delivery);
-    const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-    metrics.deliveryAttempts.inc({ outcome: delivered ? 'delivered' : 'failed' });
-    await db.transaction(async (tx) => {
-      const health = await lockEndpointHealth(tx, delivery.endpoint_id);
-      await insertAttempt(tx, { deliveryId: delivery.id, at, ...result });
-      const settledAt = clock();
+  type Outcome = { delivery: ClaimedDelivery; token: string; at: Date; result: AttemptResult };
+  type HealthState = {
+    status: 'ENABLED' | 'DISABLED';
+    failingSince: Date | null;
+    disabledReason: string | null;
+    deleted: boolean;
+  };
+
+  /**
+   * Records a batch of attempts in one transaction: the endpoints locked once, the attempts inserted in one
+   * statement, the deliveries counted and settled in one, then each endpoint's health as the attempts, in
+   * the order they were made, leave it.
+   */
+  async function recordOutcomes(tx: Transaction, outcomes: Outcome[]): Promise<void> {
+    const endpointIds = [...new Set(outcomes.map((outcome) => outcome.delivery.endpoint_id))].sort();
+    const health = new Map<string, HealthState>();
+    for (const row of await lockEndpointsHealth(tx, endpointIds)) {
+      const disabledReason = null;
+      health.set(row.id, {
+        status: row.status,
+        failingSince: row.failing_since,
+        disabledReason,
+        deleted: row.deleted,
+      });
+    }
+    await insertAttempts(
+      tx,
+      outcomes.map(({ delivery, token, at, result }) => ({ deliveryId: delivery.id, token, at, ...result })),
+    );
+    const settledAt = clock();
+    const settlements: Settlement[] = [];
+    const changed = new Set<string>();
+    const disabled = new Set<string>();
+    const inOrder = [...outcomes].sort((a, b) => a.at.getTime() - b.at.getTime());
+    for (const { delivery, token, at, result } of inOrder) {
+      const endpoint = health.get(delivery.endpoint_id)!;
+      const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
       if (delivered) {
-        await settleDelivery(tx, {
-          id: delivery.id,
-          token,
-          status: 'DELIVERED',
-          nextAttemptAt: null,
-          error: null,
-          at: settledAt,
-        });
-        if (!health.deleted && (health.status === 'DISABLED' || health.failing_since !== null)) {
-          const healthy = { status: 'ENABLED', failingSince: null, disabledReason: null } as const;
-          await setEndpointHealth(tx, delivery.endpoint_id, healthy, settledAt);
+        settlements.push({ id: delivery.id, token, status: 'DELIVERED', nextAttemptAt: null, error: null });
+        if (!endpoint.deleted && (endpoint.status === 'DISABLED' || endpoint.failingSince !== null)) {
+          Object.assign(endpoint, { status: 'ENABLED', failingSince: null, disabledReason: null });
+          changed.add(delivery.endpoint_id);
         }
-        return;
+        continue;
       }
       const error = result.error ?? `HTTP ${result.statusCode}`;
-      const stopped = health.deleted || health.status === 'DISABLED';
+      const stopped = endpoint.deleted || endpoint.status === 'DISABLED';
       const next = stopped
         ? null
         : nextAttemptAfterFailure(at, delivery.attempt_count + 1, delivery.retry_until, schedule, random);
-      await settleDelivery(tx, {
+      settlements.push({
         id: delivery.id,
         token,
         status: next ? 'PENDING' : 'FAILED',
         nextAttemptAt: next,
         error,
-        at: settledAt,
       });
-      if (stopped) return;
-      const failingSince = health.failing_since ?? at;
+      if (stopped) continue;
+      const failingSince = endpoint.failingSince ?? at;
       if (at.getTime() - failingSince.getTime() >= config.disableAfterMs) {
         const reason =
           `Every delivery failed for ${describeDuration(config.disableAfterMs)} ` +
           `(failing since ${failingSince.toISOString()})`;
-        await setEndpointHealth(
-          tx,
-          delivery.endpoint_id,
-          { status: 'DISABLED', failingSince, disabledReason: reason },
-          settledAt,
-        );
-        await failPendingDeliveries(tx, delivery.endpoint_id, 'endpoint disabled', settledAt);
-      } else if (health.failing_since === null) {
-        const failing = { status: 'ENABLED', failingSince, disabledReason: null } as const;
-        await setEndpointHealth(tx, delivery.endpoint_id, failing, settledAt);
+        Object.assign(endpoint, { status: 'DISABLED', failingSince, disabledReason: reason });
+        changed.add(delivery.endpoint_id);
+        disabled.add(delivery.endpoint_id);
+      } else if (endpoint.failingSince === null) {
+        endpoint.failingSince = failingSince;
+        changed.add(delivery.endpoint_id);
       }
+    }
+    await settleDeliveries(tx, settlements, settledAt);
+    for (const id of changed) await setEndpointHealth(tx, id, health.get(id)!, settledAt);
+    // after the settlements: a retry they scheduled on an endpoint now disabled ends too
+    for (const id of disabled) await failPendingDeliveries(tx, id, 'endpoint disabled', settledAt);
+  }
+
+  /** Attempts waiting to be recorded; one transaction records all those that arrived meanwhile. */
+  const unrecorded: { outcome: Outcome; done: () => void; failed: (err: unknown) => void }[] = [];
+  let recording = false;
+
+  async function recordWaiting(): Promise<void> {
+    recording = true;
+    try {
+      while (unrecorded.length > 0) {
+        const batch = unrecorded.splice(0, RECORD_BATCH);
+        try {
+          await db.transaction((tx) =>
+            recordOutcomes(
+              tx,
+              batch.map((entry) => entry.outcome),
+            ),
+          );
+          for (const entry of batch) entry.done();
+        } catch (err) {
+          for (const entry of batch) entry.failed(err);
+        }
+      }
+    } finally {
+      recording = false;
+    }
+  }
+
+  function record(outcome: Outcome): Promise<void> {
+    return new Promise((done, failed) => {
+      unrecorded.push({ outcome, done, failed });
+      if (!recording) void recordWaiting();
     });
   }
 
+  /** Ends an attempt's hold on its endpoint's and project's share once its answer (or failure) is in. */
+  function release(delivery: ClaimedDelivery): void {
+    sending -= 1;
+    perEndpoint.add(delivery.endpoint_id, -1);
+    perProject.add(delivery.project_id, -1);
+    // Another claim once half an endpoint's (or project's) share is free, not after every attempt:
+    // each claim reads the due list, so claiming a few at a time costs the database more.
+    const endpointLeft = perEndpoint.counts.get(delivery.endpoint_id) ?? 0;
+    const projectLeft = perProject.counts.get(delivery.project_id) ?? 0;
+    if (
+      endpointLeft === Math.floor(maxInFlightPerEndpoint / 2) ||
+      projectLeft === Math.floor(maxInFlightPerProject / 2) ||
+      sending === Math.floor(maxInFlight / 2)
+    )
+      deps.onRoom?.();
+  }
+
+  async function attempt(delivery: ClaimedDelivery, token: string): Promise<void> {
+    const at = clock();
+    let result: AttemptResult;
+    try {
+      result = await send(delivery);
+    } finally {
+      release(delivery);
+    }
+    const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    metrics.deliveryAttempts.inc({ outcome: delivered ? 'delivered' : 'failed' });
+    await record({ delivery, token, at, result });
+  }
+
   async function deliverDue(): Promise<number> {
-    const room = Math.min(batchSize, maxInFlight - inFlight.size);
+    const room = Math.min(batchSize, maxInFlight - sending);
     if (room <= 0) return 0;
     const token = newId();
     const now = clock();
@@ -188,27 +278,14 @@ export function createDispatcher(deps: DispatcherDeps) {
       endpoints: perEndpoint.rooms(maxInFlightPerEndpoint),
       projects: perProject.rooms(maxInFlightPerProject),
     };
-    const claimed = await db.transaction((tx) => claimDueDeliveries(tx, now, room, leaseMs, token, rooms));
+    const claimed = await claimDueDeliveries(db, now, room, leaseMs, token, rooms);
     for (const delivery of claimed) {
+      sending += 1;
       perEndpoint.add(delivery.endpoint_id, 1);
       perProject.add(delivery.project_id, 1);
       const task: Promise<void> = attempt(delivery, token)
         .catch((err) => log.error({ err, deliveryId: delivery.id }, 'webhook attempt not recorded'))
-        .finally(() => {
-          inFlight.delete(task);
-          perEndpoint.add(delivery.endpoint_id, -1);
-          perProject.add(delivery.project_id, -1);
-          // Another claim once half an endpoint's (or project's) share is free, not after every attempt:
-          // each claim reads the due list, so claiming a few at a time costs the database far less.
-          const endpointLeft = perEndpoint.counts.get(delivery.endpoint_id) ?? 0;
-          const projectLeft = perProject.counts.get(delivery.project_id) ?? 0;
-          if (
-            endpointLeft === Math.floor(maxInFlightPerEndpoint / 2) ||
-            projectLeft === Math.floor(maxInFlightPerProject / 2) ||
-            inFlight.size === Math.floor(maxInFlight / 2)
-          )
-            deps.onRoom?.();
-        });
+        .finally(() => inFlight.delete(task));
       inFlight.add(task);
     }
     return claimed.length;
