@@ -146,19 +146,19 @@ export async function claimDueDeliveries(
   const candidates = await db.query<Candidate>(
     `SELECT d.id, d.endpoint_id, d.project_id
        FROM webhook_deliveries d
-       JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
       WHERE d.status = 'PENDING' AND d.next_attempt_at <= $1
-        AND ep.deleted_at IS NULL AND (ep.status = 'ENABLED' OR d.manual)
         AND d.endpoint_id <> ALL($3::uuid[]) AND d.project_id <> ALL($4::uuid[])
+        -- OFFSET 0 keeps each check a filter on the rows read in due order: turned into anti-joins, they
+        -- made the planner expect a handful of rows and sort every due delivery (and compile the plan)
         AND NOT EXISTS (
               SELECT 1 FROM webhook_deliveries p
                WHERE p.endpoint_id = d.endpoint_id AND p.resource_id = d.resource_id
-                 AND p.status = 'PENDING' AND p.event_seq < d.event_seq)
+                 AND p.status = 'PENDING' AND p.event_seq < d.event_seq
+              OFFSET 0)
         -- through the resource's own events (events_resource), not the index of undispatched events:
         -- right after a fan-out that index is full of entries just made dead
-        AND NOT EXISTS (
-              SELECT 1 FROM events e
-               WHERE e.resource_id = d.resource_id AND e.seq < d.event_seq AND e.dispatched_at IS NULL)
+        AND (SELECT bool_or(e.dispatched_at IS NULL) FROM events e
+              WHERE e.resource_id = d.resource_id AND e.seq < d.event_seq) IS NOT TRUE
       ORDER BY d.next_attempt_at, d.event_seq
       LIMIT $2`,
     [now, Math.min(MAX_WINDOW, batch * WINDOW_PER_ROOM), full(rooms.endpoints), full(rooms.projects)],

@@ -63,7 +63,14 @@ function counter() {
   };
 }
 
-/** How long a claim lasts: an attempt's timeout plus a margin; a crashed dispatcher's claims then expire. */
+/** How many times what may be sent at once a dispatcher holds claimed (the rest waits in process). */
+const AHEAD = 2;
+
+/**
+ * How long a claim lasts: a claimed delivery waits for room while the attempts ahead of it end (each
+ * within the timeout), then takes at most one timeout itself; a margin on top, and a crashed dispatcher's
+ * claims then expire.
+ */
 const LEASE_MARGIN_MS = 60_000;
 
 /** At most this many attempts are recorded by one transaction. */
@@ -90,13 +97,20 @@ export function createDispatcher(deps: DispatcherDeps) {
   const batchSize = deps.batchSize ?? 100;
   const maxInFlight = deps.maxInFlight ?? 50;
   const schedule = { baseMs: config.retryBaseMs, maxDelayMs: config.retryMaxDelayMs };
-  /** Attempts being sent or waiting to be recorded. */
+  /** Claimed deliveries not yet recorded: waiting for room, being sent, or being recorded. */
   const inFlight = new Set<Promise<void>>();
+  /** Claimed deliveries not yet answered (waiting for room or being sent), in total and per key. */
+  let held = 0;
+  const heldPerEndpoint = counter();
+  const heldPerProject = counter();
   /** Attempts being sent: what the limits count. */
   let sending = 0;
-  const perEndpoint = counter();
-  const perProject = counter();
+  const sendingPerEndpoint = counter();
+  const sendingPerProject = counter();
+  /** Claimed deliveries waiting for room under the limits, in claim (due) order. */
+  const waiting: { delivery: ClaimedDelivery; start: () => void }[] = [];
   const { maxInFlightPerEndpoint, maxInFlightPerProject } = config;
+  const leaseMs = (AHEAD + 1) * config.timeoutMs + LEASE_MARGIN_MS;
 
   const fanOut = () => db.transaction((tx) => fanOutEvents(tx, clock(), batchSize, config.retryHorizonMs));
 
@@ -236,24 +250,49 @@ export function createDispatcher(deps: DispatcherDeps) {
     });
   }
 
+  /** Starts the waiting deliveries that the limits now leave room for, in due order. */
+  function startWaiting(): void {
+    for (let i = 0; i < waiting.length && sending < maxInFlight; ) {
+      const { delivery, start } = waiting[i]!;
+      if (
+        (sendingPerEndpoint.counts.get(delivery.endpoint_id) ?? 0) >= maxInFlightPerEndpoint ||
+        (sendingPerProject.counts.get(delivery.project_id) ?? 0) >= maxInFlightPerProject
+      ) {
+        i += 1;
+        continue;
+      }
+      waiting.splice(i, 1);
+      sending += 1;
+      sendingPerEndpoint.add(delivery.endpoint_id, 1);
+      sendingPerProject.add(delivery.project_id, 1);
+      start();
+    }
+  }
+
   /** Ends an attempt's hold on its endpoint's and project's share once its answer (or failure) is in. */
   function release(delivery: ClaimedDelivery): void {
     sending -= 1;
-    perEndpoint.add(delivery.endpoint_id, -1);
-    perProject.add(delivery.project_id, -1);
-    // Another claim once half an endpoint's (or project's) share is free, not after every attempt:
-    // each claim reads the due list, so claiming a few at a time costs the database more.
-    const endpointLeft = perEndpoint.counts.get(delivery.endpoint_id) ?? 0;
-    const projectLeft = perProject.counts.get(delivery.project_id) ?? 0;
+    sendingPerEndpoint.add(delivery.endpoint_id, -1);
+    sendingPerProject.add(delivery.project_id, -1);
+    held -= 1;
+    heldPerEndpoint.add(delivery.endpoint_id, -1);
+    heldPerProject.add(delivery.project_id, -1);
+    startWaiting();
+    // Another claim once what is held for the endpoint (or project, or in total) is down to what may be
+    // sent at once: the next claim's deliveries are then ready before the ones being sent are answered.
     if (
-      endpointLeft === Math.floor(maxInFlightPerEndpoint / 2) ||
-      projectLeft === Math.floor(maxInFlightPerProject / 2) ||
-      sending === Math.floor(maxInFlight / 2)
+      (heldPerEndpoint.counts.get(delivery.endpoint_id) ?? 0) === maxInFlightPerEndpoint ||
+      (heldPerProject.counts.get(delivery.project_id) ?? 0) === maxInFlightPerProject ||
+      held === maxInFlight
     )
       deps.onRoom?.();
   }
 
   async function attempt(delivery: ClaimedDelivery, token: string): Promise<void> {
+    await new Promise<void>((start) => {
+      waiting.push({ delivery, start });
+      startWaiting();
+    });
     const at = clock();
     let result: AttemptResult;
     try {
@@ -266,23 +305,27 @@ export function createDispatcher(deps: DispatcherDeps) {
     await record({ delivery, token, at, result });
   }
 
+  /**
+   * Claims up to twice what may be sent at once (per endpoint, per project and in total): the second half
+   * waits in process, under its lease, and starts as soon as an attempt is answered, while the next claim
+   * is made.
+   */
   async function deliverDue(): Promise<number> {
-    const room = Math.min(batchSize, maxInFlight - sending);
+    const room = Math.min(batchSize, AHEAD * maxInFlight - held);
     if (room <= 0) return 0;
     const token = newId();
     const now = clock();
-    const leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
     const rooms = {
-      perEndpoint: maxInFlightPerEndpoint,
-      perProject: maxInFlightPerProject,
-      endpoints: perEndpoint.rooms(maxInFlightPerEndpoint),
-      projects: perProject.rooms(maxInFlightPerProject),
+      perEndpoint: AHEAD * maxInFlightPerEndpoint,
+      perProject: AHEAD * maxInFlightPerProject,
+      endpoints: heldPerEndpoint.rooms(AHEAD * maxInFlightPerEndpoint),
+      projects: heldPerProject.rooms(AHEAD * maxInFlightPerProject),
     };
     const claimed = await claimDueDeliveries(db, now, room, leaseMs, token, rooms);
     for (const delivery of claimed) {
-      sending += 1;
-      perEndpoint.add(delivery.endpoint_id, 1);
-      perProject.add(delivery.project_id, 1);
+      held += 1;
+      heldPerEndpoint.add(delivery.endpoint_id, 1);
+      heldPerProject.add(delivery.project_id, 1);
       const task: Promise<void> = attempt(delivery, token)
         .catch((err) => log.error({ err, deliveryId: delivery.id }, 'webhook attempt not recorded'))
         .finally(() => inFlight.delete(task));
