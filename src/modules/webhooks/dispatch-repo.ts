@@ -44,40 +44,38 @@ export async function fanOutEvents(tx: Executor, now: Date, batch: number, retry
       FOR SHARE`,
     [[...new Set(events.map((event) => event.project_id))]],
   );
-  const values: unknown[] = [];
-  const tuples: string[] = [];
+  const deliveries: { endpoint: FanOutEndpoint; event: PendingEvent }[] = [];
   for (const event of events) {
     for (const endpoint of endpoints) {
       if (endpoint.project_id !== event.project_id || endpoint.environment !== event.environment) continue;
       if (endpoint.event_types && !endpoint.event_types.includes(event.type)) continue;
       if (endpoint.created_at.getTime() > event.created_at.getTime()) continue;
-      const base = values.length;
-      tuples.push(
-        `(${Array.from({ length: 10 }, (_, i) => `$${base + i + 1}`).join(', ')}, 'PENDING', $${base + 11})`,
-      );
-      values.push(
-        newId(),
-        endpoint.id,
-        event.project_id,
-        event.environment,
-        event.id,
-        String(event.seq),
-        event.resource_id,
-        now,
-        new Date(event.created_at.getTime() + retryHorizonMs),
-        now,
-        now,
-      );
+      deliveries.push({ endpoint, event });
     }
   }
-  if (tuples.length > 0) {
+  if (deliveries.length > 0) {
+    // one statement text whatever the count (arrays, not a VALUES list): prepared once per connection
     await tx.query(
       `INSERT INTO webhook_deliveries (id, endpoint_id, project_id, environment, event_id, event_seq,
                                        resource_id, next_attempt_at, retry_until, created_at, status,
                                        updated_at)
-       VALUES ${tuples.join(', ')}
+       SELECT d.id, d.endpoint_id, d.project_id, d.environment, d.event_id, d.event_seq, d.resource_id,
+              $1, d.retry_until, $1, 'PENDING', $1
+         FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::uuid[], $7::bigint[], $8::uuid[],
+                     $9::timestamptz[])
+              AS d (id, endpoint_id, project_id, environment, event_id, event_seq, resource_id, retry_until)
        ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
-      values,
+      [
+        now,
+        deliveries.map(() => newId()),
+        deliveries.map(({ endpoint }) => endpoint.id),
+        deliveries.map(({ event }) => event.project_id),
+        deliveries.map(({ event }) => event.environment),
+        deliveries.map(({ event }) => event.id),
+        deliveries.map(({ event }) => String(event.seq)),
+        deliveries.map(({ event }) => event.resource_id),
+        deliveries.map(({ event }) => new Date(event.created_at.getTime() + retryHorizonMs)),
+      ],
     );
   }
   await tx.query('UPDATE events SET dispatched_at = $1 WHERE id = ANY($2::uuid[])', [

@@ -76,6 +76,9 @@ const LEASE_MARGIN_MS = 60_000;
 /** At most this many attempts are recorded by one transaction. */
 const RECORD_BATCH = 500;
 
+/** How long the first attempt answered waits for others to be recorded with it. */
+const RECORD_GATHER_MS = 5;
+
 function describeDuration(ms: number): string {
   const units: [number, string][] = [
     [86_400_000, 'day'],
@@ -246,7 +249,11 @@ export function createDispatcher(deps: DispatcherDeps) {
   function record(outcome: Outcome): Promise<void> {
     return new Promise((done, failed) => {
       unrecorded.push({ outcome, done, failed });
-      if (!recording) void recordWaiting();
+      if (recording) return;
+      recording = true;
+      // a short wait gathers the attempts answered meanwhile into the same transaction; the delivery's
+      // room was freed when its answer came, so the wait delays no attempt
+      setTimeout(() => void recordWaiting(), RECORD_GATHER_MS);
     });
   }
 
