@@ -63,8 +63,13 @@ function counter() {
   };
 }
 
-/** How many times what may be sent at once a dispatcher holds claimed (the rest waits in process). */
-const AHEAD = 2;
+/**
+ * How many times what may be sent at once a dispatcher holds claimed (the rest waits in process), and how
+ * far what it holds of an endpoint (or project, or in all) goes down before it claims again: each claim
+ * then brings half of what it may hold, and the deliveries waiting keep the attempts going meanwhile.
+ */
+const AHEAD = 4;
+const REFILL_AT = AHEAD / 2;
 
 /**
  * How long a claim lasts: a claimed delivery waits for room while the attempts ahead of it end (each
@@ -285,12 +290,12 @@ export function createDispatcher(deps: DispatcherDeps) {
     heldPerEndpoint.add(delivery.endpoint_id, -1);
     heldPerProject.add(delivery.project_id, -1);
     startWaiting();
-    // Another claim once what is held for the endpoint (or project, or in total) is down to what may be
-    // sent at once: the next claim's deliveries are then ready before the ones being sent are answered.
+    // Another claim once what is held for the endpoint (or project, or in total) is down to REFILL_AT
+    // shares: the next claim's deliveries are then ready before the ones waiting run out.
     if (
-      (heldPerEndpoint.counts.get(delivery.endpoint_id) ?? 0) === maxInFlightPerEndpoint ||
-      (heldPerProject.counts.get(delivery.project_id) ?? 0) === maxInFlightPerProject ||
-      held === maxInFlight
+      (heldPerEndpoint.counts.get(delivery.endpoint_id) ?? 0) === REFILL_AT * maxInFlightPerEndpoint ||
+      (heldPerProject.counts.get(delivery.project_id) ?? 0) === REFILL_AT * maxInFlightPerProject ||
+      held === REFILL_AT * maxInFlight
     )
       deps.onRoom?.();
   }
@@ -313,9 +318,9 @@ export function createDispatcher(deps: DispatcherDeps) {
   }
 
   /**
-   * Claims up to twice what may be sent at once (per endpoint, per project and in total): the second half
-   * waits in process, under its lease, and starts as soon as an attempt is answered, while the next claim
-   * is made.
+   * Claims up to AHEAD times what may be sent at once (per endpoint, per project and in total): what is
+   * past the limits waits in process, under its lease, and starts as soon as an attempt is answered,
+   * while the next claim is made.
    */
   async function deliverDue(): Promise<number> {
     const room = Math.min(batchSize, AHEAD * maxInFlight - held);
@@ -328,7 +333,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       endpoints: heldPerEndpoint.rooms(AHEAD * maxInFlightPerEndpoint),
       projects: heldPerProject.rooms(AHEAD * maxInFlightPerProject),
     };
-    const claimed = await claimDueDeliveries(db, now, room, leaseMs, token, rooms);
+    const { claimed, more } = await claimDueDeliveries(db, now, room, leaseMs, token, rooms);
     for (const delivery of claimed) {
       held += 1;
       heldPerEndpoint.add(delivery.endpoint_id, 1);
@@ -338,7 +343,8 @@ export function createDispatcher(deps: DispatcherDeps) {
         .finally(() => inFlight.delete(task));
       inFlight.add(task);
     }
-    return claimed.length;
+    // work found, and the loop looks again at once, only where this claim may have left some due
+    return more ? claimed.length : 0;
   }
 
   return {
