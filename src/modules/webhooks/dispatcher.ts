@@ -8,6 +8,7 @@
  * may run dispatchers on one database: claims use FOR UPDATE SKIP LOCKED and a lease, and a result is
  * recorded only under the claim that produced it.
  */
+import { performance } from 'node:perf_hooks';
 import type { WebhookConfig } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
@@ -115,6 +116,8 @@ export function createDispatcher(deps: DispatcherDeps) {
   let sending = 0;
   const sendingPerEndpoint = counter();
   const sendingPerProject = counter();
+  /** When a claim last found nothing (real time: a bound on wasted reads, not on business time). */
+  let fruitlessAt = Number.NEGATIVE_INFINITY;
   /** Claimed deliveries waiting for room under the limits, in claim (due) order. */
   const waiting: { delivery: ClaimedDelivery; start: () => void }[] = [];
   const { maxInFlightPerEndpoint, maxInFlightPerProject } = config;
@@ -343,8 +346,14 @@ export function createDispatcher(deps: DispatcherDeps) {
         .finally(() => inFlight.delete(task));
       inFlight.add(task);
     }
-    // work found, and the loop looks again at once, only where this claim may have left some due
-    return more ? claimed.length : 0;
+    // Work found, and the loop looks again at once, only where this claim may have left some due for
+    // endpoints with room. Looking again past full endpoints reads their whole backlog: after a look
+    // that found nothing, the next waits a poll interval (new events still wake the loop at once).
+    if (claimed.length === 0) {
+      fruitlessAt = performance.now();
+      return 0;
+    }
+    return more && performance.now() - fruitlessAt >= config.dispatchIntervalMs ? claimed.length : 0;
   }
 
   return {
