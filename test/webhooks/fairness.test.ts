@@ -84,6 +84,54 @@ describe('webhook delivery fairness', () => {
     expect(underLoad - baseline).toBeLessThan(1_000);
   }, 60_000);
 
+  it('sends one endpoint at most its in-flight limit at once, the deliveries claimed ahead waiting their turn', async () => {
+    const maxInFlightPerEndpoint = 10;
+    expect(server.config.webhooks).toMatchObject({ maxInFlightPerEndpoint });
+    // answers only when the test lets it: the dispatcher claims more than it may send at once
+    const held: http.ServerResponse[] = [];
+    let open = 0;
+    let mostOpen = 0;
+    let answered = 0;
+    let answering = false;
+    const gated = http.createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        open++;
+        mostOpen = Math.max(mostOpen, open);
+        response.on('finish', () => {
+          open--;
+          answered++;
+        });
+        if (answering) response.end('ok');
+        else held.push(response);
+      });
+    });
+    await new Promise<void>((resolve) => gated.listen(0, '127.0.0.1', resolve));
+    try {
+      const api = client(server.sandbox, (await server.newTenant('Busy partner')).sandboxKey);
+      const url = `http://127.0.0.1:${(gated.address() as AddressInfo).port}/hooks`;
+      await createEndpoint(api, { url, events: ['customer.created'] });
+      const events = 3 * maxInFlightPerEndpoint;
+      for (let i = 0; i < events; i++) await createCustomer(api, individualBody());
+      await waitFor(
+        async () => held.length,
+        (count) => count >= maxInFlightPerEndpoint,
+      );
+      expect(open).toBe(maxInFlightPerEndpoint);
+      answering = true;
+      for (const response of held.splice(0)) response.end('ok');
+      await waitFor(
+        async () => answered,
+        (count) => count >= events,
+      );
+      expect(answered).toBe(events);
+      expect(mostOpen).toBe(maxInFlightPerEndpoint);
+    } finally {
+      gated.closeAllConnections();
+      gated.close();
+    }
+  }, 60_000);
+
   it('limits the endpoints of a project per environment', async () => {
     const max = server.config.webhooks.maxEndpointsPerProject;
     const tenant = await server.newTenant('Many endpoints');
