@@ -28,6 +28,14 @@ export function startDispatcher(deps: DispatcherDeps): Loop {
   };
 }
 
+/**
+ * The background jobs of a process configured to run them (`workers`, on by default); none in an
+ * API-only process, whose work a separate worker process over the same database carries on.
+ */
+export function startConfiguredWorkers(ctx: AppContext, log: Logger): Loop | undefined {
+  return ctx.config.workers ? startWorkers(ctx, log) : undefined;
+}
+
 /** Every background job of a process. Each is safe to run on several processes at once (SKIP LOCKED). */
 export function startWorkers(ctx: AppContext, log: Logger): Loop {
   const loops = [
