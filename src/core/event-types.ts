@@ -8,5 +8,7 @@ export const EVENT_TYPES = [
   'bank_account.updated',
   'transaction.created',
   'transaction.updated',
+  /** Sent on request to one endpoint only, to check that it receives and verifies deliveries. */
+  'webhook_endpoint.test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, types } from '@electric-sql/pglite';
+import { runBeforeCommit } from './commit-hooks.ts';
 import type { Database, Queryable, Transaction, TxOptions } from './types.ts';
 
 const parsers = {
@@ -53,12 +54,15 @@ function asDatabase(db: PGlite): Database {
     async transaction<T>(work: (tx: Transaction) => Promise<T>, options: TxOptions = {}) {
       return db.transaction(async (tx) => {
         if (options.isolation) await tx.query(`SET TRANSACTION ISOLATION LEVEL ${options.isolation}`);
-        return work({
+        const open: Transaction = {
           ...queryable(tx),
           exec: async (script) => {
             await tx.exec(script);
           },
-        });
+        };
+        const result = await work(open);
+        await runBeforeCommit(open, result);
+        return result;
       });
     },
     async exec(script) {

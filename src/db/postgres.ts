@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { runBeforeCommit } from './commit-hooks.ts';
 import { StatementNames } from './statement-names.ts';
 import type { Database, Queryable, Transaction, TxOptions } from './types.ts';
 
@@ -66,6 +67,7 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
           },
         };
         const result = await work(tx);
+        await runBeforeCommit(tx, result);
         await client.query('COMMIT');
         return result;
       } catch (error) {

@@ -65,7 +65,8 @@ export async function claimKey(
             locked_at = EXCLUDED.locked_at, response_status = NULL, response_headers = NULL,
             response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
       WHERE k.expires_at <= $8
-         OR (k.lock_token IS NOT NULL AND k.locked_at <= $10 AND k.fingerprint = EXCLUDED.fingerprint)
+         OR (k.response_status IS NULL AND k.lock_token IS NOT NULL AND k.locked_at <= $10
+             AND k.fingerprint = EXCLUDED.fingerprint)
      RETURNING 1`,
     [
       ...scopeParams(scope),
@@ -94,13 +95,33 @@ export async function findKey(db: Executor, scope: IdempotencyScope, now: Date):
     row.response_status !== null && !!row.response_body && row.response_body !== '' && !secretExpired;
   return {
     fingerprint: row.fingerprint,
-    inFlight: row.lock_token !== null,
+    inFlight: row.lock_token !== null && row.response_status === null,
     answer: answered ? { status: row.response_status!, headers, body: row.response_body! } : null,
     answerErased: row.response_status !== null && !answered,
   };
 }
 
-/** Records the first answer; only the request holding the lock may (a presumed-dead one may not). */
+/**
+ * Records the answer inside the transaction of the change it answers; the row keeps the request's lock
+ * token, so that request may still replace the answer (`storeAnswer`) if what it sends differs.
+ */
+export async function commitAnswer(
+  tx: Executor,
+  scope: IdempotencyScope,
+  lockToken: string,
+  answer: StoredAnswer,
+): Promise<void> {
+  await tx.query(
+    `UPDATE idempotency_keys SET response_status = $7, response_headers = $8, response_body = $9
+      WHERE ${SCOPE} AND lock_token = $6`,
+    [...scopeParams(scope), lockToken, answer.status, JSON.stringify(answer.headers), answer.body],
+  );
+}
+
+/**
+ * Records the answer as sent and lets go of the lock; only the request holding the lock may (a
+ * presumed-dead one may not).
+ */
 export async function storeAnswer(
   db: Executor,
   scope: IdempotencyScope,
@@ -116,12 +137,15 @@ export async function storeAnswer(
   );
 }
 
-/** Gives the key back (the request failed on our side): a retry runs the request again. */
+/**
+ * Gives the key back (the request failed on our side): a retry runs the request again. A key whose
+ * change committed (an answer was stored with it) is kept: running the request again would repeat it.
+ */
 export async function releaseKey(db: Executor, scope: IdempotencyScope, lockToken: string): Promise<void> {
-  await db.query(`DELETE FROM idempotency_keys WHERE ${SCOPE} AND lock_token = $6`, [
-    ...scopeParams(scope),
-    lockToken,
-  ]);
+  await db.query(
+    `DELETE FROM idempotency_keys WHERE ${SCOPE} AND lock_token = $6 AND response_status IS NULL`,
+    [...scopeParams(scope), lockToken],
+  );
 }
 
 /** Erases (to '', which no sealed answer is) up to `batch` stored answers that carried a secret and are past their replay window. */

@@ -8,22 +8,40 @@
  *   method and route with one INSERT ... ON CONFLICT. A retry with the same fingerprint gets the first
  *   answer again with `Idempotent-Replayed: true`; another request under the same key gets 422
  *   `idempotency_key_reused`; a retry while the first request still runs gets 409 `conflict`;
- * - onSend stores the answer: 2xx and 4xx answers are kept for 24 hours (a 4xx is the outcome of that
- *   request, and clients do not retry 4xx), except that an answer marked `Cache-Control: no-store`
- *   (one carrying a secret) is replayed for 10 minutes only, then answered 422
- *   `idempotency_key_reused` and erased; a 5xx is not kept and the key is released, so a retry runs
- *   the request again. Requests refused before the handler could run (authentication, rate limit,
- *   schema validation) never take the key.
+ * - the answer is stored in the same transaction as the change it answers, so that no moment exists
+ *   at which the change is committed and the key could still be run again (a process killed between
+ *   the COMMIT and sending the answer would otherwise leave a locked key whose lease a retry outlives,
+ *   and the retry would repeat the change). The claimed request runs its handler under a before-commit
+ *   hook (src/db/commit-hooks.ts, an AsyncLocalStorage context that both drivers' `db.transaction`
+ *   honour): when a transaction's work returns a value, the hook serialises it with the route's own
+ *   response serializer for the route's success status, exactly as Fastify will send it, and writes
+ *   it to the key with one UPDATE before COMMIT. A service whose transaction returns the resource it
+ *   answers (the house pattern) is therefore covered without knowing of idempotency; one whose value
+ *   is something else (ids, rows presented later) names its answer with `withAnswer`. The last such
+ *   transaction of a request wins. The hook acts only until the request's answer is being sent, so work
+ *   a handler leaves running (a payout submitted after the commit) writes nothing once onSend began;
+ *   and should it commit a value the schema accepts before that, onSend still corrects the answer;
+ * - onSend compares what is actually sent with what was committed: when they are equal (the usual
+ *   case) nothing more is written; otherwise (an error after the change, a route whose answer is not
+ *   its transaction's value, a request without a transaction) it stores the answer sent, as before:
+ *   2xx and 4xx answers are kept for 24 hours (a 4xx is the outcome of that request, and clients do
+ *   not retry 4xx), except that an answer marked `Cache-Control: no-store` (one carrying a secret) is
+ *   replayed for 10 minutes only, then answered 422 `idempotency_key_reused` and erased; a 5xx is not
+ *   kept and the key is released, so a retry runs the request again, unless a change already
+ *   committed with its answer (then that answer is what a retry gets). Requests refused before the
+ *   handler could run (authentication, rate limit, schema validation) never take the key.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Type } from 'typebox';
 import type { Clock } from '../core/clock.ts';
-import type { Database } from '../db/types.ts';
+import { withBeforeCommit } from '../db/commit-hooks.ts';
+import type { Database, Queryable } from '../db/types.ts';
 import type { InstanceKeys } from '../lib/instance-keys.ts';
 import { answerCipher, requestFingerprint } from './idempotency-fingerprint.ts';
 import {
   claimKey,
+  commitAnswer,
   findKey,
   type IdempotencyScope,
   releaseKey,
@@ -35,13 +53,20 @@ import { problems } from './schemas.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency: { scope: IdempotencyScope; token: string } | null;
+    idempotency: IdempotencyClaim | null;
   }
   interface FastifyContextConfig {
     /** Reads a multipart body (the route answers the same upload again later) as fingerprintable content. */
     multipartContent?: (request: FastifyRequest) => Promise<unknown>;
   }
 }
+
+type IdempotencyClaim = {
+  scope: IdempotencyScope;
+  token: string;
+  /** The answer written with the request's last committed transaction, in clear. */
+  committed?: { status: number; headers: Record<string, string>; body: string };
+};
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -73,6 +98,27 @@ function addToSchema(route: RouteOptions): void {
   }
   if (schema.response) schema.response = { ...problems(400, 409, 422), ...schema.response };
 }
+
+/** The route's one success status (2xx), whose serializer makes the answer; null when it has several. */
+function successStatus(request: FastifyRequest): number | null {
+  const response = (request.routeOptions.schema as { response?: Record<string, unknown> } | undefined)
+    ?.response;
+  const codes = Object.keys(response ?? {}).filter((code) => /^2\d\d$/.test(code));
+  return codes.length === 1 ? Number(codes[0]) : null;
+}
+
+function keptHeaders(reply: FastifyReply): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  return headers;
+}
+
+const sameHeaders = (a: Record<string, string>, b: Record<string, string>) =>
+  Object.keys(a).length === Object.keys(b).length &&
+  Object.entries(a).every(([name, value]) => b[name] === value);
 
 function replay(reply: FastifyReply, answer: StoredAnswer, body: string): FastifyReply {
   reply.code(answer.status);
@@ -149,6 +195,38 @@ export function registerIdempotency(
     );
   });
 
+  /**
+   * Before each transaction of a claimed request commits: its value, as the route will send it, becomes
+   * the key's answer in that same transaction. A value the route's success schema cannot serialise (a
+   * transaction that returns nothing, or something other than the answer) writes nothing.
+   */
+  async function answerAtCommit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    tx: Queryable,
+    result: unknown,
+  ) {
+    const claim = request.idempotency;
+    if (!claim || result === null || typeof result !== 'object') return;
+    const status = successStatus(request);
+    if (status === null) return;
+    let body: string;
+    try {
+      body = reply.serializeInput(result as Record<string, unknown>, String(status)) as string;
+    } catch {
+      return;
+    }
+    const headers = { ...keptHeaders(reply), 'content-type': 'application/json; charset=utf-8' };
+    await commitAnswer(tx, claim.scope, claim.token, { status, headers, body: cipher.seal(body) });
+    claim.committed = { status, headers, body };
+  }
+
+  // Callback style, so that the handler (called from `done`) runs inside the before-commit context.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (!request.idempotency || reply.sent) return done();
+    withBeforeCommit((tx, result) => answerAtCommit(request, reply, tx, result), done);
+  });
+
   app.addHook('onSend', async (request, reply, payload) => {
     const claim = request.idempotency;
     if (!claim) return payload;
@@ -159,13 +237,18 @@ export function registerIdempotency(
       if (status >= 500 || status < 200 || !storable) {
         await releaseKey(db, claim.scope, claim.token);
       } else {
-        const headers: Record<string, string> = {};
-        for (const name of KEPT_HEADERS) {
-          const value = reply.getHeader(name);
-          if (value !== undefined) headers[name] = String(value);
-        }
-        const body = cipher.seal((payload as string | null | undefined) ?? '');
-        await storeAnswer(db, claim.scope, claim.token, { status, headers, body });
+        const headers = keptHeaders(reply);
+        const body = (payload as string | null | undefined) ?? '';
+        const committed = claim.committed;
+        // the answer committed with the change is the one sent: nothing more to write
+        if (
+          committed &&
+          committed.status === status &&
+          committed.body === body &&
+          sameHeaders(committed.headers, headers)
+        )
+          return payload;
+        await storeAnswer(db, claim.scope, claim.token, { status, headers, body: cipher.seal(body) });
       }
     } catch (err) {
       // The answer still goes out; the key stays locked until its lease ends, then a retry runs again.

@@ -40,6 +40,8 @@ h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
   margin-bottom: 1rem; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; }
 .stat { font-size: 1.6rem; font-weight: 700; }
+.tablewrap + .panel { margin-top: 1rem; }
+ol.panel { padding-left: 2.5rem; }
 .tablewrap { overflow-x: auto; background: var(--panel); border: 1px solid var(--line); border-radius: 10px; }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: .55rem .75rem; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -50,7 +52,12 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: 0; }
 dt { color: var(--muted); }
 dd { margin: 0; overflow-wrap: anywhere; }
+pre.mono { white-space: pre-wrap; margin: .4rem 0 0; }
 form.inline { display: inline; }
+fieldset.bare { border: 0; padding: 0; margin: 0; min-width: 0; }
+fieldset.bare legend { font-weight: 700; padding: 0; margin-bottom: .5rem; }
+h3 { font-size: 1rem; margin: 1.25rem 0 .5rem; }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: .75rem; }
 .formrow { display: flex; gap: .75rem; flex-wrap: wrap; align-items: flex-end; }
 .field { display: flex; flex-direction: column; gap: .25rem; margin-bottom: .75rem; min-width: 12rem; }
 label { font-weight: 600; font-size: .9rem; }
@@ -63,7 +70,7 @@ button, .button { font: inherit; font-weight: 600; border: 1px solid var(--accen
 button.secondary { background: #fff; color: var(--ink); border-color: #8f99ab; }
 button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .badge { display: inline-block; border-radius: 999px; padding: .05rem .55rem; font-size: .8rem; font-weight: 600;
-  background: #e7ebf2; color: var(--ink); }
+  background: #e7ebf2; color: var(--ink); white-space: nowrap; }
 .badge.ok { background: #dcf1e7; color: #0a5a3f; }
 .badge.warn { background: #fff0d6; color: var(--warn); }
 .badge.bad { background: #fbe2e2; color: var(--bad); }
@@ -90,10 +97,28 @@ iframe.doc { height: 60vh; }
   .side h2, .project { display: none; }
   .brand { margin-bottom: .5rem; }
   .content { padding: 1rem; }
-  dl { grid-template-columns: 1fr; }
-  dt { margin-top: .4rem; }
+  dl { grid-template-columns: 6.5rem 1fr; gap: .3rem .75rem; }
   .field { min-width: 0; width: 100%; }
+  /* Short fields (choices, dates) two to a line; text fields and buttons take the whole line. */
+  .formrow > .field { flex: 1 1 8.5rem; width: auto; }
+  .formrow > .field:has(input:not([type=date])), .formrow > .field:has(button) { flex-basis: 100%; }
   .auth { margin: 1rem; }
+  .topbar { gap: .5rem; }
+  .user { flex-wrap: wrap; gap: .5rem; }
+  /* Tables become one card per row, each value beside its column's heading. */
+  .tablewrap:has(table) { background: transparent; border: 0; border-radius: 0; overflow: visible; }
+  .tablewrap table, .tablewrap tbody, .tablewrap tr, .tablewrap td { display: block; width: 100%; }
+  .tablewrap thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
+    white-space: nowrap; }
+  .tablewrap tr { background: var(--panel); border: 1px solid var(--line); border-radius: 10px;
+    margin-bottom: .6rem; padding: .4rem 0; }
+  .tablewrap td { border: 0; padding: .25rem .9rem; overflow-wrap: anywhere; }
+  .tablewrap td[data-label] { display: flow-root; padding-left: 7.6rem; }
+  .tablewrap td[data-label]::before { content: attr(data-label); float: left; width: 6.3rem; margin-left: -6.7rem;
+    padding-top: .15rem; color: var(--muted); font-size: .72rem; font-weight: 600; text-transform: uppercase;
+    letter-spacing: .02em; overflow-wrap: anywhere; }
+  .tablewrap td:empty { display: none; }
+  .tablewrap td ol { padding-left: 1.1rem; margin: 0; }
 }
 `.trim();
 

@@ -4,7 +4,7 @@
  * images from this origin or data: URLs for QR codes), no framing, no caching, no referrer.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { type Html, html } from '../modules/hosted-verification/html.ts';
+import { escapeHtml, type Html, html } from '../modules/hosted-verification/html.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
 
 export { escapeHtml, type Html, html } from '../modules/hosted-verification/html.ts';
@@ -137,10 +137,22 @@ export function badge(status: string): Html {
   return html`<span class="badge${tone}">${status.replaceAll('_', ' ')}</span>`;
 }
 
+/**
+ * A table in its frame. Each cell is labelled with its column's heading (`data-label`), which a narrow
+ * screen shows beside the value when the rows are stacked as cards.
+ */
 export function table(headers: string[], rows: Html[], empty: string): Html {
   if (rows.length === 0) return html`<div class="tablewrap"><p class="empty">${empty}</p></div>`;
+  const labelled = rows.map((row) => {
+    let column = 0;
+    const safe = row.safe.replace(/<td(?=[\s>])/g, () => {
+      const heading = headers[column++];
+      return heading ? `<td data-label="${escapeHtml(heading)}"` : '<td';
+    });
+    return { safe };
+  });
   return html`<div class="tablewrap"><table><thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
-<tbody>${rows}</tbody></table></div>`;
+<tbody>${labelled}</tbody></table></div>`;
 }
 
 /** Previous/next links that keep the other query parameters. */

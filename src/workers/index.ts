@@ -11,7 +11,7 @@ import { checkSubmitted, signQueued } from '../modules/wallets/sender.ts';
 import { watchChains } from '../modules/wallets/watcher.ts';
 import { sweepStaleSessions } from '../modules/web-users/sessions.ts';
 import { createDispatcher, type DispatcherDeps } from '../modules/webhooks/dispatcher.ts';
-import { purgeOldDeliveries } from '../modules/webhooks/retention.ts';
+import { eraseRetiredSecrets, purgeOldDeliveries } from '../modules/webhooks/retention.ts';
 import { type Loop, startLoop } from './loop.ts';
 
 export type { Logger };
@@ -59,7 +59,9 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
     startLoop(
       'webhook-retention',
       60_000,
-      () => purgeOldDeliveries(ctx.db, ctx.clock(), ctx.config.webhooks.retentionMs),
+      async () =>
+        (await purgeOldDeliveries(ctx.db, ctx.clock(), ctx.config.webhooks.retentionMs)) +
+        (await eraseRetiredSecrets(ctx.db, ctx.clock())),
       log,
     ),
     startDispatcher({

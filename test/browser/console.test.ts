@@ -136,7 +136,7 @@ describe.skipIf(!hasChromium)('operator console in a browser', { timeout: 60_000
     );
   });
 
-  it('manages projects, their keys and dashboard users; sets rates; searches transactions', async () => {
+  it('manages projects, their keys, dashboard users and partner fees; sets rates; searches transactions and opens one', async () => {
     await page.goto(`${origin}/console/projects`);
     await page.fill('#name', 'Novo Parceiro');
     expect(await submit(page, 'button:has-text("Create project")')).toBe(200);
@@ -148,6 +148,28 @@ describe.skipIf(!hasChromium)('operator console in a browser', { timeout: 60_000
     await page.fill('#email', 'admin@novo.example');
     expect(await submit(page, 'button:has-text("Invite")')).toBe(201);
     expect((await page.textContent('#invite-url'))!).toContain('/invite/');
+    await page.fill('#email', 'dev@novo.example');
+    expect(await submit(page, 'button:has-text("Invite")')).toBe(201);
+    const newProjectId = pathOf(page.url()).split('/')[3]!;
+    await page.selectOption('select[aria-label="Role of dev@novo.example"]', 'viewer');
+    expect(await submit(page, 'tr:has-text("dev@novo.example") button:has-text("Save")')).toBe(200);
+    expect(await page.textContent('tr:has-text("dev@novo.example")')).toContain('viewer');
+    page.once('dialog', (dialog) => void dialog.accept());
+    expect(await submit(page, 'tr:has-text("dev@novo.example") button:has-text("Remove")')).toBe(200);
+    expect(await page.textContent('main')).not.toContain('dev@novo.example');
+
+    // partner fees, as the operator API sets them
+    await page.fill('#off_ramp-bps', '75');
+    await page.fill('#off_ramp-flat', '1.50');
+    expect(await submit(page, 'button:has-text("Save off-ramp fee")')).toBe(200);
+    expect(await page.textContent('[role=status]')).toContain('fee saved');
+    const fees = (await operatorCall('GET', `/operator/projects/${newProjectId}/partner-fees`)).json().data;
+    expect(fees).toContainEqual(
+      expect.objectContaining({ transactionType: 'OFF_RAMP', bps: 75, flat: '1.50' }),
+    );
+    await page.fill('#off_ramp-flat', '1.999');
+    expect(await submit(page, 'button:has-text("Save off-ramp fee")')).toBe(400);
+    expect(await page.textContent('[role=alert]')).toContain('flat');
     await page.goto(`${origin}/console/projects`);
     await checkPage(page, 'console-projects');
 
@@ -157,10 +179,39 @@ describe.skipIf(!hasChromium)('operator console in a browser', { timeout: 60_000
     expect(await page.textContent('tbody')).toContain('0.1825');
     await checkPage(page, 'console-rates');
 
+    const payer = await approvedCustomer(
+      sandbox,
+      individualBody({ name: 'Helena Costa', taxId: validCpf('6') }),
+    );
+    const onRamp = (
+      await sandbox.post('/transactions/on-ramp', { customerId: payer.id, currency: 'BRL', amount: '99.00' })
+    ).json();
+    // by id, across every project
+    await page.goto(`${origin}/console/transactions`);
+    await page.fill('#id', onRamp.id);
+    expect(await submit(page, 'form[role=search] button')).toBe(200);
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    expect(await page.textContent('tbody')).toContain('Parceiro Console');
+    await page.click(`a[href="/console/transactions/${onRamp.id}"]`);
+    await page.waitForLoadState('load');
+    const detail = await page.textContent('main');
+    expect(detail).toContain('Parceiro Console');
+    expect(detail).toContain('AWAITING FUNDS');
+    expect(await page.textContent('#brcode')).toBe(onRamp.depositInstructions.brCode);
+    await checkPage(page, 'console-transaction');
+    const missing = await page.request.get(`${origin}/console/transactions/${payer.id}`);
+    expect(missing.status()).toBe(404);
+    // by project, customer and status
     await page.goto(`${origin}/console/transactions`);
     await page.selectOption('#projectId', projectId);
-    await submit(page, 'form[role=search] button');
+    await page.fill('#customerId', payer.id);
+    await page.selectOption('#status', 'AWAITING_FUNDS');
+    expect(await submit(page, 'form[role=search] button')).toBe(200);
+    expect(await page.locator('tbody tr').count()).toBe(1);
     await checkPage(page, 'console-transactions');
+    await page.goto(`${origin}/console/transactions?customerId=${payer.id}&status=SUCCESS`);
+    expect(await page.locator('tbody tr').count()).toBe(0);
+    expect((await page.request.get(`${origin}/console/transactions?id=nope`)).status()).toBe(400);
   });
 
   it('records every console action in the audit log under the signed-in operator', async () => {
@@ -177,6 +228,9 @@ describe.skipIf(!hasChromium)('operator console in a browser', { timeout: 60_000
       'project.created',
       'api_key.issued',
       'web_user.invited',
+      'web_user.role_changed',
+      'web_user.removed',
+      'partner_fee.set',
       'rate.set',
     ]) {
       expect(actions, action).toContain(action);

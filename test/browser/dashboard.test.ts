@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDashboardApp } from '../../src/app.ts';
 import { accountBody } from '../bank-accounts/bodies.ts';
@@ -212,6 +213,56 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     expect(await page.content()).not.toContain(receiver.url);
   });
 
+  it('webhooks: sends a signed test event to the one endpoint asked, whatever events it subscribes to', async () => {
+    const ok = await startReceiver();
+    try {
+      await page.goto(`${origin}/sandbox/webhooks`);
+      await page.fill('#url', ok.url);
+      await page.check('input[name=events][value="customer.created"]');
+      expect(await submit(page, 'form[action="/sandbox/webhooks"] button[type=submit]')).toBe(201);
+      const secret = (await page.textContent('#new-secret'))!.trim();
+      // another endpoint of the project, subscribed to everything: it must not receive the test
+      await page.fill('#url', `${ok.url}/other`);
+      expect(await submit(page, 'form[action="/sandbox/webhooks"] button[type=submit]')).toBe(201);
+      const [endpoint] = await server.ctx.db.query<{ id: string }>(
+        'SELECT id FROM webhook_endpoints WHERE url = $1',
+        [ok.url],
+      );
+      await page.goto(`${origin}/sandbox/webhooks/${endpoint!.id}`);
+      expect(await submit(page, 'button:has-text("Send a test event")')).toBe(200);
+      expect(await page.textContent('[role=status]')).toContain('webhook_endpoint.test');
+      await eventually(
+        async () => ok.received.length,
+        (n) => n >= 1,
+        20_000,
+      );
+      const request = ok.received[0]!;
+      const payload = new Webhook(secret).verify(request.body, {
+        'webhook-id': String(request.headers['webhook-id']),
+        'webhook-timestamp': String(request.headers['webhook-timestamp']),
+        'webhook-signature': String(request.headers['webhook-signature']),
+      }) as { eventId: string; eventType: string; data: { id: string; url: string } };
+      expect(payload.eventType).toBe('webhook_endpoint.test');
+      expect(payload.data).toMatchObject({ id: endpoint!.id, url: ok.url });
+      const deliveries = await server.ctx.db.query(
+        'SELECT endpoint_id FROM webhook_deliveries WHERE event_id = $1',
+        [payload.eventId],
+      );
+      expect(deliveries).toEqual([{ endpoint_id: endpoint!.id }]);
+      await eventually(
+        async () => {
+          await page.reload();
+          return page.textContent('tbody');
+        },
+        (text) => /webhook_endpoint\.test[\s\S]*DELIVERED[\s\S]*HTTP 200/.test(text ?? ''),
+      );
+      await checkPage(page, 'dashboard-webhook-test-event');
+      expect(ok.received).toHaveLength(1);
+    } finally {
+      await ok.close();
+    }
+  });
+
   it('request log: recent API requests with the problem body of a failure, filtered by status and path', async () => {
     const failed = await sandbox.post('/customers', { type: 'INDIVIDUAL' });
     expect(failed.statusCode).toBe(400);
@@ -280,9 +331,32 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     const tx = created.json();
     await page.goto(`${origin}/sandbox/transactions`);
     await page.fill('#customerId', customerId);
-    await submit(page, 'form[role=search] button');
+    await page.selectOption('#status', 'AWAITING_FUNDS');
+    await page.selectOption('#type', 'ON_RAMP');
+    await page.selectOption('#currency', 'BRL');
+    const today = tx.createdAt.slice(0, 10);
+    await page.fill('#from', today);
+    await page.fill('#to', today);
+    expect(await submit(page, 'form[role=search] button')).toBe(200);
     expect(await page.locator('tbody tr').count()).toBe(1);
+    expect(await page.inputValue('#from')).toBe(today);
     await checkPage(page, 'dashboard-transactions');
+    const next = new Date(Date.parse(today) + 86_400_000).toISOString().slice(0, 10);
+    for (const miss of [
+      'status=SUCCESS',
+      'type=OFF_RAMP',
+      'type=TRANSFER',
+      'currency=USDC',
+      `from=${next}`,
+    ]) {
+      await page.goto(`${origin}/sandbox/transactions?customerId=${customerId}&${miss}`);
+      expect(await page.locator('tbody tr').count(), miss).toBe(0);
+    }
+    for (const bad of ['status=PAID', 'from=2026-02-30', `from=${next}&to=${today}`]) {
+      const response = await page.request.get(`${origin}/sandbox/transactions?${bad}`);
+      expect(response.status(), bad).toBe(400);
+    }
+    await page.goto(`${origin}/sandbox/transactions?customerId=${customerId}`);
     await page.click(`a[href="/sandbox/transactions/${tx.id}"]`);
     await page.waitForLoadState('load');
     expect(await page.textContent('#brcode')).toBe(tx.depositInstructions.brCode);
@@ -365,7 +439,40 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     }
     const keys = await server.ctx.db.query("SELECT 1 FROM api_keys WHERE name = 'sneaky'");
     expect(keys).toHaveLength(0);
+    const [endpoint] = await server.ctx.db.query<{ id: string }>(
+      'SELECT id FROM webhook_endpoints WHERE project_id = $1 AND deleted_at IS NULL LIMIT 1',
+      [tenant.projectId],
+    );
+    const events = await server.ctx.db.query('SELECT count(*) AS n FROM events');
+    expect(
+      (
+        await viewer.request.post(`${origin}/sandbox/webhooks/${endpoint!.id}/test`, {
+          form: { _csrf: csrf },
+        })
+      ).status(),
+    ).toBe(403);
+    expect(await server.ctx.db.query('SELECT count(*) AS n FROM events')).toEqual(events);
     await viewer.context().close();
+
+    // fees are the admins': a developer reads them and is refused a change on the server
+    const { page: developer } = await newPage(browser);
+    await acceptInvite(developer, await invite(tenant.projectId, 'developer@banco.example', 'developer'));
+    await developer.goto(`${origin}/sandbox/fees`);
+    expect(await developer.isVisible('#on_ramp-bps')).toBe(false);
+    expect(await developer.textContent('main')).toContain('Only the project');
+    const feeChange = {
+      _csrf: await csrfOf(developer),
+      transactionType: 'ON_RAMP',
+      bps: '4000',
+      flat: '0.00',
+    };
+    expect((await developer.request.post(`${origin}/sandbox/fees`, { form: feeChange })).status()).toBe(403);
+    expect(
+      await server.ctx.db.query(
+        "SELECT 1 FROM audit_log WHERE action = 'partner_fee.set' AND after::text LIKE '%4000%'",
+      ),
+    ).toHaveLength(0);
+    await developer.context().close();
   });
 
   it('refuses a state-changing request without the CSRF token, or from another origin', async () => {
@@ -394,6 +501,59 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     await attacker.context().close();
   });
 
+  it('fees: the partner fee beside the platform fee; an admin changes it, audited, read by the API, charged on receipts', async () => {
+    await page.goto(`${origin}/sandbox/fees`);
+    const platform = server.ctx.config.onRamp.feeBasisPoints;
+    expect(await page.textContent('tbody')).toContain(
+      `${Math.floor(platform / 100)}.${String(platform % 100).padStart(2, '0')}%`,
+    );
+    await page.fill('#on_ramp-bps', '125');
+    await page.fill('#on_ramp-flat', '2.00');
+    expect(await submit(page, 'button:has-text("Save on-ramp fee")')).toBe(200);
+    expect(await page.textContent('[role=status]')).toContain('saved');
+    expect(await page.textContent('tbody')).toContain('1.25% + BRL 2.00');
+    await checkPage(page, 'dashboard-fees');
+    const read = await server.operator.inject({
+      method: 'GET',
+      url: `/operator/projects/${tenant.projectId}/partner-fees`,
+      headers: { authorization: `Bearer ${server.operatorToken}` },
+    });
+    expect(read.json().data).toContainEqual(
+      expect.objectContaining({ transactionType: 'ON_RAMP', bps: 125, flat: '2.00' }),
+    );
+    const audit = await server.ctx.db.query<{ actor: string }>(
+      "SELECT actor FROM audit_log WHERE action = 'partner_fee.set' AND resource_id = $1",
+      [tenant.projectId],
+    );
+    expect(audit.map((row) => row.actor)).toEqual([
+      expect.stringMatching(/^dashboard:.*:ana@banco\.example$/),
+    ]);
+    // a transaction created now charges it, and its receipt shows both fees apart
+    const created = (
+      await sandbox.post('/transactions/on-ramp', { customerId, currency: 'BRL', amount: '200.00' })
+    ).json();
+    expect((await sandbox.post(`/sandbox/transactions/${created.id}/deposit`, {})).statusCode).toBeLessThan(
+      300,
+    );
+    const settled = await eventually(
+      async () => (await sandbox.get(`/transactions/${created.id}`)).json(),
+      (tx) => tx.status === 'SUCCESS',
+      20_000,
+    );
+    expect(settled.receipt.fees.partner).toEqual({ amount: '4.50', currency: 'BRL' });
+    await page.goto(`${origin}/sandbox/transactions/${created.id}`);
+    const receipt = await page.textContent('section[aria-labelledby=receipt]');
+    expect(receipt).toContain('Your feeBRL 4.50');
+    expect(receipt).toContain(`Platform feeBRL ${settled.receipt.fees.platform.amount}`);
+    await page.goto(`${origin}/sandbox/fees`);
+    // out of range: refused with the field named, nothing changed
+    await page.fill('#on_ramp-bps', '9999');
+    expect(await submit(page, 'button:has-text("Save on-ramp fee")')).toBe(400);
+    expect(await page.textContent('[role=alert]')).toContain('bps');
+    await page.goto(`${origin}/sandbox/fees`);
+    expect(await page.textContent('tbody')).toContain('1.25% + BRL 2.00');
+  });
+
   it('cross-tenant: nothing of another project is reachable through any page or form', async () => {
     const other = await server.newTenant('Outro Parceiro');
     const otherApi = client(server.sandbox, other.sandboxKey);
@@ -415,6 +575,15 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
       `/production/customers/${customerId}`,
     ];
     for (const path of reads) expect((await page.request.get(`${origin}${path}`)).status(), path).toBe(404);
+    const foreignFee = await server.operator.inject({
+      method: 'POST',
+      url: `/operator/projects/${other.projectId}/partner-fees`,
+      payload: { transactionType: 'OFF_RAMP', bps: 4321, flat: '7.77' },
+      headers: { authorization: `Bearer ${server.operatorToken}` },
+    });
+    expect(foreignFee.statusCode).toBe(201);
+    await page.goto(`${origin}/sandbox/fees`);
+    expect(await page.content()).not.toContain('43.21%');
     for (const path of ['/sandbox/customers', '/sandbox/team', '/sandbox/api-keys', '/sandbox/webhooks']) {
       await page.goto(`${origin}${path}?q=Alheio`);
       const html = await page.content();
@@ -427,6 +596,7 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     const writes: [string, Record<string, string>][] = [
       [`/sandbox/api-keys/${foreignKey!.id}/revoke`, {}],
       [`/sandbox/webhooks/${endpoint.id}/delete`, {}],
+      [`/sandbox/webhooks/${endpoint.id}/test`, {}],
       [`/sandbox/webhooks/${endpoint.id}/deliveries/${foreignCustomer.id}/retry`, {}],
       [`/sandbox/team/${foreignUser!.id}/role`, { role: 'viewer' }],
       [`/sandbox/team/${foreignUser!.id}/remove`, {}],
@@ -445,6 +615,11 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     });
     expect(upload.status()).toBe(404);
     expect((await otherApi.get(`/webhook-endpoints/${endpoint.id}`)).statusCode).toBe(200);
+    const tests = await server.ctx.db.query(
+      "SELECT 1 FROM events WHERE project_id = $1 AND type = 'webhook_endpoint.test'",
+      [other.projectId],
+    );
+    expect(tests).toHaveLength(0);
     expect((await otherApi.get('/customers')).statusCode).toBe(200);
     const [still] = await server.ctx.db.query<{ role: string; removed_at: Date | null }>(
       'SELECT role, removed_at FROM web_users WHERE id = $1',

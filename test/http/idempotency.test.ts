@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withAnswer } from '../../src/db/commit-hooks.ts';
 import { registerIdempotency } from '../../src/http/idempotency.ts';
 import {
   claimKey,
@@ -9,6 +10,7 @@ import {
   IDEMPOTENCY_TTL_MS,
 } from '../../src/http/idempotency-store.ts';
 import { registerProblemHandlers } from '../../src/http/problem.ts';
+import { Problem } from '../../src/http/schemas.ts';
 import { validatorCompiler } from '../../src/http/validation.ts';
 import type { Tenant } from '../../src/lib/environment.ts';
 import { individualBody } from '../helpers/factories.ts';
@@ -263,6 +265,113 @@ describe('Idempotency-Key and failures on our side', () => {
     expect(replayed.headers['idempotent-replayed']).toBe('true');
     expect(replayed.json()).toEqual({ run: 2 });
     expect(runs).toBe(2);
+    await app.close();
+  });
+
+  /** A bare app with the idempotency hooks and one route, for answers no real route gives. */
+  async function appWith(handler: (reply: import('fastify').FastifyReply) => Promise<unknown>) {
+    const tenant = { projectId, environment: 'production' as const };
+    const app = Fastify();
+    app.setValidatorCompiler(validatorCompiler);
+    app.addSchema(Problem);
+    registerProblemHandlers(app);
+    app.decorateRequest('tenant', null as unknown as Tenant);
+    app.addHook('onRequest', async (request) => {
+      request.tenant = tenant;
+    });
+    registerIdempotency(app, server.ctx);
+    app.post(
+      '/change',
+      {
+        schema: {
+          response: {
+            201: {
+              type: 'object',
+              properties: { id: { type: 'string' }, run: { type: 'integer' } },
+              required: ['id', 'run'],
+            },
+          },
+        },
+      },
+      async (_request, reply) => handler(reply),
+    );
+    return app;
+  }
+
+  it('writes the answer in the transaction of the change, as it will be serialised', async () => {
+    const idem = key();
+    let inTransaction: unknown[] = [];
+    const app = await appWith(async (reply) => {
+      const answer = await server.ctx.db.transaction(async () => ({
+        id: 'abc',
+        run: 1,
+        extra: 'not in the schema',
+      }));
+      // committed: the stored answer is already there, before anything is sent
+      inTransaction = await server.ctx.db.query(
+        'SELECT response_status, response_body FROM idempotency_keys WHERE project_id = $1 AND key = $2',
+        [projectId, idem],
+      );
+      return reply.code(201).send(answer);
+    });
+    const first = await app.inject({ method: 'POST', url: '/change', payload: {}, headers: withKey(idem) });
+    expect(first.statusCode).toBe(201);
+    expect(first.body).toBe('{"id":"abc","run":1}');
+    expect(inTransaction).toEqual([{ response_status: 201, response_body: expect.stringMatching(/^v1\./) }]);
+    const replayed = await app.inject({
+      method: 'POST',
+      url: '/change',
+      payload: {},
+      headers: withKey(idem),
+    });
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toBe(first.body);
+    expect(replayed.headers['content-type']).toBe(first.headers['content-type']);
+    await app.close();
+  });
+
+  it('writes the answer a transaction names with withAnswer when its value is not the answer', async () => {
+    const idem = key();
+    const app = await appWith(async (reply) => {
+      const { rowId } = await server.ctx.db.transaction(async () =>
+        withAnswer({ rowId: 'abc' }, { id: 'abc', run: 7 }),
+      );
+      // a crash here leaves the named answer for a retry
+      const stored = await server.ctx.db.query<{ response_status: number }>(
+        'SELECT response_status FROM idempotency_keys WHERE project_id = $1 AND key = $2',
+        [projectId, idem],
+      );
+      expect(stored).toEqual([{ response_status: 201 }]);
+      return reply.code(201).send({ id: rowId, run: 7 });
+    });
+    const first = await app.inject({ method: 'POST', url: '/change', payload: {}, headers: withKey(idem) });
+    expect(first.statusCode, first.body).toBe(201);
+    const replayed = await app.inject({
+      method: 'POST',
+      url: '/change',
+      payload: {},
+      headers: withKey(idem),
+    });
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toBe('{"id":"abc","run":7}');
+    await app.close();
+  });
+
+  it('keeps the answer committed with a change when the request then fails with a 5xx: a retry replays it, never runs it again', async () => {
+    const idem = key();
+    let runs = 0;
+    const app = await appWith(async () => {
+      runs += 1;
+      await server.ctx.db.transaction(async () => ({ id: 'abc', run: runs }));
+      throw new Error('failed after the change committed');
+    });
+    const post = () => app.inject({ method: 'POST', url: '/change', payload: {}, headers: withKey(idem) });
+    expect((await post()).statusCode).toBe(500);
+    const retried = await post();
+    expect(retried.statusCode).toBe(201);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.json()).toEqual({ id: 'abc', run: 1 });
+    expect(runs).toBe(1);
     await app.close();
   });
 

@@ -127,6 +127,15 @@ describe('the OpenAPI document', () => {
     );
   });
 
+  it('publishes the webhook secret rotation, its body optional and its answer carrying the new secret', () => {
+    for (const document of Object.values(documents)) {
+      const operation = document.paths['/webhook-endpoints/{id}/rotate-secret']?.post;
+      expect(operation?.operationId).toBe('rotateWebhookEndpointSecret');
+      expect(operation?.requestBody?.required).toBe(false);
+      expect(JSON.stringify(operation?.responses['200'])).toContain('"secret"');
+    }
+  });
+
   it('describes every event and its payload in webhooks', () => {
     expect(Object.keys(documents.sandbox.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
     for (const type of EVENT_TYPES) {

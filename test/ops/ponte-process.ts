@@ -43,7 +43,11 @@ export function databaseEnv(): NodeJS.ProcessEnv {
   return url ? { DATABASE_URL: url } : { PONTE_DATA_DIR: 'memory://' };
 }
 
-export async function spawnPonte(env: NodeJS.ProcessEnv = {}): Promise<PonteProcess> {
+/** `imports`: modules loaded into the process before the server (`node --import`), such as fault hooks. */
+export async function spawnPonte(
+  env: NodeJS.ProcessEnv = {},
+  options: { imports?: string[] } = {},
+): Promise<PonteProcess> {
   const [production, sandbox, operator, dashboard] = [
     await freePort(),
     await freePort(),
@@ -58,7 +62,10 @@ export async function spawnPonte(env: NodeJS.ProcessEnv = {}): Promise<PonteProc
   };
   const { DATABASE_URL: _ignored, REDIS_URL: _none, ...inherited } = process.env;
   // As `npm start` runs it: the compiled service when the build is current, else the sources through tsx.
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  // Modules loaded first (fault hooks written in TypeScript) come through tsx.
+  const imports = (options.imports ?? []).flatMap((module) => ['--import', module]);
+  const preload = imports.length > 0 ? ['--import', 'tsx', ...imports] : [];
+  const child = spawn(process.execPath, [...preload, 'scripts/start.mjs'], {
     cwd: ROOT,
     env: {
       ...inherited,

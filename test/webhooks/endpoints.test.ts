@@ -32,6 +32,7 @@ describe('POST /webhook-endpoints', () => {
       events: null,
       status: 'ENABLED',
       disabledReason: null,
+      previousSecretExpiresAt: null,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: endpoint.createdAt,

@@ -39,4 +39,20 @@ describe('webhook signing secrets', () => {
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(newSigningSecret()).verify(body, headers)).toThrow();
   });
+
+  it('sign with several secrets as space-separated signatures, each verifying with its own secret', () => {
+    const [current, previous] = [newSigningSecret(), newSigningSecret()];
+    const body = JSON.stringify({ eventId: 'evt', data: {} });
+    const headers = signatureHeaders([current, previous], 'evt', new Date(), body);
+    const [first, second, ...rest] = headers['webhook-signature'].split(' ');
+    expect(rest).toEqual([]);
+    expect(new Webhook(current).verify(body, { ...headers, 'webhook-signature': first! })).toEqual(
+      JSON.parse(body),
+    );
+    expect(new Webhook(previous).verify(body, { ...headers, 'webhook-signature': second! })).toEqual(
+      JSON.parse(body),
+    );
+    expect(() => new Webhook(previous).verify(body, { ...headers, 'webhook-signature': first! })).toThrow();
+    expect(new Webhook(previous).verify(body, headers)).toEqual(JSON.parse(body));
+  });
 });

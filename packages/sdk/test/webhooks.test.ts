@@ -86,6 +86,37 @@ describe('webhooks.verify on a delivery of the real dispatcher', () => {
     expect(() => ponte.webhooks.verify(event.body, unsigned, secret)).toThrow(/Missing/);
   });
 
+  it('verifies with the old and the new secret while a rotated secret overlaps, with the new one only after', async () => {
+    const hooks = await startReceiver();
+    try {
+      const endpoint = await ponte.webhookEndpoints.create({ url: hooks.url, events: ['customer.created'] });
+      const rotated = await ponte.webhookEndpoints.rotateSecret(endpoint.id, { expiresIn: 3600 });
+      expect(rotated.secret).not.toBe(endpoint.secret);
+      expect(Date.parse(rotated.previousSecretExpiresAt!)).toBeGreaterThan(Date.now());
+      await ponte.customers.create({
+        type: 'INDIVIDUAL',
+        name: 'Rui Souza',
+        taxId: validCpf('1'),
+        country: 'BRA',
+        email: 'rui@example.com',
+      });
+      await waitFor(
+        async () => hooks.received.length,
+        (count) => count > 0,
+      );
+      const delivery = hooks.received[0]!;
+      const headers = delivery.headers as Record<string, string>;
+      expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
+      for (const key of [endpoint.secret, rotated.secret])
+        expect(ponte.webhooks.verify(delivery.body, headers, key).eventType).toBe('customer.created');
+
+      const retired = await ponte.webhookEndpoints.rotateSecret(endpoint.id, { expiresIn: 0 });
+      expect(retired.previousSecretExpiresAt).not.toBeNull();
+    } finally {
+      await hooks.close();
+    }
+  });
+
   it('refuses a delivery signed outside the timestamp tolerance, as a possible replay', () => {
     const signedAt = Number(event.headers['webhook-timestamp']) * 1000;
     const later = () => signedAt + 301_000;

@@ -24,7 +24,10 @@ const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /** Operations whose body may be left out entirely (the server reads none as `{}`). */
-const OPTIONAL_BODIES = new Set(['POST /sandbox/transactions/{id}/deposit']);
+const OPTIONAL_BODIES = new Set([
+  'POST /sandbox/transactions/{id}/deposit',
+  'POST /webhook-endpoints/{id}/rotate-secret',
+]);
 
 const HEADERS: Record<string, Json> = {
   'X-Request-Id': {

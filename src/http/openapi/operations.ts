@@ -34,6 +34,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'DELETE /webhook-endpoints/{id}': 'deleteWebhookEndpoint',
   'GET /webhook-endpoints/{id}/deliveries': 'listWebhookDeliveries',
   'POST /webhook-endpoints/{id}/deliveries/{deliveryId}/retry': 'retryWebhookDelivery',
+  'POST /webhook-endpoints/{id}/rotate-secret': 'rotateWebhookEndpointSecret',
   'POST /sandbox/customers/{id}/verification': 'simulateVerification',
   'POST /sandbox/transactions/{id}/deposit': 'simulateDeposit',
   'POST /sandbox/transactions/{id}/return': 'simulateReturn',

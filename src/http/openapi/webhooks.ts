@@ -29,6 +29,12 @@ export const EVENT_PAYLOADS: Record<EventType, { schema: string; summary: string
     schema: 'Transaction',
     summary: 'A transaction changed status, refunds and returns included',
   },
+  'webhook_endpoint.test': {
+    schema: 'WebhookEndpoint',
+    summary:
+      'A test event the partner asked for from the dashboard: sent to that one endpoint only, whatever ' +
+      'its event filter, signed and retried like any other, and carrying the endpoint itself',
+  },
 };
 
 /** `customer.verification.updated` → `CustomerVerificationUpdatedEvent`. */

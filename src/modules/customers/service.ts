@@ -106,7 +106,8 @@ export function createCustomerService(deps: {
       link,
     );
     try {
-      await db.transaction(async (tx) => {
+      // the transaction's value is the answer: it commits with the change (src/http/idempotency.ts)
+      return await db.transaction(async (tx) => {
         await repo.insertCustomer(tx, customer);
         await insertVerification(tx, verification);
         await recordEvent(tx, {
@@ -117,6 +118,7 @@ export function createCustomerService(deps: {
           data: view,
           at: now,
         });
+        return view;
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -127,7 +129,6 @@ export function createCustomerService(deps: {
       }
       throw error;
     }
-    return view;
   }
 
   type TransactionLimits = Awaited<ReturnType<typeof transactionLimits>>;

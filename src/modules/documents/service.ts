@@ -91,11 +91,11 @@ export function createDocumentService(deps: { db: Database; clock: Clock }) {
       pointer: '/body/file',
       at: clock(),
     });
-    await db.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       if (!(await findCustomer(tx, tenant, customerId))) throw notFound('Customer');
       await repo.insertDocument(tx, document);
+      return presentDocument(document);
     });
-    return presentDocument(document);
   }
 
   /** 404 unless the customer is the tenant's: checked before an upload is read at all. */

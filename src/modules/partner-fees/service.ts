@@ -1,11 +1,12 @@
 /**
- * A partner's own fee on top of the platform's: `{bps, flat}` per transaction type, set by the operator.
+ * A partner's own fee on top of the platform's: `{bps, flat}` per transaction type, set by the operator
+ * (API and console) or by the project's admins in the dashboard; every change is audited.
  * The terms in force when a transaction is created are copied onto it, so a later change never
  * reprices a transaction already under way.
  */
 import type { Clock } from '../../core/clock.ts';
-import { notFound } from '../../core/errors.ts';
-import { formatAmount, parseAmount } from '../../core/money.ts';
+import { AppError, notFound } from '../../core/errors.ts';
+import { AMOUNT_PATTERN, formatAmount, parseAmount } from '../../core/money.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
 import { findProject } from '../projects/service.ts';
@@ -21,6 +22,25 @@ export async function partnerFeeTerms(
 ): Promise<PartnerFeeTerms> {
   const row = await repo.findPartnerFee(db, projectId, type);
   return row ? { basisPoints: row.basis_points, flat: row.flat } : NO_PARTNER_FEE;
+}
+
+/** The highest partner fee in basis points (50%). */
+export const MAX_PARTNER_FEE_BPS = 5000;
+const AMOUNT = new RegExp(AMOUNT_PATTERN);
+
+/** The same rules for every caller (operator API, console, dashboard): 400 naming each bad field. */
+function checkTerms(input: { transactionType: string; bps: number; flat: string }): void {
+  const errors: { pointer: string; message: string }[] = [];
+  if (!(repo.FEE_TRANSACTION_TYPES as readonly string[]).includes(input.transactionType))
+    errors.push({
+      pointer: '/body/transactionType',
+      message: `must be one of ${repo.FEE_TRANSACTION_TYPES.join(', ')}`,
+    });
+  if (!Number.isInteger(input.bps) || input.bps < 0 || input.bps > MAX_PARTNER_FEE_BPS)
+    errors.push({ pointer: '/body/bps', message: `must be a whole number from 0 to ${MAX_PARTNER_FEE_BPS}` });
+  if (!AMOUNT.test(input.flat))
+    errors.push({ pointer: '/body/flat', message: 'must be an amount in BRL with up to two decimals' });
+  if (errors.length > 0) throw new AppError('invalid_request', 'The partner fee is invalid', { errors });
 }
 
 export { partnerFeePart } from './repo.ts';
@@ -68,6 +88,7 @@ export function createPartnerFeeService(deps: { db: Database; clock: Clock }) {
     projectId: string,
     input: { transactionType: repo.FeeTransactionType; bps: number; flat: string },
   ): Promise<PartnerFeeView> {
+    checkTerms(input);
     return db.transaction(async (tx) => {
       if (!(await findProject(tx, projectId))) throw notFound('Project');
       const before = await repo.findPartnerFee(tx, projectId, input.transactionType);

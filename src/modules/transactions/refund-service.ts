@@ -35,7 +35,10 @@ export function createRefundService(deps: { db: Database; clock: Clock; config: 
         'Refunds are not available: the PIX payout provider is not configured',
       );
     }
-    const { view, sent } = await db.transaction(async (tx) => {
+    // payouts to submit once committed; the transaction's value is the answer, committed with it
+    const sent: string[] = [];
+    const view = await db.transaction(async (tx) => {
+      sent.length = 0; // a retried transaction starts over
       await lockCustomer(tx, tenant, found.customer_id);
       const row = (await lockTransaction(tx, id))!;
       if (row.refund_status === 'PENDING') {
@@ -50,7 +53,6 @@ export function createRefundService(deps: { db: Database; clock: Clock; config: 
         );
       }
       const now = clock();
-      const sent: string[] = [];
       let total = 0n;
       for (const deposit of deposits) {
         const e2e = newEndToEndId(config, row, now);
@@ -89,7 +91,7 @@ export function createRefundService(deps: { db: Database; clock: Clock; config: 
         failureReason: null,
         at: now,
       });
-      return { view: presentTransaction(updated), sent };
+      return presentTransaction(updated);
     });
     setImmediate(() => {
       for (const e2e of sent) void submitDuePayouts(deps, 1, e2e).catch(() => {});

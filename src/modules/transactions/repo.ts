@@ -1,5 +1,6 @@
 import type { StatementPart } from '../../db/one-statement.ts';
 import { queryPage } from '../../db/page-query.ts';
+import { type ListFilter, listConditions, type Scope } from '../../db/transaction-filter.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { Currency } from '../ledger/accounts.ts';
@@ -177,22 +178,21 @@ export async function lockTransactionByTxid(
   return rows[0];
 }
 
-export type ListFilter = { customerId?: string | undefined };
+export type { ListFilter, Scope } from '../../db/transaction-filter.ts';
 
 export async function listTransactions(
   db: Executor,
-  tenant: Tenant,
+  scope: Scope,
   filter: ListFilter,
   limit: number,
   offset: number,
 ): Promise<{ rows: TransactionRow[]; total: number }> {
-  const where = `project_id = $1 AND environment = $2 AND ($3::uuid IS NULL OR customer_id = $3)`;
-  const params = [tenant.projectId, tenant.environment, filter.customerId ?? null];
+  const { where, params } = listConditions(scope, filter);
   const { rows, total } = await queryPage<TransactionRow>(
     db,
     `SELECT count(*) AS total FROM transactions WHERE ${where}`,
     `SELECT ${COLUMNS} FROM transactions WHERE ${where}
-      ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
+      ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, limit, offset],
   );
   return { rows, total: total ?? 0 };

@@ -6,7 +6,7 @@ import { formatAmount, parseAmount } from '../../core/money.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import { readAll, writeAll } from '../../db/one-statement.ts';
 import type { Database } from '../../db/types.ts';
-import type { Tenant } from '../../lib/environment.ts';
+import type { Environment, Tenant } from '../../lib/environment.ts';
 import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib/pix-brcode.ts';
 import { randomBase62 } from '../../lib/secrets.ts';
 import { lockApprovedCustomer } from '../customers/service.ts';
@@ -221,28 +221,49 @@ export function createTransactionService(deps: {
     filter: repo.ListFilter,
     page: PageRequest,
   ): Promise<PageResult<AnyTransactionView>> {
+    const found = await search(
+      { projectId: tenant.projectId, environment: tenant.environment },
+      filter,
+      page,
+    );
+    return { ...found, data: found.data.map((item) => item.transaction) };
+  }
+
+  /**
+   * Transactions of every type, newest first, in a scope: one tenant (the partner's lists), or any
+   * project and environment (the platform staff's search, which also finds one by its id).
+   */
+  async function search(
+    scope: repo.Scope,
+    filter: repo.ListFilter,
+    page: PageRequest,
+  ): Promise<PageResult<{ transaction: AnyTransactionView; projectId: string; environment: Environment }>> {
     const upTo = page.offset + page.limit;
     const [ramps, moves] = await Promise.all([
-      repo.listTransactions(db, tenant, filter, upTo, 0),
-      listChainTransactions(db, tenant, filter.customerId, upTo),
+      repo.listTransactions(db, scope, filter, upTo, 0),
+      listChainTransactions(db, scope, filter, upTo),
     ]);
+    const found = (
+      row: { id: string; created_at: Date; project_id: string; environment: Environment },
+      transaction: AnyTransactionView,
+    ) => ({
+      at: row.created_at,
+      id: row.id,
+      transaction,
+      projectId: row.project_id,
+      environment: row.environment,
+    });
     const merged = [
-      ...ramps.rows.map((row) => ({
-        at: row.created_at,
-        id: row.id,
-        view: presentTransaction(row) as AnyTransactionView,
-      })),
-      ...moves.rows.map((row) => ({
-        at: row.created_at,
-        id: row.id,
-        view: presentChainTransaction(chains, row),
-      })),
+      ...ramps.rows.map((row) => found(row, presentTransaction(row) as AnyTransactionView)),
+      ...moves.rows.map((row) => found(row, presentChainTransaction(chains, row))),
     ].sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-    const data = merged.slice(page.offset, upTo).map((item) => item.view);
+    const data = merged
+      .slice(page.offset, upTo)
+      .map(({ transaction, projectId, environment }) => ({ transaction, projectId, environment }));
     return pageResult(page, data, ramps.total + moves.total);
   }
 
-  return { create, get, list };
+  return { create, get, list, search };
 }
 
 export type TransactionService = ReturnType<typeof createTransactionService>;

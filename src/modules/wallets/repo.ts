@@ -1,4 +1,5 @@
 /** SQL of wallets and of stablecoin transactions (transfers and deposits). */
+import { type ListFilter, listConditions } from '../../db/transaction-filter.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
@@ -228,16 +229,16 @@ export async function updateChainTransaction(
 
 export async function listChainTransactions(
   db: Executor,
-  tenant: Tenant,
-  customerId: string | undefined,
+  scope: { projectId?: string | undefined; environment?: Environment | undefined },
+  filter: ListFilter,
   limit: number,
 ): Promise<{ rows: ChainTransactionRow[]; total: number }> {
-  const where = `project_id = $1 AND environment = $2
-    AND ($3::uuid IS NULL OR customer_id = $3 OR to_customer_id = $3)`;
-  const params = [tenant.projectId, tenant.environment, customerId ?? null];
+  // A transfer is the payer's and the payee's: a customer filter matches either side.
+  const { where, params } = listConditions(scope, filter, ['customer_id', 'to_customer_id']);
   const [rows, count] = await Promise.all([
     db.query<ChainTransactionRow>(
-      `SELECT ${TX_COLUMNS} FROM chain_transactions WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $4`,
+      `SELECT ${TX_COLUMNS} FROM chain_transactions WHERE ${where}
+        ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1}`,
       [...params, limit],
     ),
     db.query<{ n: bigint }>(`SELECT count(*) AS n FROM chain_transactions WHERE ${where}`, params),

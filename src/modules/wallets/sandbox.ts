@@ -35,7 +35,7 @@ export function createSandboxWalletService(deps: { db: Database; clock: Clock; c
       throw invalidField('/body/currency', `${input.currency} is not available on ${wallet.blockchain}`);
     }
     const at = clock();
-    const id = await db.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       const created = await recordInbound(
         tx,
         chains,
@@ -55,10 +55,9 @@ export function createSandboxWalletService(deps: { db: Database; clock: Clock; c
       );
       if (!created) throw new AppError('conflict', 'The address is not a wallet of this project');
       if (chains.config.sandboxConfirmationMs === 0) await creditDeposit(tx, chains, created, at);
-      return created;
+      // read inside the transaction: the answer commits with the deposit (src/http/idempotency.ts)
+      return presentChainTransaction(chains, (await findChainTransaction(tx, tenant, created))!);
     });
-    const row = await findChainTransaction(db, tenant, id);
-    return presentChainTransaction(chains, row!);
   }
 
   return { deposit };

@@ -10,6 +10,7 @@ import type { Clock } from '../../core/clock.ts';
 import { formatDecimal, parseDecimal } from '../../core/decimal.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { withAnswer } from '../../db/commit-hooks.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { findCustomer, lockApprovedCustomer } from '../customers/service.ts';
@@ -132,7 +133,8 @@ export function createTransferService(deps: { db: Database; clock: Clock; chains
           entries: walletTransfer(sender.id, recipientId, input.currency, amount, blockchain),
           at: now,
         });
-        return { row: await moveChainTransaction(tx, chains, row, 'SUCCESS', now), send: null };
+        const moved = await moveChainTransaction(tx, chains, row, 'SUCCESS', now);
+        return withAnswer({ row: moved, send: null }, presentChainTransaction(chains, moved));
       }
       await postJournal(tx, {
         tenant,
@@ -162,7 +164,14 @@ export function createTransferService(deps: { db: Database; clock: Clock; chains
           send.transaction_hash,
         ]);
       }
-      return { row, send: send.id };
+      // the answer as of the commit; the send may move on before it is sent
+      return withAnswer(
+        { row, send: send.id },
+        presentChainTransaction(chains, {
+          ...row,
+          transaction_hash: send.transaction_hash ?? row.transaction_hash,
+        }),
+      );
     });
     if (result.send) await progressSend(deps, result.send);
     const row = await findChainTransaction(db, tenant, result.row.id);

@@ -94,6 +94,8 @@ export type ClaimedDelivery = {
   environment: Environment;
   url: string;
   secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: Date | null;
   attempt_count: number;
   retry_until: Date;
   event_id: string;
@@ -174,7 +176,8 @@ export async function claimDueDeliveries(
         SET next_attempt_at = $3, claim_token = $4, updated_at = $1
        FROM due, webhook_endpoints ep, events e
       WHERE w.id = due.id AND ep.id = w.endpoint_id AND e.id = w.event_id
-     RETURNING w.id, w.endpoint_id, w.project_id, w.environment, ep.url, ep.secret_ciphertext, w.attempt_count,
+     RETURNING w.id, w.endpoint_id, w.project_id, w.environment, ep.url, ep.secret_ciphertext,
+               ep.previous_secret_ciphertext, ep.previous_secret_expires_at, w.attempt_count,
                w.retry_until, e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at,
                e.data AS event_data`,
     [

@@ -103,8 +103,13 @@ export function createDispatcher(deps: DispatcherDeps) {
         created_at: delivery.event_created_at,
         data: delivery.event_data,
       });
-      const secret = decryptSecret(encryptionKey, delivery.secret_ciphertext, delivery.endpoint_id);
-      const headers = signatureHeaders(secret, delivery.event_id, clock(), body);
+      const at = clock();
+      const secrets = [decryptSecret(encryptionKey, delivery.secret_ciphertext, delivery.endpoint_id)];
+      // during a rotation's overlap the replaced secret signs too
+      if (delivery.previous_secret_ciphertext && delivery.previous_secret_expires_at! > at) {
+        secrets.push(decryptSecret(encryptionKey, delivery.previous_secret_ciphertext, delivery.endpoint_id));
+      }
+      const headers = signatureHeaders(secrets, delivery.event_id, at, body);
       return await post({ url, address: target.address, headers, body, timeoutMs: config.timeoutMs });
     } catch (error) {
       log.error({ err: error, deliveryId: delivery.id }, 'webhook attempt not sent');

@@ -9,6 +9,9 @@ export function presentEndpoint(row: EndpointRow) {
     events: row.event_types ? (row.event_types as EventType[]) : null,
     status: row.status,
     disabledReason: row.disabled_reason,
+    previousSecretExpiresAt: row.previous_secret_expires_at
+      ? row.previous_secret_expires_at.toISOString()
+      : null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -11,6 +11,9 @@ export type EndpointRow = {
   url: string;
   event_types: string[] | null;
   secret_ciphertext: string;
+  /** The secret a rotation replaced, which also signs deliveries until `previous_secret_expires_at`. */
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: Date | null;
   status: EndpointStatus;
   disabled_reason: string | null;
   failing_since: Date | null;
@@ -39,12 +42,12 @@ export type AttemptRow = {
 };
 
 const ENDPOINT_COLUMNS = `id, project_id, environment, url, event_types, secret_ciphertext, status, disabled_reason,
-       failing_since, created_at, updated_at`;
+       failing_since, created_at, updated_at, previous_secret_ciphertext, previous_secret_expires_at`;
 
 export async function insertEndpoint(db: Executor, row: EndpointRow): Promise<void> {
   await db.query(
     `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
       row.id,
       row.project_id,
@@ -57,8 +60,32 @@ export async function insertEndpoint(db: Executor, row: EndpointRow): Promise<vo
       row.failing_since,
       row.created_at,
       row.updated_at,
+      row.previous_secret_ciphertext,
+      row.previous_secret_expires_at,
     ],
   );
+}
+
+/**
+ * Replaces the endpoint's signing secret; the one it had becomes the previous secret until
+ * `previousExpiresAt` (a previous secret still in its overlap is dropped: two secrets at most).
+ */
+export async function rotateSecret(
+  db: Executor,
+  id: string,
+  secretCiphertext: string,
+  previousExpiresAt: Date,
+  now: Date,
+): Promise<EndpointRow> {
+  const rows = await db.query<EndpointRow>(
+    `UPDATE webhook_endpoints
+        SET previous_secret_ciphertext = secret_ciphertext, previous_secret_expires_at = $3,
+            secret_ciphertext = $2, updated_at = $4
+      WHERE id = $1 AND deleted_at IS NULL
+     RETURNING ${ENDPOINT_COLUMNS}`,
+    [id, secretCiphertext, previousExpiresAt, now],
+  );
+  return rows[0]!;
 }
 
 export async function findEndpoint(db: Executor, tenant: Tenant, id: string, lock = false) {
@@ -188,4 +215,33 @@ export async function countEndpointsLocked(tx: Executor, tenant: Tenant): Promis
     [tenant.projectId, tenant.environment],
   );
   return rows[0]!.n;
+}
+
+/**
+ * Queues one delivery of an event to one endpoint, due now, and marks the event fanned out so that no
+ * other endpoint receives it (a test event the partner asked for). Runs in the event's transaction.
+ */
+export async function insertDirectDelivery(
+  tx: Executor,
+  input: { id: string; endpoint: EndpointRow; eventId: string; at: Date; retryUntil: Date },
+): Promise<void> {
+  const [event] = await tx.query<{ seq: bigint }>(
+    'UPDATE events SET dispatched_at = $2 WHERE id = $1 RETURNING seq',
+    [input.eventId, input.at],
+  );
+  await tx.query(
+    `INSERT INTO webhook_deliveries (id, endpoint_id, project_id, environment, event_id, event_seq, resource_id,
+                                     status, next_attempt_at, retry_until, manual, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $2, 'PENDING', $7, $8, true, $7, $7)`,
+    [
+      input.id,
+      input.endpoint.id,
+      input.endpoint.project_id,
+      input.endpoint.environment,
+      input.eventId,
+      String(event!.seq),
+      input.at,
+      input.retryUntil,
+    ],
+  );
 }

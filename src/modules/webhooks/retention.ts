@@ -6,6 +6,22 @@
  */
 import type { Executor } from '../../db/types.ts';
 
+/**
+ * Erases the ciphertext of signing secrets replaced by a rotation once their overlap has ended (they
+ * no longer sign anything), up to `batch` endpoints per call.
+ */
+export async function eraseRetiredSecrets(db: Executor, now: Date, batch = 200): Promise<number> {
+  const rows = await db.query(
+    `UPDATE webhook_endpoints SET previous_secret_ciphertext = NULL
+      WHERE id IN (SELECT id FROM webhook_endpoints
+                    WHERE previous_secret_ciphertext IS NOT NULL AND previous_secret_expires_at <= $1
+                    LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING 1`,
+    [now, batch],
+  );
+  return rows.length;
+}
+
 export async function purgeOldDeliveries(
   db: Executor,
   now: Date,

@@ -11,6 +11,8 @@ import {
   EndpointParams,
   ListDeliveriesQuery,
   ListEndpointsQuery,
+  RotatedSecretSchema,
+  RotateSecretBody,
 } from './schema.ts';
 import { createWebhookService } from './service.ts';
 
@@ -88,6 +90,35 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; environ
       await webhooks.remove(request.tenant, request.params.id);
       return reply.code(204).send(null);
     },
+  );
+
+  app.post(
+    '/webhook-endpoints/:id/rotate-secret',
+    {
+      schema: {
+        tags,
+        summary: 'Rotate the signing secret (the new one is shown only in this answer)',
+        description:
+          'Gives the endpoint a new signing secret. The secret it replaces keeps signing for `expiresIn` ' +
+          'seconds (default one day, at most seven): meanwhile every delivery carries two signatures in ' +
+          'webhook-signature, one per secret, so receivers verify with either while the new one is deployed. ' +
+          'Afterwards only the new secret signs. Rotating again during an overlap retires the older secret at once.',
+        security: bearerSecurity,
+        params: EndpointParams,
+        body: RotateSecretBody,
+        response: { 200: RotatedSecretSchema, ...problems(400, 401, 404, 415, 429) },
+      },
+      // the body is optional: none at all means the default overlap
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
+    },
+    async (request, reply) =>
+      // the answer carries the new signing secret: no cache may keep it, and a replay only briefly
+      reply
+        .code(200)
+        .header('cache-control', 'no-store')
+        .send(await webhooks.rotateSecret(request.tenant, request.params.id, request.body.expiresIn)),
   );
 
   app.get(

@@ -36,6 +36,12 @@ const endpointProperties = {
     description: 'DISABLED once every delivery has failed for the configured period (3 days by default)',
   }),
   disabledReason: Nullable(Type.String()),
+  previousSecretExpiresAt: Nullable(
+    DateTime(
+      'When the signing secret replaced by the latest rotation stops (or stopped) signing deliveries ' +
+        'alongside the current one; null if the secret was never rotated',
+    ),
+  ),
   createdAt: DateTime(),
   updatedAt: DateTime(),
 };
@@ -47,6 +53,36 @@ export const CreatedEndpointSchema = Type.Object({
   secret: Type.String({
     description:
       'Signing secret (Standard Webhooks, whsec_...). Shown only in this answer; verify every delivery with it.',
+  }),
+});
+
+/** How long a rotated-out signing secret keeps signing by default, and at most. */
+export const DEFAULT_SECRET_OVERLAP_SECONDS = 24 * 3600;
+export const MAX_SECRET_OVERLAP_SECONDS = 7 * 24 * 3600;
+
+export const RotateSecretBody = Type.Object(
+  {
+    expiresIn: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_SECRET_OVERLAP_SECONDS,
+        description:
+          'Seconds during which the current secret keeps signing every delivery next to the new one ' +
+          `(default ${DEFAULT_SECRET_OVERLAP_SECONDS}, one day; at most ${MAX_SECRET_OVERLAP_SECONDS}, seven days; ` +
+          '0 retires it at once)',
+        examples: [DEFAULT_SECRET_OVERLAP_SECONDS],
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const RotatedSecretSchema = Type.Object({
+  ...endpointProperties,
+  secret: Type.String({
+    description:
+      'The new signing secret (Standard Webhooks, whsec_...). Shown only in this answer. Until ' +
+      'previousSecretExpiresAt every delivery carries a signature from each secret in webhook-signature.',
   }),
 });
 

@@ -33,11 +33,21 @@ export function decryptSecret(key: Buffer, stored: string, endpointId: string): 
   );
 }
 
-/** The three Standard Webhooks headers for one attempt of one message. */
-export function signatureHeaders(secret: string, messageId: string, at: Date, body: string) {
+/**
+ * The three Standard Webhooks headers for one attempt of one message. With several secrets (the
+ * overlap after a rotation), `webhook-signature` carries one signature per secret, space-separated, as
+ * the scheme allows: a receiver holding either secret verifies the message.
+ */
+export function signatureHeaders(
+  secrets: string | readonly string[],
+  messageId: string,
+  at: Date,
+  body: string,
+) {
+  const all = typeof secrets === 'string' ? [secrets] : secrets;
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(messageId, at, body),
+    'webhook-signature': all.map((secret) => new Webhook(secret).sign(messageId, at, body)).join(' '),
   };
 }

@@ -6,9 +6,10 @@ import { type PageRequest, type PageResult, pageResult } from '../../core/pagina
 import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { InstanceKeys } from '../../lib/instance-keys.ts';
-import type { EventType } from '../events/outbox.ts';
+import { type EventType, recordEvent } from '../events/outbox.ts';
 import { type DeliveryView, type EndpointView, presentDelivery, presentEndpoint } from './presenter.ts';
 import * as repo from './repo.ts';
+import { DEFAULT_SECRET_OVERLAP_SECONDS } from './schema.ts';
 import { encryptSecret, newSigningSecret } from './secret.ts';
 import {
   privateUrlsAllowed,
@@ -66,9 +67,11 @@ export function createWebhookService(deps: {
       failing_since: null,
       created_at: now,
       updated_at: now,
+      previous_secret_ciphertext: null,
+      previous_secret_expires_at: null,
     };
     const max = config.webhooks.maxEndpointsPerProject;
-    await db.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       if ((await repo.countEndpointsLocked(tx, tenant)) >= max) {
         throw new AppError(
           'limit_exceeded',
@@ -76,8 +79,8 @@ export function createWebhookService(deps: {
         );
       }
       await repo.insertEndpoint(tx, row);
+      return { ...presentEndpoint(row), secret };
     });
-    return { ...presentEndpoint(row), secret };
   }
 
   async function get(tenant: Tenant, id: string): Promise<EndpointView> {
@@ -172,5 +175,61 @@ export function createWebhookService(deps: {
     });
   }
 
-  return { create, get, list, remove, listDeliveries, retry };
+  /**
+   * Gives the endpoint a new signing secret, shown once in the answer. The secret it replaces keeps
+   * signing every delivery alongside the new one for `expiresInSeconds`, so the partner can deploy the
+   * new secret before the old one stops verifying.
+   */
+  async function rotateSecret(
+    tenant: Tenant,
+    id: string,
+    expiresInSeconds = DEFAULT_SECRET_OVERLAP_SECONDS,
+  ): Promise<EndpointView & { secret: string }> {
+    const secret = newSigningSecret();
+    const ciphertext = encryptSecret(instanceKeys.encryption, secret, id);
+    return db.transaction(async (tx) => {
+      if (!(await repo.findEndpoint(tx, tenant, id, true))) throw notFound('Webhook endpoint');
+      const now = clock();
+      const row = await repo.rotateSecret(
+        tx,
+        id,
+        ciphertext,
+        new Date(now.getTime() + expiresInSeconds * 1000),
+        now,
+      );
+      return { ...presentEndpoint(row), secret };
+    });
+  }
+
+  /**
+   * Sends a `webhook_endpoint.test` event to this endpoint only: a real event in the outbox, delivered,
+   * signed and retried like any other (even while the endpoint is disabled, since the partner asked).
+   */
+  async function sendTest(tenant: Tenant, endpointId: string): Promise<DeliveryView> {
+    return db.transaction(async (tx) => {
+      const endpoint = await repo.findEndpoint(tx, tenant, endpointId);
+      if (!endpoint) throw notFound('Webhook endpoint');
+      const now = clock();
+      const eventId = await recordEvent(tx, {
+        tenant,
+        type: 'webhook_endpoint.test',
+        resourceType: 'webhook_endpoint',
+        resourceId: endpoint.id,
+        data: presentEndpoint(endpoint),
+        at: now,
+      });
+      const id = newId();
+      await repo.insertDirectDelivery(tx, {
+        id,
+        endpoint,
+        eventId,
+        at: now,
+        retryUntil: new Date(now.getTime() + config.webhooks.retryHorizonMs),
+      });
+      const created = await repo.findDelivery(tx, tenant, endpointId, id);
+      return (await present(tx, [created!]))[0]!;
+    });
+  }
+
+  return { create, get, list, remove, listDeliveries, retry, sendTest, rotateSecret };
 }

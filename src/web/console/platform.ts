@@ -1,17 +1,19 @@
 /** Platform pages of the console: projects with their keys and dashboard users, rates, transactions, audit log. */
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { invalidField } from '../../core/errors.ts';
+import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { StringEnum } from '../../http/schemas.ts';
 import { ENVIRONMENTS, type Environment } from '../../lib/environment.ts';
 import { listAuditLog } from '../../modules/operators/audit-log.ts';
+import { createPartnerFeeService } from '../../modules/partner-fees/service.ts';
 import { createProjectService } from '../../modules/projects/service.ts';
 import { PAIRS, type Pair } from '../../modules/rates/repo.ts';
 import { createRateService } from '../../modules/rates/service.ts';
 import { requestedMoney } from '../../modules/transactions/presenter.ts';
 import { createTransactionService } from '../../modules/transactions/service.ts';
 import { createWebUserService, DASHBOARD_ROLES, webActor } from '../../modules/web-users/service.ts';
+import { FeeBody, feeInput, feeTypeLabel, partnerFeeForms, percent, problemLine } from '../dashboard/fees.ts';
 import { pageOf } from '../dashboard/render.ts';
 import {
   badge,
@@ -25,6 +27,13 @@ import {
   table,
   when,
 } from '../html.ts';
+import { transactionDetail } from '../transaction-detail.ts';
+import {
+  readTransactionFilter,
+  type TransactionFilterInput,
+  TransactionFilterQuery,
+  transactionFilterFields,
+} from '../transaction-search.ts';
 import { sendConsole } from './frame.ts';
 
 const Csrf = { _csrf: Type.Optional(Type.String({ maxLength: 64 })) };
@@ -36,6 +45,7 @@ export function registerPlatformPages(app: FastifyInstance, ctx: AppContext) {
   const users = createWebUserService({ ...ctx, encryptionKey: ctx.instanceKeys.encryption });
   const rates = createRateService(ctx);
   const transactions = createTransactionService(ctx);
+  const fees = createPartnerFeeService(ctx);
 
   // ---- Projects
   app.get(
@@ -75,10 +85,11 @@ ${table(
 
   async function projectPage(id: string, csrf: string, shown?: Html): Promise<{ title: string; body: Html }> {
     const project = await projects.getProject(id);
-    const [sandboxKeys, productionKeys, members] = await Promise.all([
+    const [sandboxKeys, productionKeys, members, partnerFees] = await Promise.all([
       projects.listApiKeys(id, 'sandbox'),
       projects.listApiKeys(id, 'production'),
       users.list(id),
+      fees.list(id),
     ]);
     const keys = [...sandboxKeys, ...productionKeys];
     const body = html`${shown ?? html``}
@@ -102,13 +113,25 @@ ${table(
 <div class="field"><label for="role">Role</label><select id="role" name="role">${DASHBOARD_ROLES.map((r) => html`<option value="${r}">${r}</option>`)}</select></div>
 <div class="field"><button type="submit">Invite</button></div></div></form>
 ${table(
-  ['E-mail', 'Role', 'Status', 'Since'],
+  ['E-mail', 'Role', 'Status', 'Since', ''],
   members.map(
     (m) =>
-      html`<tr><td>${m.email}</td><td>${m.role}</td><td>${badge(m.status)}</td><td>${dateTime(m.createdAt)}</td></tr>`,
+      html`<tr><td>${m.email}</td><td><form class="inline" method="post" action="/console/projects/${id}/users/${m.id}/role">${csrfField(csrf)}<select name="role" aria-label="Role of ${m.email}">${DASHBOARD_ROLES.map((r) => html`<option value="${r}"${r === m.role ? html` selected` : html``}>${r}</option>`)}</select> <button type="submit" class="secondary">Save</button></form></td><td>${badge(m.status)}</td><td>${dateTime(m.createdAt)}</td>
+<td><form class="inline" method="post" action="/console/projects/${id}/users/${m.id}/remove" data-confirm="Remove ${m.email}? Their sessions end now.">${csrfField(csrf)}<button type="submit" class="danger" aria-label="Remove ${m.email}">Remove</button></form></td></tr>`,
   ),
   'No users.',
-)}</section>`;
+)}</section>
+<section class="panel" aria-labelledby="partner-fees"><h2 id="partner-fees">Partner fees</h2>
+<p class="hint">The project's own fee on top of the platform's, per transaction type, in both environments.</p>
+${table(
+  ['Transaction type', 'Partner fee', 'Last changed'],
+  partnerFees.data.map(
+    (fee) =>
+      html`<tr><td>${feeTypeLabel(fee.transactionType)}</td><td>${percent(fee.bps)} + BRL ${fee.flat}</td><td>${dateTime(fee.updatedAt)}</td></tr>`,
+  ),
+  'No fees.',
+)}
+<h3>Change</h3>${partnerFeeForms(`/console/projects/${id}/partner-fees`, csrf, partnerFees.data)}</section>`;
     return { title: project.name, body };
   }
 
@@ -121,8 +144,13 @@ ${table(
       },
     },
     async (request, reply) => {
-      const done =
-        (request.query as { done?: string }).done === 'revoked' ? notice('The key was revoked.') : undefined;
+      const message = {
+        revoked: 'The key was revoked.',
+        role: 'Role changed.',
+        removed: 'User removed; their sessions have ended.',
+        fee: 'Partner fee saved.',
+      }[(request.query as { done?: string }).done ?? ''];
+      const done = message ? notice(message) : undefined;
       const { title, body } = await projectPage(
         (request.params as { id: string }).id,
         request.session!.csrfToken,
@@ -213,6 +241,53 @@ ${table(
     },
   );
 
+  const MemberParams = Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    userId: Type.String({ format: 'uuid' }),
+  });
+
+  app.post(
+    '/console/projects/:id/users/:userId/role',
+    {
+      schema: {
+        params: MemberParams,
+        body: Type.Object({ ...Csrf, role: StringEnum(DASHBOARD_ROLES) }),
+      },
+    },
+    async (request, reply) => {
+      const { id, userId } = request.params as { id: string; userId: string };
+      const { role } = request.body as { role: (typeof DASHBOARD_ROLES)[number] };
+      await users.changeRole(webActor(request.session!.user), id, userId, role);
+      return reply.redirect(`/console/projects/${id}?done=role`, 303);
+    },
+  );
+
+  app.post(
+    '/console/projects/:id/users/:userId/remove',
+    { schema: { params: MemberParams, body: Type.Object(Csrf) } },
+    async (request, reply) => {
+      const { id, userId } = request.params as { id: string; userId: string };
+      await users.remove(webActor(request.session!.user), id, userId);
+      return reply.redirect(`/console/projects/${id}?done=removed`, 303);
+    },
+  );
+
+  app.post(
+    '/console/projects/:id/partner-fees',
+    { schema: { params: IdParams, body: FeeBody } },
+    async (request, reply) => {
+      const id = (request.params as { id: string }).id;
+      try {
+        await fees.set(webActor(request.session!.user), id, feeInput(request.body as Static<typeof FeeBody>));
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status !== 400) throw error;
+        const page = await projectPage(id, request.session!.csrfToken, notice(problemLine(error), 'error'));
+        return sendConsole(request, reply, page.title, page.body, 400);
+      }
+      return reply.redirect(`/console/projects/${id}?done=fee`, 303);
+    },
+  );
+
   // ---- Rates
   app.get(
     '/console/rates',
@@ -257,50 +332,86 @@ ${table(
     {
       schema: {
         querystring: Type.Object({
+          ...TransactionFilterQuery,
+          id: Type.Optional(Type.String({ maxLength: 64 })),
           projectId: Type.Optional(Type.String({ maxLength: 64 })),
           environment: Type.Optional(Type.String({ maxLength: 20 })),
-          customerId: Type.Optional(Type.String({ maxLength: 64 })),
-          page: Type.Optional(Type.String({ maxLength: 7 })),
         }),
       },
     },
     async (request, reply) => {
-      const q = request.query as {
+      const q = request.query as TransactionFilterInput & {
+        id?: string;
         projectId?: string;
         environment?: string;
-        customerId?: string;
         page?: string;
       };
-      const environment: Environment = q.environment === 'production' ? 'production' : 'sandbox';
-      const projectId = q.projectId?.trim() && UUID.test(q.projectId.trim()) ? q.projectId.trim() : undefined;
-      const customerId =
-        q.customerId?.trim() && UUID.test(q.customerId.trim()) ? q.customerId.trim() : undefined;
-      const result = projectId
-        ? await transactions.list({ projectId, environment }, { customerId }, pageOf(q.page))
-        : null;
-      const all = await projects.listProjects(200, 0);
-      const body = html`<form class="panel formrow" method="get" action="/console/transactions" role="search">
-<div class="field"><label for="projectId">Project</label><select id="projectId" name="projectId"><option value="">Choose…</option>${all.map((p) => html`<option value="${p.id}"${p.id === projectId ? html` selected` : html``}>${p.name}</option>`)}</select></div>
-<div class="field"><label for="environment">Environment</label><select id="environment" name="environment">${ENVIRONMENTS.map((e) => html`<option value="${e}"${e === environment ? html` selected` : html``}>${e}</option>`)}</select></div>
-<div class="field"><label for="customerId">Customer id</label><input id="customerId" name="customerId" value="${customerId ?? ''}"></div>
+      const errors: { pointer: string; message: string }[] = [];
+      const uuid = (name: 'id' | 'projectId') => {
+        const value = q[name]?.trim() || undefined;
+        if (value && !UUID.test(value)) errors.push({ pointer: `/query/${name}`, message: 'is not an id' });
+        return value;
+      };
+      const id = uuid('id');
+      const projectId = uuid('projectId');
+      const environment = q.environment?.trim() || undefined;
+      if (environment && !(ENVIRONMENTS as readonly string[]).includes(environment))
+        errors.push({ pointer: '/query/environment', message: 'must be sandbox or production' });
+      if (errors.length > 0) throw new AppError('invalid_request', 'Some filters are invalid', { errors });
+      const { filter, shown } = readTransactionFilter(q);
+      const searched = Object.values({ id, projectId, environment, ...shown }).some(Boolean);
+      const [result, all] = await Promise.all([
+        searched
+          ? transactions.search(
+              { projectId, environment: environment as Environment | undefined },
+              { ...filter, id },
+              pageOf(q.page),
+            )
+          : null,
+        projects.listProjects(500, 0),
+      ]);
+      const names = new Map(all.map((p) => [p.id, p.name]));
+      const body = html`<form class="panel formrow" method="get" action="/console/transactions" role="search" aria-label="Search transactions">
+<div class="field"><label for="id">Transaction id</label><input id="id" name="id" value="${id ?? ''}" placeholder="transaction UUID"></div>
+<div class="field"><label for="projectId">Project</label><select id="projectId" name="projectId"><option value="">Any</option>${all.map((p) => html`<option value="${p.id}"${p.id === projectId ? html` selected` : html``}>${p.name}</option>`)}</select></div>
+<div class="field"><label for="environment">Environment</label><select id="environment" name="environment"><option value="">Any</option>${ENVIRONMENTS.map((e) => html`<option value="${e}"${e === environment ? html` selected` : html``}>${e}</option>`)}</select></div>
+${transactionFilterFields(shown)}
 <div class="field"><button type="submit">Search</button></div></form>
 ${
   result
     ? html`${table(
-        ['Transaction', 'Customer', 'Type', 'Status', 'Amount', 'Created'],
+        ['Transaction', 'Project', 'Customer', 'Type', 'Status', 'Amount', 'Created'],
         result.data.map(
-          (
-            t,
-          ) => html`<tr><td><code>${t.id}</code></td><td><code>${t.customerId.slice(0, 8)}</code></td><td>${t.type}</td><td>${badge(t.status)}</td>
+          ({
+            transaction: t,
+            projectId: owner,
+            environment: env,
+          }) => html`<tr><td><a href="/console/transactions/${t.id}"><code>${t.id}</code></a></td>
+<td><a href="/console/projects/${owner}">${names.get(owner) ?? owner}</a><br><span class="hint">${env}</span></td>
+<td><code>${t.customerId}</code></td><td>${t.type}</td><td>${badge(t.status)}</td>
 <td>${requestedMoney(t).currency} ${requestedMoney(t).amount}</td><td>${dateTime(t.createdAt)}</td></tr>`,
         ),
         'No transactions match.',
-      )}${pager('/console/transactions', { projectId, environment, customerId }, result.pagination.page, result.pagination.hasNextPage)}`
-    : html`<p class="empty">Choose a project to search its transactions.</p>`
+      )}${pager('/console/transactions', { id, projectId, environment, ...shown }, result.pagination.page, result.pagination.hasNextPage)}`
+    : html`<p class="empty">Search by transaction id, project, customer, status, type, currency or dates, across every project.</p>`
 }`;
       return sendConsole(request, reply, 'Transactions', body);
     },
   );
+
+  app.get('/console/transactions/:id', { schema: { params: IdParams } }, async (request, reply) => {
+    const id = (request.params as { id: string }).id;
+    const [found] = (await transactions.search({}, { id }, { page: 1, limit: 1, offset: 0 })).data;
+    if (!found) throw notFound('Transaction');
+    const project = await projects.getProject(found.projectId);
+    const tx = found.transaction;
+    const body = await transactionDetail(tx, {
+      customer: html`<code>${tx.customerId}</code> <a href="/console/transactions?customerId=${tx.customerId}">(its transactions)</a>`,
+      partnerFeeLabel: 'Partner fee',
+      extra: html`<dt>Project</dt><dd><a href="/console/projects/${project.id}">${project.name}</a></dd><dt>Environment</dt><dd>${found.environment}</dd>`,
+    });
+    return sendConsole(request, reply, `Transaction ${tx.id.slice(0, 8)}`, body);
+  });
 
   // ---- Audit log
   app.get(

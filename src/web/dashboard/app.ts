@@ -6,6 +6,7 @@ import { registerAssets } from '../html.ts';
 import { registerWebSurface } from '../session.ts';
 import { registerBusinessPages } from './business.ts';
 import { registerDeveloperPages } from './developers.ts';
+import { registerFeePages } from './fees.ts';
 import { ASSETS, BRAND, dashboardPage } from './frame.ts';
 import { createRender } from './render.ts';
 import { registerTeamPages } from './team.ts';
@@ -30,4 +31,5 @@ export async function registerDashboard(app: FastifyInstance, ctx: AppContext): 
   registerDeveloperPages(app, ctx, render);
   await registerBusinessPages(app, ctx, render);
   registerTeamPages(app, ctx, render);
+  registerFeePages(app, ctx, render);
 }

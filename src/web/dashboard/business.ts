@@ -1,9 +1,8 @@
 /** The partner's business data: overview, customers, transactions and limit requests. */
 import type { FastifyInstance } from 'fastify';
-import QRCode from 'qrcode';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { AppError, invalidField } from '../../core/errors.ts';
+import { AppError } from '../../core/errors.ts';
 import type { Environment } from '../../lib/environment.ts';
 import { createBalanceService } from '../../modules/balances/service.ts';
 import { createBankAccountService } from '../../modules/bank-accounts/service.ts';
@@ -17,6 +16,13 @@ import { requestedMoney } from '../../modules/transactions/presenter.ts';
 import { createTransactionService } from '../../modules/transactions/service.ts';
 import { badge, csrfField, dateTime, type Html, html, notice, pager, table, when } from '../html.ts';
 import { checkCsrf } from '../session.ts';
+import { transactionDetail } from '../transaction-detail.ts';
+import {
+  readTransactionFilter,
+  type TransactionFilterInput,
+  TransactionFilterQuery,
+  transactionFilterFields,
+} from '../transaction-search.ts';
 import { EnvIdParams, EnvParams, tenantOf } from './frame.ts';
 import { pageOf, type Render } from './render.ts';
 
@@ -151,71 +157,29 @@ ${when(recent.pagination.hasNextPage, () => html`<p><a href="/${env}/transaction
   // ---- Transactions
   app.get(
     '/:env/transactions',
-    {
-      schema: {
-        params: EnvParams,
-        querystring: Type.Object({
-          customerId: Type.Optional(Type.String({ maxLength: 64 })),
-          page: Type.Optional(Type.String({ maxLength: 7 })),
-        }),
-      },
-    },
+    { schema: { params: EnvParams, querystring: Type.Object(TransactionFilterQuery) } },
     async (request, reply) => {
       const tenant = tenantOf(request);
       const env = tenant.environment;
-      const query = request.query as { customerId?: string; page?: string };
-      const customerId = query.customerId?.trim() || undefined;
-      if (customerId && !/^[0-9a-f-]{36}$/i.test(customerId))
-        throw invalidField('/query/customerId', 'is not a customer id');
-      const result = await transactions.list(tenant, { customerId }, pageOf(query.page));
-      const body = html`<form class="panel formrow" method="get" action="/${env}/transactions" role="search">
-<div class="field"><label for="customerId">Customer id</label><input id="customerId" name="customerId" value="${customerId ?? ''}" placeholder="customer UUID"></div>
+      const query = request.query as TransactionFilterInput & { page?: string };
+      const { filter, shown } = readTransactionFilter(query);
+      const result = await transactions.list(tenant, filter, pageOf(query.page));
+      const body = html`<form class="panel formrow" method="get" action="/${env}/transactions" role="search" aria-label="Filter transactions">
+${transactionFilterFields(shown)}
 <div class="field"><button type="submit">Filter</button></div></form>
 ${table(['Transaction', 'Type', 'Status', 'Amount', 'Created'], txRows(env, result.data), 'No transactions match.')}
-${pager(`/${env}/transactions`, { customerId }, result.pagination.page, result.pagination.hasNextPage)}`;
+${pager(`/${env}/transactions`, shown, result.pagination.page, result.pagination.hasNextPage)}`;
       return render(request, reply, 'Transactions', body);
     },
   );
 
   app.get('/:env/transactions/:id', { schema: { params: EnvIdParams } }, async (request, reply) => {
     const tenant = tenantOf(request);
-    const env = tenant.environment;
     const tx = await transactions.get(tenant, (request.params as { id: string }).id);
-    const deposit = 'depositInstructions' in tx ? tx.depositInstructions : null;
-    const money = requestedMoney(tx);
-    const brCode = deposit?.brCode;
-    const qr =
-      tx.status === 'AWAITING_FUNDS' && brCode
-        ? await QRCode.toDataURL(brCode, { errorCorrectionLevel: 'M', margin: 2, width: 240 })
-        : null;
-    const receipt = tx.receipt;
-    const body = html`<div class="grid">
-<section class="panel" aria-labelledby="summary"><h2 id="summary">Summary</h2><dl>
-<dt>Status</dt><dd>${badge(tx.status)}</dd><dt>Type</dt><dd>${tx.type}</dd>
-<dt>Amount</dt><dd>${money.currency} ${money.amount}${'targetCurrency' in tx.request ? ` → ${tx.request.targetCurrency}` : ''}${'blockchain' in tx.request && tx.request.blockchain ? ` on ${tx.request.blockchain}` : ''}</dd>
-<dt>Customer</dt><dd><a href="/${env}/customers/${tx.customerId}">${tx.customerId}</a></dd>
-<dt>Created</dt><dd>${dateTime(tx.createdAt)}</dd>
-${when(tx.failureReason, () => html`<dt>Failure</dt><dd>${String(tx.failureReason)}</dd>`)}
-<dt>Id</dt><dd><code>${tx.id}</code></dd></dl></section>
-${when(
-  qr,
-  () => html`<section class="panel" aria-labelledby="pay"><h2 id="pay">Pay with PIX</h2>
-<img class="qr" src="${qr!}" alt="PIX QR code for ${money.currency} ${money.amount}">
-<p>Expires ${dateTime(deposit!.expiresAt)}</p>
-<p><label for="brcode">PIX copy and paste code</label></p>
-<div class="secret"><code id="brcode">${brCode!}</code><button type="button" class="secondary" data-copy="brcode">Copy</button></div></section>`,
-)}
-${when(
-  receipt,
-  () => html`<section class="panel" aria-labelledby="receipt"><h2 id="receipt">Receipt</h2><dl>
-<dt>Paid</dt><dd>${receipt!.sourceCurrency} ${receipt!.sourceAmount}</dd><dt>Fee</dt><dd>${receipt!.sourceCurrency} ${receipt!.fee}</dd>
-<dt>Converted</dt><dd>${receipt!.sourceCurrency} ${receipt!.netAmount}</dd><dt>Rate</dt><dd>${receipt!.rate}</dd>
-<dt>Received</dt><dd>${receipt!.targetCurrency} ${receipt!.targetAmount}</dd>
-${when(receipt!.blockchain?.blockExplorerUrl, () => html`<dt>On chain</dt><dd><a href="${receipt!.blockchain!.blockExplorerUrl!}">${receipt!.blockchain!.transactionHash!}</a></dd>`)}</dl></section>`,
-)}
-</div>
-<h2>Timeline</h2>
-<ol class="panel">${tx.timeline.map((step) => html`<li>${badge(step.status)} ${dateTime(step.at)}</li>`)}</ol>`;
+    const body = await transactionDetail(tx, {
+      customer: html`<a href="/${tenant.environment}/customers/${tx.customerId}">${tx.customerId}</a>`,
+      partnerFeeLabel: 'Your fee',
+    });
     return render(request, reply, `Transaction ${tx.id.slice(0, 8)}`, body);
   });
 

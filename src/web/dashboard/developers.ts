@@ -12,6 +12,8 @@ import { EnvIdParams, EnvParams, tenantOf } from './frame.ts';
 import { pageOf, type Render } from './render.ts';
 
 const Csrf = { _csrf: Type.Optional(Type.String({ maxLength: 64 })) };
+/** The events worth ticking: a test event reaches an endpoint when asked for, whatever it subscribes to. */
+const SUBSCRIBABLE = EVENT_TYPES.filter((type) => type !== 'webhook_endpoint.test');
 
 export function registerDeveloperPages(app: FastifyInstance, ctx: AppContext, render: Render) {
   const projects = createProjectService(ctx);
@@ -110,7 +112,7 @@ ${when(
 <form method="post" action="/${tenant.environment}/webhooks">${csrfField(session.csrfToken)}
 <div class="field"><label for="url">URL</label><input id="url" name="url" type="url" required maxlength="2048" placeholder="https://example.com/webhooks/ponte"></div>
 <fieldset class="field"><legend>Events <span class="hint">(none ticked: every event)</span></legend>
-${EVENT_TYPES.map((type) => html`<label class="hint"><input type="checkbox" name="events" value="${type}"> ${type}</label>`)}
+${SUBSCRIBABLE.map((type) => html`<label class="hint"><input type="checkbox" name="events" value="${type}"> ${type}</label>`)}
 </fieldset>
 <button type="submit">Add endpoint</button></form></section>`,
 )}
@@ -168,14 +170,21 @@ ${table(
     const page = pageOf((request.query as { page?: string }).page);
     const deliveries = await webhooks.listDeliveries(tenant, id, page);
     const canWrite = session.user.role !== 'viewer';
+    const doneKind = (request.query as { done?: string }).done;
     const done =
-      (request.query as { done?: string }).done === 'retried'
+      doneKind === 'retried'
         ? 'The delivery will be attempted again now.'
-        : undefined;
+        : doneKind === 'tested'
+          ? 'A webhook_endpoint.test event is on its way to this endpoint; its delivery is listed below.'
+          : undefined;
     const body = html`${notice(done)}
 <section class="panel"><dl><dt>URL</dt><dd><code>${endpoint.url}</code></dd><dt>Status</dt><dd>${badge(endpoint.status)}</dd>
 <dt>Events</dt><dd>${endpoint.events?.length ? endpoint.events.join(', ') : 'all'}</dd><dt>Created</dt><dd>${dateTime(endpoint.createdAt)}</dd></dl>
-${when(canWrite, () => html`<p><form class="inline" method="post" action="/${tenant.environment}/webhooks/${id}/delete" data-confirm="Remove this endpoint?">${csrfField(session.csrfToken)}<button type="submit" class="danger">Remove endpoint</button></form></p>`)}
+${when(
+  canWrite,
+  () => html`<div class="actions"><form class="inline" method="post" action="/${tenant.environment}/webhooks/${id}/test">${csrfField(session.csrfToken)}<button type="submit" class="secondary">Send a test event</button></form>
+<form class="inline" method="post" action="/${tenant.environment}/webhooks/${id}/delete" data-confirm="Remove this endpoint?">${csrfField(session.csrfToken)}<button type="submit" class="danger">Remove endpoint</button></form></div>`,
+)}
 </section>
 <h2>Deliveries</h2>
 ${table(
@@ -201,6 +210,17 @@ ${pager(`/${tenant.environment}/webhooks/${id}`, {}, deliveries.pagination.page,
       const tenant = tenantOf(request);
       await webhooks.remove(tenant, (request.params as { id: string }).id);
       return reply.redirect(`/${tenant.environment}/webhooks?done=deleted`, 303);
+    },
+  );
+
+  app.post(
+    '/:env/webhooks/:id/test',
+    { config: { access: 'developer' }, schema: { params: EnvIdParams, body: Type.Object(Csrf) } },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const { id } = request.params as { id: string };
+      await webhooks.sendTest(tenant, id);
+      return reply.redirect(`/${tenant.environment}/webhooks/${id}?done=tested`, 303);
     },
   );
 

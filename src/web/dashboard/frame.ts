@@ -29,6 +29,7 @@ const NAV = (env: string) => [
   { href: `/${env}/webhooks`, label: 'Webhooks', section: 'Developers' },
   { href: `/${env}/requests`, label: 'Request log', section: 'Developers' },
   { href: `/${env}/team`, label: 'Team', section: 'Settings' },
+  { href: `/${env}/fees`, label: 'Fees', section: 'Settings' },
   { href: '/account', label: 'Your account', section: 'Settings' },
 ];
 

@@ -253,6 +253,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret (the new one is shown only in this answer)
+         * @description Gives the endpoint a new signing secret. The secret it replaces keeps signing for `expiresIn` seconds (default one day, at most seven): meanwhile every delivery carries two signatures in webhook-signature, one per secret, so receivers verify with either while the new one is deployed. Afterwards only the new secret signs. Rotating again during an overlap retires the older secret at once.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-endpoints/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -674,6 +694,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook_endpoint.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event the partner asked for from the dashboard: sent to that one endpoint only, whatever its event filter, signed and retried like any other, and carrying the endpoint itself
+         * @description Sent to every enabled endpoint subscribed to `webhook_endpoint.test`, at least once, in order per resource. Answer any 2xx within the delivery timeout (10 seconds by default); anything else is retried with exponential back-off.
+         */
+        post: operations["onWebhookEndpointTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -909,13 +949,14 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated")[] | null;
+            events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[] | null;
             /**
              * @description DISABLED once every delivery has failed for the configured period (3 days by default)
              * @enum {string}
              */
             status: "ENABLED" | "DISABLED";
             disabledReason: string | null;
+            previousSecretExpiresAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -932,7 +973,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated";
+            eventType: "customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test";
             /** @enum {string} */
             status: "PENDING" | "DELIVERED" | "FAILED";
             /** @description Every attempt, oldest first */
@@ -1273,6 +1314,22 @@ export interface components {
              */
             createdAt: string;
             data: components["schemas"]["Transaction"];
+        };
+        /** @description A test event the partner asked for from the dashboard: sent to that one endpoint only, whatever its event filter, signed and retried like any other, and carrying the endpoint itself */
+        WebhookEndpointTestEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id header
+             */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "webhook_endpoint.test";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            data: components["schemas"]["WebhookEndpoint"];
         };
     };
     responses: never;
@@ -3743,7 +3800,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to receive; omitted: every type, including types added later */
-                    events?: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated")[];
+                    events?: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[];
                 };
             };
         };
@@ -3764,13 +3821,14 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated")[] | null;
+                        events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[] | null;
                         /**
                          * @description DISABLED once every delivery has failed for the configured period (3 days by default)
                          * @enum {string}
                          */
                         status: "ENABLED" | "DISABLED";
                         disabledReason: string | null;
+                        previousSecretExpiresAt: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -4125,6 +4183,204 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: within 24 hours the same key and request return the first answer (with `Idempotent-Replayed: true`); the same key with another request is refused with 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Webhook endpoint identifier */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Seconds during which the current secret keeps signing every delivery next to the new one (default 86400, one day; at most 604800, seven days; 0 retires it at once)
+                     * @example 86400
+                     */
+                    expiresIn?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        url: string;
+                        events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[] | null;
+                        /**
+                         * @description DISABLED once every delivery has failed for the configured period (3 days by default)
+                         * @enum {string}
+                         */
+                        status: "ENABLED" | "DISABLED";
+                        disabledReason: string | null;
+                        previousSecretExpiresAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description The new signing secret (Standard Webhooks, whsec_...). Shown only in this answer. Until previousSecretExpiresAt every delivery carries a signature from each secret in webhook-signature. */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6593,6 +6849,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TransactionUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx acknowledges it; any other answer is retried) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookEndpointTestEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every redelivery, so receivers can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse values far from your clock */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointTestEvent"];
             };
         };
         responses: {

@@ -4,6 +4,8 @@ import type {
   CreateWebhookEndpointParams,
   ListWebhookDeliveriesParams,
   ListWebhookEndpointsParams,
+  RotatedWebhookSecret,
+  RotateWebhookSecretParams,
   WebhookDelivery,
   WebhookEndpoint,
 } from '../types.js';
@@ -25,6 +27,19 @@ export class WebhookEndpoints extends Resource {
 
   del(id: string, options?: RequestOptions): Promise<void> {
     return this.deleteResource(`/webhook-endpoints/${segment(id)}`, options);
+  }
+
+  /**
+   * Replaces the signing secret; the answer carries the new `secret`, shown this once. The old secret
+   * keeps signing deliveries alongside it for `expiresIn` seconds (default one day), so deploy the new
+   * one to the receiver before `previousSecretExpiresAt`; `webhooks.verify` accepts either meanwhile.
+   */
+  rotateSecret(
+    id: string,
+    params: RotateWebhookSecretParams = {},
+    options?: RequestOptions,
+  ): Promise<RotatedWebhookSecret> {
+    return this.postJson(`/webhook-endpoints/${segment(id)}/rotate-secret`, params, options);
   }
 
   /** Every delivery to the endpoint, newest first, with each attempt. */
