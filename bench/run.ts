@@ -13,6 +13,7 @@ import { compareDrivers } from './compare-drivers.ts';
 import { compareRoutes } from './compare-routes.ts';
 import type { BenchContext } from './context.ts';
 import { createBenchDatabase, prepareTenant } from './database.ts';
+import { measureEmbedded } from './embedded.ts';
 import { measureOffRamp } from './offramp.ts';
 import { measureOnRamp } from './onramp.ts';
 import { stopAll } from './processes.ts';
@@ -20,6 +21,7 @@ import { loadWindows, mainThreadProfile, summariseProfile } from './profile.ts';
 import { drawSamples } from './samples.ts';
 import { seed } from './seed.ts';
 import { readSettings } from './settings.ts';
+import { measureWebhooks } from './webhooks.ts';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -37,10 +39,20 @@ async function main(): Promise<number> {
   };
   log(
     `Ponte benchmark: ${settings.mode}${settings.quick ? ' (quick)' : ''}; node ${process.version}, ` +
-      `${cpus().length} cores; ${shape.customers * shape.accountsPerCustomer} bank accounts over ` +
-      `${shape.customers} customers`,
+      `${cpus().length} cores` +
+      (settings.mode === 'embedded'
+        ? ''
+        : `; ${shape.customers * shape.accountsPerCustomer} bank accounts over ${shape.customers} customers`),
   );
   if (settings.profileDir) mkdirSync(settings.profileDir, { recursive: true });
+  // the embedded default needs no PostgreSQL: it measures npm start on a PGlite data directory of its own
+  if (settings.mode === 'embedded') {
+    try {
+      return await measureEmbedded(settings.quick);
+    } finally {
+      await stopAll();
+    }
+  }
   const database = await createBenchDatabase(settings.serverUrl);
   log(`database ${database.name} created on ${new URL(settings.serverUrl).host}`);
 
@@ -68,6 +80,7 @@ async function main(): Promise<number> {
     if (settings.mode === 'onramp') return await measureOnRamp(ctx);
     if (settings.mode === 'offramp') return await measureOffRamp(ctx);
     if (settings.mode === 'cluster') return await measureCluster(ctx);
+    if (settings.mode === 'webhooks') return await measureWebhooks(ctx);
     return await compareRoutes(ctx);
   } finally {
     await stopAll();

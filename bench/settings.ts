@@ -7,10 +7,12 @@
  *   npm run bench -- onramp            the write path: on-ramp creations with the limit check
  *   npm run bench -- offramp           money out: off-ramp creations with the reserve, against a minimal write
  *   npm run bench -- cluster           two processes behind HAProxy and PgBouncer: race checks, writes
+ *   npm run bench -- embedded          npm start on PGlite: time to ready, resident memory, idle CPU
+ *   npm run bench -- webhooks          events delivered per second against a bare POST baseline
  */
 import { resolve } from 'node:path';
 
-export type Mode = 'routes' | 'drivers' | 'onramp' | 'offramp' | 'cluster';
+export type Mode = 'routes' | 'drivers' | 'onramp' | 'offramp' | 'cluster' | 'embedded' | 'webhooks';
 
 export type Settings = {
   mode: Mode;
@@ -37,6 +39,9 @@ export type Settings = {
   listTarget: number;
   /** Minimum share of the minimal write transaction's throughput an on-ramp creation must reach. */
   writeTarget: number;
+  /** Events the webhook bench delivers, and the share of the bare POST baseline it must reach. */
+  webhookEvents: number;
+  webhookTarget: number;
   /** Connections each server's pool may open (the service's own default). */
   poolSize: number;
   keepDatabase: boolean;
@@ -60,7 +65,7 @@ function whole(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
 const flag = (env: NodeJS.ProcessEnv, name: string) => /^(1|true|yes)$/i.test(env[name]?.trim() ?? '');
 
 export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
-  const modes: Mode[] = ['routes', 'drivers', 'onramp', 'offramp', 'cluster'];
+  const modes: Mode[] = ['routes', 'drivers', 'onramp', 'offramp', 'cluster', 'embedded', 'webhooks'];
   const unknown = argv.filter((arg) => !modes.includes(arg as Mode));
   if (unknown.length > 0)
     throw new Error(`unknown argument(s): ${unknown.join(' ')} (expected one of ${modes.join(', ')})`);
@@ -86,6 +91,8 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     target: 0.9,
     listTarget: 0.7,
     writeTarget: 0.6,
+    webhookEvents: whole(env, 'BENCH_WEBHOOK_EVENTS', quick ? 2_000 : 10_000),
+    webhookTarget: 0.5,
     poolSize: 20,
     keepDatabase: flag(env, 'BENCH_KEEP_DATABASE'),
     logLevel: env.BENCH_LOG_LEVEL?.trim() || 'warn',

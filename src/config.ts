@@ -79,6 +79,10 @@ export type Config = {
   databaseUrl: string | undefined;
   /** Named prepared statements on PostgreSQL; off behind a transaction-mode pooler that drops them. */
   databasePreparedStatements: boolean;
+  /** LISTEN on a session of its own so that workers wake on work; off where there is no session (a pooler). */
+  databaseNotifications: boolean;
+  /** The longest an idle background worker sleeps between looks (doubling from its interval up to this). */
+  workerMaxIdleMs: number;
   dataDir: string;
   operatorToken: string | undefined;
   /** Root of the server keys (link signing, secret encryption); unset, one is generated per database. */
@@ -251,6 +255,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dashboardUrl: url(env, 'PONTE_DASHBOARD_URL', 'http://localhost:8082'),
     databaseUrl,
     databasePreparedStatements: flag(env, 'PONTE_DATABASE_PREPARED_STATEMENTS', true),
+    databaseNotifications: flag(
+      env,
+      'PONTE_DATABASE_NOTIFICATIONS',
+      flag(env, 'PONTE_DATABASE_PREPARED_STATEMENTS', true),
+    ),
+    workerMaxIdleMs: atLeastOne(env, 'PONTE_WORKER_MAX_IDLE_MS', 10_000),
     dataDir: env.PONTE_DATA_DIR?.trim() || './data',
     operatorToken: operatorToken(env),
     instanceSecret: env.PONTE_INSTANCE_SECRET || undefined,

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import v8 from 'node:v8';
 import { PGlite, types } from '@electric-sql/pglite';
 import { runBeforeCommit } from './commit-hooks.ts';
 import type { Database, Queryable, Transaction, TxOptions } from './types.ts';
@@ -15,6 +16,7 @@ const parsers = {
  */
 export async function connectPglite(dataDir: string, from?: Blob): Promise<Database> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  baselineWasmOnly();
   // PostgreSQL's default 128 MB of shared buffers would be most of the process's memory; an embedded
   // database for one process reads its files through the operating system's cache anyway.
   return asDatabase(
@@ -27,10 +29,24 @@ export async function connectPglite(dataDir: string, from?: Blob): Promise<Datab
 }
 
 /**
+ * PGlite is PostgreSQL compiled to WebAssembly. V8 compiles it with its baseline compiler (Liftoff), then
+ * recompiles the hot functions with its optimising one in the background. Measured on the embedded
+ * default (bench/README.md, "The embedded default"): the optimised copies cost about 45 MB of resident
+ * memory and most of a core for the first seconds after start, and made primary-key reads no faster (a
+ * query's time goes to the JavaScript around the module and to copying, not to the compiled code). So
+ * the module stays on baseline code. The flag is read when a module is compiled, and PGlite is the only
+ * WebAssembly this service loads.
+ */
+function baselineWasmOnly() {
+  v8.setFlagsFromString('--liftoff-only');
+}
+
+/**
  * An in-memory database prepared by `prepare` (migrations, say), dumped as a data directory: opening a
  * copy of it with `connectPglite(dir, snapshot)` skips creating and preparing the database again.
  */
 export async function snapshotPglite(prepare: (db: Database) => Promise<unknown>): Promise<Blob> {
+  baselineWasmOnly();
   const pglite = await PGlite.create('memory://', { parsers });
   try {
     await prepare(asDatabase(pglite));
@@ -67,6 +83,13 @@ function asDatabase(db: PGlite): Database {
     },
     async exec(script) {
       await db.exec(script);
+    },
+    async listen(channel, onNotify) {
+      // the one session is this process's: a notification committed here is delivered here too
+      const stop = await db.listen(channel, () => onNotify());
+      return async () => {
+        if (!db.closed) await stop();
+      };
     },
     async ping() {
       await db.query('SELECT 1');

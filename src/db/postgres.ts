@@ -22,6 +22,60 @@ export type PostgresOptions = {
   preparedStatements?: boolean;
 };
 
+/** How long a lost listening session waits before connecting again. */
+const LISTEN_RETRY_MS = 2_000;
+
+/**
+ * Listens on a dedicated client (a pooled one would go back to the pool and lose its LISTEN). A lost
+ * connection is opened again, and `onNotify` is called once it is back, for what was missed meanwhile.
+ */
+async function listenOn(connectionString: string, channel: string, onNotify: () => void) {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+
+  const open = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString, keepAlive: true, connectionTimeoutMillis: 5_000 });
+    let lost = false;
+    const reopen = () => {
+      if (lost) return;
+      lost = true;
+      if (client === next) client = undefined;
+      void next.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void open(), LISTEN_RETRY_MS);
+    };
+    next.on('error', reopen);
+    next.on('end', reopen);
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${channel}`);
+    } catch {
+      // the server is unreachable for now: polling goes on, and listening is tried again shortly
+      reopen();
+      return;
+    }
+    if (stopped) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    onNotify();
+  };
+
+  await open();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const last = client;
+    client = undefined;
+    await last?.end().catch(() => {});
+  };
+}
+
 export function connectPostgres(connectionString: string, options: PostgresOptions = {}): Database {
   const pool = new pg.Pool({
     connectionString,
@@ -93,6 +147,8 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
     async exec(script) {
       await pool.query(script);
     },
+    // LISTEN needs a session of its own, held for the process's life: not behind a transaction-mode pooler
+    listen: (channel, onNotify) => listenOn(connectionString, channel, onNotify),
     async ping() {
       await pool.query('SELECT 1');
     },

@@ -16,6 +16,12 @@ export interface Database extends Queryable {
   transaction<T>(work: (tx: Transaction) => Promise<T>, options?: TxOptions): Promise<T>;
   /** Runs a script of several statements (migrations); no parameters. */
   exec(script: string): Promise<void>;
+  /**
+   * Calls `onNotify` on every notification on `channel`, and once more after a lost listening session is
+   * back (what was notified meanwhile is gone). Absent where notifications cannot arrive (PostgreSQL behind
+   * a transaction-mode pooler). Resolves to a function that stops listening.
+   */
+  listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** Cheap round trip for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -57,8 +57,7 @@ export function registerAuthThrottle(
     );
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode !== 401 && !request.authFailure) return;
+  async function countFailure(request: FastifyRequest) {
     const now = deps.clock().getTime();
     try {
       const decision = await store.take(`auth-failures:${request.ip}`, policy, now);
@@ -71,5 +70,10 @@ export function registerAuthThrottle(
     } catch (err) {
       request.log.warn({ err }, 'failed authentication not counted: the store did not answer');
     }
+  }
+  // A callback hook: successful requests (nearly all) cost no promise here.
+  app.addHook('onResponse', (request, reply, done) => {
+    if (reply.statusCode !== 401 && !request.authFailure) return done();
+    void countFailure(request).finally(done);
   });
 }

@@ -227,9 +227,14 @@ export function registerIdempotency(
     withBeforeCommit((tx, result) => answerAtCommit(request, reply, tx, result), done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = request.idempotency;
-    if (!claim) return payload;
+  // Nearly every answer holds no claim: a callback hook passes those on without a promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.idempotency) return done(null, payload);
+    settleClaim(request, reply, payload).then((stored) => done(null, stored), done);
+  });
+
+  async function settleClaim(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+    const claim = request.idempotency!;
     request.idempotency = null;
     const status = reply.statusCode;
     const storable = payload === null || payload === undefined || typeof payload === 'string';
@@ -255,5 +260,5 @@ export function registerIdempotency(
       request.log.error({ err }, 'could not record the answer for an idempotency key');
     }
     return payload;
-  });
+  }
 }

@@ -14,7 +14,9 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { Executor } from '../db/types.ts';
 
 const registry = new Registry();
-collectDefaultMetrics({ register: registry, prefix: 'ponte_' });
+// The event loop lag is sampled every 100 ms rather than prom-client's 10: a timer a hundred times a second
+// was a measurable share of an idle process's CPU.
+collectDefaultMetrics({ register: registry, prefix: 'ponte_', eventLoopMonitoringPrecision: 100 });
 
 const httpLabels = ['surface', 'method', 'route', 'status'] as const;
 
@@ -53,15 +55,23 @@ export const metrics = {
 
 /** Counts and times every answer of an app; `surface` names the listener. */
 export function registerRequestMetrics(app: FastifyInstance, surface: string): void {
-  app.addHook('onResponse', async (request, reply) => {
-    const labels = {
-      surface,
-      method: request.method,
-      route: request.routeOptions.url ?? 'unmatched',
-      status: String(reply.statusCode),
-    };
-    metrics.httpRequests.inc(labels);
-    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+  // The counter and histogram bound to each label set, found by one map lookup per answer instead of
+  // prom-client hashing the labels twice. The set is bounded: surface, method, route pattern, status.
+  const bound = new Map<string, { count(): void; time(seconds: number): void }>();
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const key = `${request.method} ${route} ${reply.statusCode}`;
+    let series = bound.get(key);
+    if (!series) {
+      const labels = { surface, method: request.method, route, status: String(reply.statusCode) };
+      const counter = metrics.httpRequests.labels(labels);
+      const histogram = metrics.httpDuration.labels(labels);
+      series = { count: () => counter.inc(), time: (seconds) => histogram.observe(seconds) };
+      bound.set(key, series);
+    }
+    series.count();
+    series.time(reply.elapsedTime / 1000);
+    done();
   });
 }
 

@@ -6,7 +6,7 @@
  * string of a body, query or path (object keys included) must be storable text; `uuid` means the
  * canonical form only; `date` and `date-time` must fall within the years 0001-9999.
  */
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { CANONICAL_UUID, dateInRange, instantInRange, textProblem } from '../core/storable.ts';
@@ -69,8 +69,11 @@ export function unstorableText(data: unknown): TextError[] {
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
-  const validate = ajv.compile(schema as object);
+  // Compiled when the route first validates: a listener's routes are registered at start, most of them
+  // never called by a given process, and compiling them all was a large share of its start.
+  let validate: ValidateFunction | undefined;
   const checked = (data: unknown) => {
+    validate ??= ajv.compile(schema as object);
     const textErrors = unstorableText(data);
     if (textErrors.length > 0) {
       checked.errors = textErrors as unknown;

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import type { Logger } from '../core/logger.ts';
+import { WORK_CHANNEL } from '../db/notify.ts';
 import { sweepIdempotencyKeys } from '../http/idempotency-store.ts';
 import { submitDuePayouts } from '../modules/rails/pix/payout-submission.ts';
 import { pruneRequestLog } from '../modules/request-log/service.ts';
@@ -12,14 +13,31 @@ import { watchChains } from '../modules/wallets/watcher.ts';
 import { sweepStaleSessions } from '../modules/web-users/sessions.ts';
 import { createDispatcher, type DispatcherDeps } from '../modules/webhooks/dispatcher.ts';
 import { eraseRetiredSecrets, purgeOldDeliveries } from '../modules/webhooks/retention.ts';
-import { type Loop, startLoop } from './loop.ts';
+import { type Loop, type LoopOptions, startLoop, type WakeSignal, wakeSignal } from './loop.ts';
 
 export type { Logger };
 
-/** The webhook dispatcher on its loop; stopping it also waits for the attempts in progress. */
-export function startDispatcher(deps: DispatcherDeps): Loop {
-  const dispatcher = createDispatcher(deps);
-  const loop = startLoop('webhook-dispatcher', deps.config.dispatchIntervalMs, dispatcher.tick, deps.log);
+/**
+ * The webhook dispatcher on its loop; stopping it also waits for the attempts in progress. A wake-up runs
+ * it at once: a notification there means events to deliver.
+ */
+export function startDispatcher(deps: DispatcherDeps, options: Omit<LoopOptions, 'wakeGapMs'> = {}): Loop {
+  // an attempt recorded frees room for the next due delivery: the loop looks again at once
+  const room = wakeSignal();
+  const dispatcher = createDispatcher({ ...deps, onRoom: room.wake });
+  const wake: WakeSignal = {
+    subscribe(listener) {
+      const ends = [room.subscribe(listener), options.wake?.subscribe(listener)];
+      return () => {
+        for (const end of ends) end?.();
+      };
+    },
+  };
+  const loop = startLoop('webhook-dispatcher', deps.config.dispatchIntervalMs, dispatcher.tick, deps.log, {
+    ...options,
+    wake,
+    wakeGapMs: 0,
+  });
   return {
     async stop() {
       await loop.stop();
@@ -36,17 +54,45 @@ export function startConfiguredWorkers(ctx: AppContext, log: Logger): Loop | und
   return ctx.config.workers ? startWorkers(ctx, log) : undefined;
 }
 
-/** Every background job of a process. Each is safe to run on several processes at once (SKIP LOCKED). */
+/**
+ * Listens for work notifications (where the database offers them) and wakes every subscribed loop on
+ * each. Without them, or while the listening session is being opened again, the loops' back-off alone
+ * bounds how late work is picked up.
+ */
+function listenForWork(ctx: AppContext, log: Logger): WakeSignal & { close(): Promise<void> } {
+  const signal = wakeSignal();
+  const stop =
+    ctx.config.databaseNotifications && ctx.db.listen
+      ? ctx.db.listen(WORK_CHANNEL, signal.wake).catch((err) => {
+          log.error({ err }, 'not listening for work notifications; workers poll');
+          return undefined;
+        })
+      : Promise.resolve(undefined);
+  return {
+    subscribe: signal.subscribe,
+    async close() {
+      await (await stop)?.();
+    },
+  };
+}
+
+/**
+ * Every background job of a process. Each is safe to run on several processes at once (SKIP LOCKED).
+ * Idle jobs back off up to `workerMaxIdleMs` and wake on work notifications.
+ */
 export function startWorkers(ctx: AppContext, log: Logger): Loop {
+  const work = listenForWork(ctx, log);
+  const idle: LoopOptions = { maxIdleMs: ctx.config.workerMaxIdleMs, wake: work };
+  const chainPoll = ctx.config.chains.pollIntervalMs;
   const loops = [
-    startLoop('sandbox-verifications', 200, () => applyDueSandboxOutcomes(ctx.db, ctx.clock), log),
-    startLoop('transaction-expiry', 1_000, () => expireDueTransactions(ctx.db, ctx.clock), log),
-    startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx), log),
-    startLoop('pix-payouts', 500, () => submitDuePayouts(ctx), log),
-    startLoop('chain-signer', ctx.config.chains.pollIntervalMs, () => signQueued(ctx), log),
-    startLoop('chain-confirmations', ctx.config.chains.pollIntervalMs, () => checkSubmitted(ctx), log),
-    startLoop('chain-deposits', ctx.config.chains.pollIntervalMs, () => watchChains(ctx), log),
-    startLoop('sandbox-chain-deposits', 500, () => confirmSimulatedDeposits(ctx), log),
+    startLoop('sandbox-verifications', 200, () => applyDueSandboxOutcomes(ctx.db, ctx.clock), log, idle),
+    startLoop('transaction-expiry', 1_000, () => expireDueTransactions(ctx.db, ctx.clock), log, idle),
+    startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx), log, idle),
+    startLoop('pix-payouts', 500, () => submitDuePayouts(ctx), log, idle),
+    startLoop('chain-signer', chainPoll, () => signQueued(ctx), log, idle),
+    startLoop('chain-confirmations', chainPoll, () => checkSubmitted(ctx), log, idle),
+    startLoop('chain-deposits', chainPoll, () => watchChains(ctx), log, idle),
+    startLoop('sandbox-chain-deposits', 500, () => confirmSimulatedDeposits(ctx), log, idle),
     startLoop(
       'request-log-retention',
       60_000,
@@ -64,17 +110,21 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
         (await eraseRetiredSecrets(ctx.db, ctx.clock())),
       log,
     ),
-    startDispatcher({
-      db: ctx.db,
-      clock: ctx.clock,
-      config: ctx.config.webhooks,
-      encryptionKey: ctx.instanceKeys.encryption,
-      log,
-    }),
+    startDispatcher(
+      {
+        db: ctx.db,
+        clock: ctx.clock,
+        config: ctx.config.webhooks,
+        encryptionKey: ctx.instanceKeys.encryption,
+        log,
+      },
+      idle,
+    ),
   ];
   return {
     async stop() {
       await Promise.all(loops.map((loop) => loop.stop()));
+      await work.close();
     },
   };
 }

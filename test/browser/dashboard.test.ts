@@ -258,6 +258,40 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
       );
       await checkPage(page, 'dashboard-webhook-test-event');
       expect(ok.received).toHaveLength(1);
+
+      // Rotating the secret in the page: the new one is shown once, and both sign for the overlap chosen.
+      await page.selectOption('#overlap', '3600');
+      const [rotation] = await Promise.all([
+        page.waitForNavigation(),
+        page.locator('button:has-text("Rotate secret")').click(),
+      ]);
+      expect(rotation?.status()).toBe(200);
+      expect((await rotation!.allHeaders())['cache-control']).toBe('no-store');
+      const rotated = (await page.textContent('#new-secret'))!.trim();
+      expect(rotated).toMatch(/^whsec_/);
+      expect(rotated).not.toBe(secret);
+      expect(await page.textContent('dl')).toContain('Previous secret');
+      await checkPage(page, 'dashboard-webhook-rotated');
+      await page.goto(`${origin}/sandbox/webhooks/${endpoint!.id}`);
+      expect(await page.content()).not.toContain(rotated);
+      expect(await submit(page, 'button:has-text("Send a test event")')).toBe(200);
+      await eventually(
+        async () => ok.received.length,
+        (n) => n >= 2,
+        20_000,
+      );
+      const second = ok.received[1]!;
+      const headers = {
+        'webhook-id': String(second.headers['webhook-id']),
+        'webhook-timestamp': String(second.headers['webhook-timestamp']),
+        'webhook-signature': String(second.headers['webhook-signature']),
+      };
+      expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+      for (const key of [secret, rotated]) {
+        expect(new Webhook(key).verify(second.body, headers)).toMatchObject({
+          eventType: 'webhook_endpoint.test',
+        });
+      }
     } finally {
       await ok.close();
     }
@@ -452,6 +486,22 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
       ).status(),
     ).toBe(403);
     expect(await server.ctx.db.query('SELECT count(*) AS n FROM events')).toEqual(events);
+    const secrets = await server.ctx.db.query(
+      'SELECT secret_ciphertext FROM webhook_endpoints WHERE id = $1',
+      [endpoint!.id],
+    );
+    expect(
+      (
+        await viewer.request.post(`${origin}/sandbox/webhooks/${endpoint!.id}/rotate-secret`, {
+          form: { _csrf: csrf, expiresIn: '0' },
+        })
+      ).status(),
+    ).toBe(403);
+    expect(
+      await server.ctx.db.query('SELECT secret_ciphertext FROM webhook_endpoints WHERE id = $1', [
+        endpoint!.id,
+      ]),
+    ).toEqual(secrets);
     await viewer.context().close();
 
     // fees are the admins': a developer reads them and is refused a change on the server
@@ -597,6 +647,7 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
       [`/sandbox/api-keys/${foreignKey!.id}/revoke`, {}],
       [`/sandbox/webhooks/${endpoint.id}/delete`, {}],
       [`/sandbox/webhooks/${endpoint.id}/test`, {}],
+      [`/sandbox/webhooks/${endpoint.id}/rotate-secret`, { expiresIn: '0' }],
       [`/sandbox/webhooks/${endpoint.id}/deliveries/${foreignCustomer.id}/retry`, {}],
       [`/sandbox/team/${foreignUser!.id}/role`, { role: 'viewer' }],
       [`/sandbox/team/${foreignUser!.id}/remove`, {}],

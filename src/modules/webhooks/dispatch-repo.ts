@@ -151,9 +151,11 @@ export async function claimDueDeliveries(
                 SELECT 1 FROM webhook_deliveries p
                  WHERE p.endpoint_id = d.endpoint_id AND p.resource_id = d.resource_id
                    AND p.status = 'PENDING' AND p.event_seq < d.event_seq)
-          AND NOT EXISTS (
-                SELECT 1 FROM events e
-                 WHERE e.resource_id = d.resource_id AND e.seq < d.event_seq AND e.dispatched_at IS NULL)
+          -- through the resource's own events (events_resource), not the index of undispatched events:
+          -- right after a fan-out that index is full of entries just made dead, and scanning them once
+          -- per candidate was most of the claim's cost
+          AND (SELECT bool_or(e.dispatched_at IS NULL) FROM events e
+                WHERE e.resource_id = d.resource_id AND e.seq < d.event_seq) IS NOT TRUE
         ORDER BY d.next_attempt_at, d.event_seq
         LIMIT ${CANDIDATE_WINDOW}),
           ranked AS (

@@ -41,6 +41,8 @@ export type DispatcherDeps = {
   random?: () => number;
   batchSize?: number;
   maxInFlight?: number;
+  /** Called when an attempt has been recorded: there is room for another (the loop runs at once). */
+  onRoom?: () => void;
 };
 
 /** Counts attempts in flight per key, forgetting keys that drop to zero. */
@@ -196,6 +198,16 @@ export function createDispatcher(deps: DispatcherDeps) {
           inFlight.delete(task);
           perEndpoint.add(delivery.endpoint_id, -1);
           perProject.add(delivery.project_id, -1);
+          // Another claim once half an endpoint's (or project's) share is free, not after every attempt:
+          // each claim reads the due list, so claiming a few at a time costs the database far less.
+          const endpointLeft = perEndpoint.counts.get(delivery.endpoint_id) ?? 0;
+          const projectLeft = perProject.counts.get(delivery.project_id) ?? 0;
+          if (
+            endpointLeft === Math.floor(maxInFlightPerEndpoint / 2) ||
+            projectLeft === Math.floor(maxInFlightPerProject / 2) ||
+            inFlight.size === Math.floor(maxInFlight / 2)
+          )
+            deps.onRoom?.();
         });
       inFlight.add(task);
     }

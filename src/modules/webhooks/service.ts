@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
+import { notifyWork } from '../../db/notify.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { InstanceKeys } from '../../lib/instance-keys.ts';
@@ -169,6 +170,8 @@ export function createWebhookService(deps: {
             ? { retryUntil: now, manual: true }
             : { manual: endpoint.status === 'DISABLED' },
         );
+        // due now: the dispatcher, perhaps asleep, is told when this commits
+        await notifyWork(tx);
       }
       const fresh = await repo.findDelivery(tx, tenant, endpointId, deliveryId);
       return (await present(tx, [fresh!]))[0]!;

@@ -162,7 +162,8 @@ ${table(
     },
   );
 
-  app.get('/:env/webhooks/:id', { schema: { params: EnvIdParams } }, async (request, reply) => {
+  /** An endpoint and its deliveries; after a rotation, with the new secret shown once. */
+  async function endpointPage(request: Parameters<Render>[0], rotated?: { secret: string }) {
     const tenant = tenantOf(request);
     const session = request.session!;
     const id = (request.params as { id: string }).id;
@@ -177,13 +178,19 @@ ${table(
         : doneKind === 'tested'
           ? 'A webhook_endpoint.test event is on its way to this endpoint; its delivery is listed below.'
           : undefined;
+    const previousUntil = endpoint.previousSecretExpiresAt;
     const body = html`${notice(done)}
+${when(rotated, () => secretBox('new-secret', 'New signing secret of this endpoint.', rotated!.secret))}
 <section class="panel"><dl><dt>URL</dt><dd><code>${endpoint.url}</code></dd><dt>Status</dt><dd>${badge(endpoint.status)}</dd>
-<dt>Events</dt><dd>${endpoint.events?.length ? endpoint.events.join(', ') : 'all'}</dd><dt>Created</dt><dd>${dateTime(endpoint.createdAt)}</dd></dl>
+<dt>Events</dt><dd>${endpoint.events?.length ? endpoint.events.join(', ') : 'all'}</dd><dt>Created</dt><dd>${dateTime(endpoint.createdAt)}</dd>
+${when(previousUntil !== null && new Date(previousUntil) > ctx.clock(), () => html`<dt>Previous secret</dt><dd>still signs, next to the new one, until ${dateTime(previousUntil!)}</dd>`)}</dl>
 ${when(
   canWrite,
   () => html`<div class="actions"><form class="inline" method="post" action="/${tenant.environment}/webhooks/${id}/test">${csrfField(session.csrfToken)}<button type="submit" class="secondary">Send a test event</button></form>
-<form class="inline" method="post" action="/${tenant.environment}/webhooks/${id}/delete" data-confirm="Remove this endpoint?">${csrfField(session.csrfToken)}<button type="submit" class="danger">Remove endpoint</button></form></div>`,
+<form class="inline" method="post" action="/${tenant.environment}/webhooks/${id}/delete" data-confirm="Remove this endpoint?">${csrfField(session.csrfToken)}<button type="submit" class="danger">Remove endpoint</button></form></div>
+<form class="inline" method="post" action="/${tenant.environment}/webhooks/${id}/rotate-secret">${csrfField(session.csrfToken)}<label for="overlap">Old secret keeps signing for</label>
+<select id="overlap" name="expiresIn"><option value="3600">1 hour</option><option value="86400" selected>24 hours</option><option value="604800">7 days</option><option value="0">no time: stop now</option></select>
+<button type="submit" class="secondary">Rotate secret</button></form>`,
 )}
 </section>
 <h2>Deliveries</h2>
@@ -200,8 +207,39 @@ ${table(
   'No deliveries yet.',
 )}
 ${pager(`/${tenant.environment}/webhooks/${id}`, {}, deliveries.pagination.page, deliveries.pagination.hasNextPage)}`;
-    return render(request, reply, 'Webhook endpoint', body);
-  });
+    return body;
+  }
+
+  app.get('/:env/webhooks/:id', { schema: { params: EnvIdParams } }, async (request, reply) =>
+    render(request, reply, 'Webhook endpoint', await endpointPage(request)),
+  );
+
+  app.post(
+    '/:env/webhooks/:id/rotate-secret',
+    {
+      config: { access: 'developer' },
+      schema: {
+        params: EnvIdParams,
+        body: Type.Object({
+          ...Csrf,
+          expiresIn: Type.Union([
+            Type.Literal('0'),
+            Type.Literal('3600'),
+            Type.Literal('86400'),
+            Type.Literal('604800'),
+          ]),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const { id } = request.params as { id: string };
+      const { expiresIn } = request.body as { expiresIn: string };
+      const rotated = await webhooks.rotateSecret(tenant, id, Number(expiresIn));
+      reply.header('cache-control', 'no-store');
+      return render(request, reply, 'Webhook endpoint', await endpointPage(request, rotated));
+    },
+  );
 
   app.post(
     '/:env/webhooks/:id/delete',
