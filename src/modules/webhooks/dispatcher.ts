@@ -83,7 +83,7 @@ const LEASE_MARGIN_MS = 60_000;
 const RECORD_BATCH = 500;
 
 /** How long the first attempt answered waits for others to be recorded with it. */
-const RECORD_GATHER_MS = 5;
+const RECORD_GATHER_MS = 20;
 
 function describeDuration(ms: number): string {
   const units: [number, string][] = [
