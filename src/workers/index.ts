@@ -41,7 +41,7 @@ export function startDispatcher(deps: DispatcherDeps, options: Omit<LoopOptions,
   return {
     async stop() {
       await loop.stop();
-      await dispatcher.drain();
+      await dispatcher.stop();
     },
   };
 }

@@ -209,6 +209,23 @@ export async function claimDueDeliveries(
   });
 }
 
+/**
+ * Gives claimed deliveries back to the due list at once, for any dispatcher (only those still under the
+ * claim given back).
+ */
+export async function unclaimDeliveries(
+  db: Executor,
+  claims: { id: string; token: string }[],
+  at: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE webhook_deliveries d SET next_attempt_at = $3, claim_token = NULL, updated_at = $3
+       FROM unnest($1::uuid[], $2::uuid[]) AS c (id, token)
+      WHERE d.id = c.id AND d.claim_token = c.token AND d.status = 'PENDING'`,
+    [claims.map((claim) => claim.id), claims.map((claim) => claim.token), at],
+  );
+}
+
 /** What one attempt did, as recorded. */
 export type AttemptRecord = {
   deliveryId: string;

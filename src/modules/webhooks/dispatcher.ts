@@ -25,6 +25,7 @@ import {
   type Settlement,
   setEndpointHealth,
   settleDeliveries,
+  unclaimDeliveries,
 } from './dispatch-repo.ts';
 import { deliveryBody } from './presenter.ts';
 import { failPendingDeliveries } from './repo.ts';
@@ -119,7 +120,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   /** When a claim last found nothing (real time: a bound on wasted reads, not on business time). */
   let fruitlessAt = Number.NEGATIVE_INFINITY;
   /** Claimed deliveries waiting for room under the limits, in claim (due) order. */
-  const waiting: { delivery: ClaimedDelivery; start: () => void }[] = [];
+  const waiting: { delivery: ClaimedDelivery; token: string; start: (go: boolean) => void }[] = [];
   const { maxInFlightPerEndpoint, maxInFlightPerProject } = config;
   const leaseMs = (AHEAD + 1) * config.timeoutMs + LEASE_MARGIN_MS;
 
@@ -280,8 +281,14 @@ export function createDispatcher(deps: DispatcherDeps) {
       sending += 1;
       sendingPerEndpoint.add(delivery.endpoint_id, 1);
       sendingPerProject.add(delivery.project_id, 1);
-      start();
+      start(true);
     }
+  }
+
+  function releaseHeld(delivery: ClaimedDelivery): void {
+    held -= 1;
+    heldPerEndpoint.add(delivery.endpoint_id, -1);
+    heldPerProject.add(delivery.project_id, -1);
   }
 
   /** Ends an attempt's hold on its endpoint's and project's share once its answer (or failure) is in. */
@@ -289,9 +296,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     sending -= 1;
     sendingPerEndpoint.add(delivery.endpoint_id, -1);
     sendingPerProject.add(delivery.project_id, -1);
-    held -= 1;
-    heldPerEndpoint.add(delivery.endpoint_id, -1);
-    heldPerProject.add(delivery.project_id, -1);
+    releaseHeld(delivery);
     startWaiting();
     // Another claim once what is held for the endpoint (or project, or in total) is down to REFILL_AT
     // shares: the next claim's deliveries are then ready before the ones waiting run out.
@@ -304,10 +309,14 @@ export function createDispatcher(deps: DispatcherDeps) {
   }
 
   async function attempt(delivery: ClaimedDelivery, token: string): Promise<void> {
-    await new Promise<void>((start) => {
-      waiting.push({ delivery, start });
+    const go = await new Promise<boolean>((start) => {
+      waiting.push({ delivery, token, start });
       startWaiting();
     });
+    if (!go) {
+      releaseHeld(delivery);
+      return;
+    }
     const at = clock();
     let result: AttemptResult;
     try {
@@ -364,6 +373,22 @@ export function createDispatcher(deps: DispatcherDeps) {
     /** Waits for the attempts in progress to be sent and recorded. */
     async drain(): Promise<void> {
       while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+    /**
+     * Gives the deliveries claimed but not started back to the due list (another process may take them
+     * at once, rather than after their lease), then waits for the attempts in progress.
+     */
+    async stop(): Promise<void> {
+      const unstarted = waiting.splice(0);
+      if (unstarted.length > 0) {
+        const claims = unstarted.map(({ delivery, token }) => ({ id: delivery.id, token }));
+        // not given back, they are taken again when their lease ends
+        await unclaimDeliveries(db, claims, clock()).catch((err) =>
+          log.error({ err }, 'webhook claims not given back'),
+        );
+        for (const entry of unstarted) entry.start(false);
+      }
+      await this.drain();
     },
   };
 }
