@@ -10,7 +10,8 @@ import { insertEntries, type RequestLogRow } from './repo.ts';
 
 export type { RequestLogEntry, RequestRecorder };
 
-const MAX_BATCH = 500;
+/** Entries per insert: one statement writes a whole batch, so larger batches cost less per entry. */
+const MAX_BATCH = 2_000;
 /** Past this many waiting entries, new ones are dropped rather than grow memory without bound. */
 const MAX_QUEUED = 10_000;
 
@@ -19,15 +20,23 @@ export function createRequestRecorder(
   options: { intervalMs: number; onError: (error: unknown) => void },
 ): RequestRecorder {
   let queue: RequestLogRow[] = [];
-  let writing: Promise<void> = Promise.resolve();
+  let draining: Promise<void> | undefined;
 
-  async function flush(): Promise<void> {
-    await writing;
+  async function drain(): Promise<void> {
     while (queue.length > 0) {
-      const batch = queue.slice(0, MAX_BATCH);
-      queue = queue.slice(MAX_BATCH);
-      writing = insertEntries(db, batch).catch(options.onError);
-      await writing;
+      const batch = queue.length <= MAX_BATCH ? queue : queue.slice(0, MAX_BATCH);
+      queue = queue.length <= MAX_BATCH ? [] : queue.slice(MAX_BATCH);
+      await insertEntries(db, batch).catch(options.onError);
+    }
+  }
+
+  /** Writes every queued entry; one writer at a time, so batches go out in order and never overlap. */
+  async function flush(): Promise<void> {
+    while (queue.length > 0 || draining) {
+      draining ??= drain().finally(() => {
+        draining = undefined;
+      });
+      await draining;
     }
   }
 
@@ -50,7 +59,7 @@ export function createRequestRecorder(
         problem: entry.problem,
         created_at: entry.at,
       });
-      if (queue.length >= MAX_BATCH) void flush();
+      if (queue.length >= MAX_BATCH && !draining) void flush();
     },
     flush,
     async close() {
