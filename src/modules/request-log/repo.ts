@@ -43,23 +43,52 @@ const INSERT = `INSERT INTO request_log (${COLUMNS.join(', ')})
                 $8::int[], $9::text[], $10::text[], $11::timestamptz[])
       AS entry (${COLUMNS.join(', ')})`;
 
-export async function insertEntries(db: Executor, rows: RequestLogRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const columns: unknown[][] = COLUMNS.map(() => new Array(rows.length));
-  rows.forEach((row, i) => {
-    columns[0]![i] = row.id;
-    columns[1]![i] = row.project_id;
-    columns[2]![i] = row.environment;
-    columns[3]![i] = row.api_key_id;
-    columns[4]![i] = row.method;
-    columns[5]![i] = row.path;
-    columns[6]![i] = row.status;
-    columns[7]![i] = row.latency_ms;
-    columns[8]![i] = row.request_id;
-    columns[9]![i] = row.problem === null ? null : JSON.stringify(row.problem);
-    columns[10]![i] = row.created_at.toISOString();
-  });
-  await db.query(INSERT, columns);
+/** Entries waiting to be written, one array per column (one object per entry was a cost on every request). */
+export type RequestLogBatch = {
+  id: string[];
+  projectId: string[];
+  environment: string[];
+  apiKeyId: (string | null)[];
+  method: string[];
+  path: string[];
+  status: number[];
+  latencyMs: number[];
+  requestId: string[];
+  /** The problem body as JSON text, or null. */
+  problem: (string | null)[];
+  /** ISO 8601 instants. */
+  createdAt: string[];
+};
+
+export const emptyBatch = (): RequestLogBatch => ({
+  id: [],
+  projectId: [],
+  environment: [],
+  apiKeyId: [],
+  method: [],
+  path: [],
+  status: [],
+  latencyMs: [],
+  requestId: [],
+  problem: [],
+  createdAt: [],
+});
+
+export async function insertEntries(db: Executor, batch: RequestLogBatch): Promise<void> {
+  if (batch.id.length === 0) return;
+  await db.query(INSERT, [
+    batch.id,
+    batch.projectId,
+    batch.environment,
+    batch.apiKeyId,
+    batch.method,
+    batch.path,
+    batch.status,
+    batch.latencyMs,
+    batch.requestId,
+    batch.problem,
+    batch.createdAt,
+  ]);
 }
 
 export type RequestLogFilter = {
