@@ -56,7 +56,9 @@ export function registerApiKeyAuth(app: FastifyInstance, environment: Environmen
   const unknownKey = () => new AppError('unauthorized', 'The API key is unknown or revoked');
   // A callback hook: a key found in the cache (nearly every request) is accepted without a promise.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (!request.routeOptions.url || (request.routeOptions.config.auth ?? 'apiKey') === 'none') return done();
+    // `routeOptions` is built anew on every read: read it once.
+    const route = request.routeOptions;
+    if (!route.url || (route.config.auth ?? 'apiKey') === 'none') return done();
     let token: string;
     try {
       token = bearer(request);
