@@ -2,11 +2,13 @@
  * The money-out write path: off-ramp creations per second, each deciding everything in one transaction
  * (customer row lock, bank account and holder checks, conversion at the rate in force, partner fee
  * lookup, limit usage in the pool shared with on-ramps, insert, balance check and reserve journal,
- * outbox event), over the seeded customers, all approved and funded with USDC, 50 connections; the
- * settlement and the payout each off-ramp then starts run in the same process, against a local payout
- * provider answering 202. Measured against the minimal write transaction of `servers/minimal-write.ts`
- * in the same run. Every answer must be 201, and every customer's balance must equal its funding less
- * the off-ramps stored.
+ * outbox event), over the seeded customers, all approved and funded with USDC, 50 connections, against
+ * the minimal write transaction the on-ramp bench uses (servers/write.ts: lock, insert of a complete
+ * transaction row, commit) in the same run, interleaved. The service runs API-only
+ * (`PONTE_WORKERS=false`); after the runs a worker process over the same database carries every
+ * off-ramp on (settlement steps, then the payout to a local provider answering 202), its throughput
+ * reported on its own line. Every answer must be 201, and every customer's balance must equal its
+ * funding less the off-ramps stored, after the reserves and again after the settlement.
  */
 import { createServer } from 'node:http';
 import { systemClock } from '../src/core/clock.ts';
@@ -16,12 +18,10 @@ import { chainDeposit } from '../src/modules/ledger/postings.ts';
 import { postJournal } from '../src/modules/ledger/repo.ts';
 import type { Blockchain } from '../src/modules/rails/chains/networks.ts';
 import { insertRate } from '../src/modules/rates/repo.ts';
-import { authorization, type BenchContext, databaseName, serviceEnv } from './context.ts';
-import { median, settle } from './load.ts';
+import { authorization, type BenchContext, databaseName, minimalServerEnv, serviceEnv } from './context.ts';
+import { onRampTarget } from './onramp.ts';
 import { freePorts, startChild, waitUntilReady } from './processes.ts';
-import { loadWindows } from './profile.ts';
-import { table } from './report.ts';
-import { driveWrites, microseconds, otherAnswers, type WriteRun, type WriteTarget } from './writes.ts';
+import { type Contender, compareWrites, non201, writeTable } from './writes.ts';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -80,32 +80,50 @@ async function prepare(ctx: BenchContext): Promise<{ customerId: string; account
   }
 }
 
-async function measure(ctx: BenchContext, target: WriteTarget, profiled: boolean) {
-  const { settings } = ctx;
-  const warmup = await driveWrites(target, settings.connections, settings.warmupSeconds);
-  const runs: WriteRun[] = [];
-  for (let i = 0; i < settings.runs; i++) {
-    await settle();
-    const run = await driveWrites(target, settings.connections, settings.runSeconds);
-    if (profiled) loadWindows.push(run.window);
-    runs.push(run);
+/** Off-ramps not yet carried on: a reserve awaiting its settlement steps, or a payout not yet sent. */
+async function backlog(ctx: BenchContext): Promise<{ settling: number; payouts: number }> {
+  const db = connectPostgres(ctx.databaseUrl, { max: 1 });
+  try {
+    const [row] = await db.query<{ settling: bigint; payouts: bigint }>(
+      `SELECT (SELECT count(*) FROM transactions WHERE project_id = $1 AND type = 'OFF_RAMP'
+                 AND status IN ('TRANSFERRING_STABLECOIN', 'TRADING')) AS settling,
+              (SELECT count(*) FROM pix_payouts WHERE status = 'PENDING') AS payouts`,
+      [ctx.tenant.projectId],
+    );
+    return { settling: Number(row!.settling), payouts: Number(row!.payouts) };
+  } finally {
+    await db.close();
   }
-  const all = [warmup, ...runs];
-  const cpu = (pick: (run: WriteRun) => number | undefined) => {
-    const values = runs.map(pick).filter((value): value is number => value !== undefined);
-    return values.length === 0 ? undefined : median(values);
-  };
-  return {
-    rps: median(runs.map((r) => r.rps)),
-    p50: median(runs.map((r) => r.p50)),
-    p99: median(runs.map((r) => r.p99)),
-    cpuUs: cpu((r) => r.cpuUs),
-    dbCpuUs: cpu((r) => r.dbCpuUs),
-    created: all.reduce((sum, r) => sum + r.created, 0),
-    other: all.reduce((sum, r) => sum + r.other, 0),
-    errors: all.reduce((sum, r) => sum + r.errors, 0),
-    answers: otherAnswers(all),
-  };
+}
+
+/**
+ * Starts a worker process (the service with its workers on) over the bench database and waits until
+ * every off-ramp has been carried on: both settlement steps taken (TRANSFERRING_FIAT, its payout
+ * recorded) and every payout sent to the provider. Returns how long that took, or undefined when it
+ * did not finish within `timeoutMs`.
+ */
+async function carryOn(
+  ctx: BenchContext,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<{ seconds: number | undefined; left: { settling: number; payouts: number } }> {
+  const ports = await serviceEnv(ctx);
+  const urls = Object.fromEntries(
+    Object.entries(ports.env).filter(([name]) => name.endsWith('_URL') && name.startsWith('PONTE_')),
+  );
+  const worker = startChild('worker', 'src/main.ts', { ...env, ...urls, PONTE_WORKERS: 'true' });
+  try {
+    await waitUntilReady(worker, `${ports.origin}/readyz`);
+    const started = Date.now();
+    for (;;) {
+      const left = await backlog(ctx);
+      if (left.settling === 0 && left.payouts === 0) return { seconds: (Date.now() - started) / 1000, left };
+      if (Date.now() - started > timeoutMs) return { seconds: undefined, left };
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } finally {
+    await worker.stop();
+  }
 }
 
 /** Funding less everything reserved or paid out, per customer: must equal the ledger's balance. */
@@ -141,123 +159,99 @@ export async function measureOffRamp(ctx: BenchContext): Promise<number> {
     request.resume();
     request.on('end', () => response.writeHead(202).end('{}'));
   });
-  const [providerPort, minimalPort] = await freePorts(2);
+  const [providerPort] = await freePorts(1);
   await new Promise<void>((resolve) => provider.listen(providerPort, '127.0.0.1', resolve));
   const headers = authorization(ctx);
-  let next = 0;
-  const pick = () => funded[next++ % funded.length]!;
+  const database = databaseName(ctx);
   try {
     log(`\nOff-ramp creations over ${funded.length} funded customers, ${settings.connections} connections`);
-
-    const minimal = startChild('minimal-write', 'bench/servers/minimal-write.ts', {
-      BENCH_PORT: String(minimalPort),
-      DATABASE_URL: ctx.databaseUrl,
-      BENCH_POOL_SIZE: String(settings.poolSize),
-      BENCH_API_KEY: ctx.apiKey,
-      BENCH_PROJECT_ID: ctx.tenant.projectId,
-    });
-    const minimalOrigin = `http://127.0.0.1:${minimalPort}`;
-    await waitUntilReady(minimal, `${minimalOrigin}/healthz`);
-    const database = databaseName(ctx);
-    const baseline = await measure(
-      ctx,
-      {
-        origin: minimalOrigin,
-        path: '/writes',
-        headers,
-        body: () => JSON.stringify({ customerId: pick().customerId }),
-        pid: minimal.process.pid,
-        database,
-      },
-      false,
-    );
-    await minimal.stop();
-
+    const minimal = await minimalServerEnv(ctx, [settings.minimalDriver]);
     const service = await serviceEnv(ctx);
+    const env = {
+      ...service.env,
+      PONTE_PIX_PROVIDER_SECRET: SECRET,
+      PONTE_PIX_PAYOUT_URL: `http://127.0.0.1:${providerPort}/`,
+      PONTE_PIX_ISPB: '12345678',
+      PONTE_DEFAULT_CHAIN: CHAIN,
+    };
+    // API-only: the settlement and payouts run afterwards, in a worker process (below).
     const child = startChild(
       'service',
       'src/main.ts',
-      {
-        ...service.env,
-        PONTE_PIX_PROVIDER_SECRET: SECRET,
-        PONTE_PIX_PAYOUT_URL: `http://127.0.0.1:${providerPort}/`,
-        PONTE_PIX_ISPB: '12345678',
-        PONTE_DEFAULT_CHAIN: CHAIN,
-      },
+      { ...env, PONTE_WORKERS: 'false' },
       settings.profileDir,
     );
-    await waitUntilReady(child, `${service.origin}/readyz`);
-    const offRamps = await measure(
-      ctx,
+    const minimalChild = startChild('minimal baseline', 'bench/servers/minimal.ts', minimal.env);
+    await Promise.all([
+      waitUntilReady(child, `${service.origin}/readyz`),
+      waitUntilReady(minimalChild, `${minimal.origin}/healthz`),
+    ]);
+    let next = 0;
+    const pick = () => funded[next++ % funded.length]!;
+    const contenders: Contender[] = [
       {
-        origin: service.origin,
-        path: '/transactions/off-ramp',
-        headers,
-        body: () => {
-          const { customerId, accountId } = pick();
-          return JSON.stringify({
-            customerId,
-            bankAccountId: accountId,
-            sourceCurrency: 'USDC',
-            sourceAmount: '1.000000',
-            purpose: 'BILLS',
-          });
-        },
-        pid: child.process.pid,
-        database,
+        name: 'baseline: minimal write transaction (lock, insert, commit)',
+        target: onRampTarget(
+          minimal.origin,
+          headers,
+          funded.map((f) => f.customerId),
+          { pid: minimalChild.process.pid, database },
+        ),
+        service: false,
       },
-      true,
-    );
+      {
+        name: 'POST /transactions/off-ramp',
+        target: {
+          origin: service.origin,
+          path: '/transactions/off-ramp',
+          headers,
+          body: () => {
+            const { customerId, accountId } = pick();
+            return JSON.stringify({
+              customerId,
+              bankAccountId: accountId,
+              sourceCurrency: 'USDC',
+              sourceAmount: '1.000000',
+              purpose: 'BILLS',
+            });
+          },
+          pid: child.process.pid,
+          database,
+        },
+        service: true,
+      },
+    ];
+    const compared = await compareWrites(settings, contenders, log);
+    const { table, ratios } = writeTable(contenders, compared, settings.writeTarget, 'minimal write');
+    log(table);
+    const ratio = ratios[1]!;
+    const created = compared.all[1]!.reduce((sum, r) => sum + r.created, 0);
+    await Promise.all([child.stop(), minimalChild.stop()]);
 
-    const ratio = offRamps.rps / baseline.rps;
+    const reserved = await balancesHold(ctx);
     log(
-      table(
-        [
-          'target',
-          'req/s',
-          'p50 ms',
-          'p99 ms',
-          'server µs/req',
-          'PostgreSQL µs/req',
-          'non-201',
-          'errors',
-          'x minimal',
-        ],
-        [
-          ['minimal write transaction', baseline, '1.00'] as const,
-          ['POST /transactions/off-ramp', offRamps, ratio.toFixed(2)] as const,
-        ].map(([name, m, x]) => [
-          name,
-          m.rps.toFixed(0),
-          String(m.p50),
-          String(m.p99),
-          microseconds(m.cpuUs),
-          microseconds(m.dbCpuUs),
-          String(m.other),
-          String(m.errors),
-          x,
-        ]),
-      ),
+      `off-ramps stored: ${reserved.offRamps}; 201 answers counted: ${created}; balances off after the reserves: ${reserved.mismatched}`,
     );
+    const carried = await carryOn(ctx, env, 15 * 60_000);
     const check = await balancesHold(ctx);
-    log(
-      `off-ramps stored: ${check.offRamps}; 201 answers counted: ${offRamps.created}; balances off: ${check.mismatched}`,
-    );
-    let failed = false;
-    for (const [label, m] of [
-      ['the minimal write transaction', baseline],
-      ['off-ramp creation', offRamps],
-    ] as const) {
-      if (m.other > 0 || m.errors > 0) {
-        log(
-          `FAILED: every request of ${label} must answer 201: ${m.other} other answers (${m.answers}), ` +
-            `${m.errors} socket errors or timeouts`,
-        );
-        failed = true;
-      }
+    if (carried.seconds === undefined) {
+      log(
+        `settlement: NOT DONE within 15 minutes (${carried.left.settling} off-ramps still settling, ${carried.left.payouts} payouts not sent)`,
+      );
+    } else {
+      log(
+        `settlement (not a target): one worker process carried ${check.offRamps} off-ramps on (two settlement ` +
+          `steps each, then the payout sent) in ${carried.seconds.toFixed(1)} s, ` +
+          `${(check.offRamps / Math.max(carried.seconds, 0.001)).toFixed(0)} off-ramps/s; balances off: ${check.mismatched}`,
+      );
     }
-    if (check.mismatched > 0 || check.offRamps < offRamps.created) {
+    let failed = non201(contenders, compared, log);
+    if (reserved.mismatched > 0 || check.mismatched > 0 || reserved.offRamps < created) {
       log('FAILED: the balances do not match the off-ramps stored');
+      failed = true;
+    }
+    if (carried.seconds === undefined) {
+      log('FAILED: the off-ramps were not carried on');
       failed = true;
     }
     if (failed) return 1;

@@ -2,7 +2,7 @@
  * The write path: on-ramp creations per second, each with its limit check (customer row lock, running
  * usage totals, BR Code, insert, outbox event, in one transaction), 50 connections spread over the seeded
  * customers, all approved for the run, against the minimal write transaction (servers/write.ts: lock,
- * insert, commit) in the same run, interleaved; the creation must reach `writeTarget` of it. Every answer
+ * insert, commit) in the same run, interleaved; the service runs API-only (`PONTE_WORKERS=false`); the creation must reach `writeTarget` of it. Every answer
  * must be 201. Afterwards every acknowledged creation must be in the
  * database: autocannon stops at its deadline without counting the answers still in flight, so the
  * database may hold up to one more transaction per connection and run than the 201s counted, never fewer.
@@ -10,11 +10,16 @@
 import { randomUUID } from 'node:crypto';
 import { connectPostgres } from '../src/db/postgres.ts';
 import { authorization, type BenchContext, databaseName, minimalServerEnv, serviceEnv } from './context.ts';
-import { median, settle } from './load.ts';
 import { startChild, waitUntilReady } from './processes.ts';
-import { loadWindows } from './profile.ts';
-import { table } from './report.ts';
-import { driveWrites, microseconds, otherAnswers, type WriteRun } from './writes.ts';
+import {
+  type Contender,
+  compareWrites,
+  driveWrites,
+  non201,
+  type WriteRun,
+  type WriteTarget,
+  writeTable,
+} from './writes.ts';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -63,6 +68,17 @@ export function onRampBody(customers: string[]): () => string {
   };
 }
 
+/** On-ramp creations over `customers` on a server's `/transactions/on-ramp` (the service's, or the
+ * minimal write transaction's). */
+export function onRampTarget(
+  origin: string,
+  headers: Record<string, string>,
+  customers: string[],
+  measured: { pid?: number | undefined; database?: string | undefined } = {},
+): WriteTarget {
+  return { origin, path: '/transactions/on-ramp', headers, body: onRampBody(customers), ...measured };
+}
+
 export async function drive(
   origin: string,
   headers: Record<string, string>,
@@ -71,11 +87,7 @@ export async function drive(
   seconds: number,
   measured: { pid?: number | undefined; database?: string | undefined } = {},
 ): Promise<WriteRun> {
-  return driveWrites(
-    { origin, path: '/transactions/on-ramp', headers, body: onRampBody(customers), ...measured },
-    connections,
-    seconds,
-  );
+  return driveWrites(onRampTarget(origin, headers, customers, measured), connections, seconds);
 }
 
 export async function measureOnRamp(ctx: BenchContext): Promise<number> {
@@ -86,7 +98,8 @@ export async function measureOnRamp(ctx: BenchContext): Promise<number> {
   const child = startChild(
     'service',
     'src/main.ts',
-    { ...service.env, PONTE_PIX_KEY: randomUUID() },
+    // API-only, as docs/SCALING.md splits a deployment: no background job shares the process
+    { ...service.env, PONTE_PIX_KEY: randomUUID(), PONTE_WORKERS: 'false' },
     settings.profileDir,
   );
   const minimalChild = startChild('minimal baseline', 'bench/servers/minimal.ts', minimal.env);
@@ -98,79 +111,23 @@ export async function measureOnRamp(ctx: BenchContext): Promise<number> {
   const database = databaseName(ctx);
   log(`\nOn-ramp creations over ${customers.length} approved customers, ${settings.connections} connections`);
 
-  const targets = [
+  const contenders: Contender[] = [
     {
       name: 'baseline: minimal write transaction (lock, insert, commit)',
-      origin: minimal.origin,
-      pid: minimalChild.process.pid,
+      target: onRampTarget(minimal.origin, headers, customers, { pid: minimalChild.process.pid, database }),
       service: false,
     },
-    { name: 'POST /transactions/on-ramp', origin: service.origin, pid: child.process.pid, service: true },
+    {
+      name: 'POST /transactions/on-ramp',
+      target: onRampTarget(service.origin, headers, customers, { pid: child.process.pid, database }),
+      service: true,
+    },
   ];
-  const drives = (target: (typeof targets)[number], seconds: number) =>
-    drive(target.origin, headers, customers, settings.connections, seconds, { pid: target.pid, database });
-  const results = new Map<string, WriteRun[]>(targets.map((t) => [t.name, []]));
-  const baselineRuns: WriteRun[] = [];
-  const serviceRuns: WriteRun[] = [];
-  for (const target of targets) {
-    const warm = await drives(target, settings.warmupSeconds);
-    (target.service ? serviceRuns : baselineRuns).push(warm);
-  }
-  for (let i = 0; i < settings.runs; i++) {
-    for (const target of i % 2 === 0 ? targets : [...targets].reverse()) {
-      await settle();
-      const result = await drives(target, settings.runSeconds);
-      if (target.service) loadWindows.push(result.window);
-      log(
-        `  ${target.name}: ${result.rps.toFixed(0)} req/s, server CPU ${microseconds(result.cpuUs)} µs/req, ` +
-          `PostgreSQL CPU ${microseconds(result.dbCpuUs)} µs/req`,
-      );
-      results.get(target.name)!.push(result);
-      (target.service ? serviceRuns : baselineRuns).push(result);
-    }
-  }
-  const baselineRps = median(results.get(targets[0]!.name)!.map((r) => r.rps));
-  const serviceRps = median(results.get(targets[1]!.name)!.map((r) => r.rps));
-  const ratio = serviceRps / baselineRps;
-  const cpu = (runs: WriteRun[], pick: (run: WriteRun) => number | undefined) => {
-    const values = runs.map(pick).filter((value): value is number => value !== undefined);
-    return values.length === 0 ? '' : median(values).toFixed(0);
-  };
-  log(
-    table(
-      [
-        'target',
-        'req/s',
-        'p50 ms',
-        'p99 ms',
-        'server µs/req',
-        'PostgreSQL µs/req',
-        'non-201',
-        'errors',
-        'x minimal write',
-        'verdict',
-      ],
-      targets.map((target, index) => {
-        const runs = results.get(target.name)!;
-        return [
-          target.name,
-          median(runs.map((r) => r.rps)).toFixed(0),
-          String(median(runs.map((r) => r.p50))),
-          String(median(runs.map((r) => r.p99))),
-          cpu(runs, (r) => r.cpuUs),
-          cpu(runs, (r) => r.dbCpuUs),
-          String(runs.reduce((sum, r) => sum + r.other, 0)),
-          String(runs.reduce((sum, r) => sum + r.errors, 0)),
-          index === 0 ? '' : ratio.toFixed(2),
-          index === 0
-            ? ''
-            : ratio >= settings.writeTarget
-              ? `ok (>= ${settings.writeTarget})`
-              : `BELOW ${settings.writeTarget}`,
-        ];
-      }),
-    ),
-  );
+  const compared = await compareWrites(settings, contenders, log);
+  const { table, ratios } = writeTable(contenders, compared, settings.writeTarget, 'minimal write');
+  log(table);
+  const ratio = ratios[1]!;
+  const serviceRuns = compared.all[1]!;
   // Warm-ups included: every answer of every run must be 201.
   const created = serviceRuns.reduce((sum, r) => sum + r.created, 0);
   const stored = await countTransactions(ctx);
@@ -180,21 +137,7 @@ export async function measureOnRamp(ctx: BenchContext): Promise<number> {
   log(
     `transactions stored by the service: ${stored}; 201 answers counted: ${created} (in flight at the deadlines: at most ${inFlightBound})`,
   );
-  let failed = false;
-  for (const [label, runs] of [
-    ['the minimal write transaction', baselineRuns],
-    ['on-ramp creation', serviceRuns],
-  ] as const) {
-    const other = runs.reduce((sum, r) => sum + r.other, 0);
-    const errors = runs.reduce((sum, r) => sum + r.errors, 0);
-    if (other > 0 || errors > 0) {
-      log(
-        `FAILED: every request of ${label} must answer 201: ${other} other answers (${otherAnswers(runs)}), ` +
-          `${errors} socket errors or timeouts`,
-      );
-      failed = true;
-    }
-  }
+  let failed = non201(contenders, compared, log);
   if (stored < created || stored > created + inFlightBound) {
     log('FAILED: the transactions stored do not match the creations acknowledged');
     failed = true;

@@ -111,6 +111,11 @@ export type Config = {
   requestLog: { retentionMs: number; flushIntervalMs: number };
   /** The e-mail address of the Default project's first dashboard admin, invited on first run. */
   adminEmail: string;
+  /**
+   * Whether this process runs the background jobs (settlement, payouts, expiry, webhook delivery, chain
+   * watchers, sweepers). Off: an API-only process, with separate worker processes over the same database.
+   */
+  workers: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -312,6 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       flushIntervalMs: atLeastOne(env, 'PONTE_REQUEST_LOG_FLUSH_MS', 1_000),
     },
     adminEmail: env.PONTE_ADMIN_EMAIL?.trim() || 'admin@ponte.local',
+    workers: flag(env, 'PONTE_WORKERS', true),
   };
 }
 

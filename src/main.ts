@@ -1,7 +1,8 @@
 /**
  * The Ponte process: opens and migrates the database, serves the production and sandbox public APIs and
- * the operator API on their addresses, runs the background workers, and shuts down gracefully on
- * SIGTERM/SIGINT (stop accepting, finish in-flight requests, stop workers, close the database).
+ * the operator API on their addresses, runs the background workers (unless `PONTE_WORKERS=false`: an
+ * API-only process), and shuts down gracefully on SIGTERM/SIGINT (stop accepting, finish in-flight
+ * requests, stop workers, close the database).
  */
 import type { FastifyInstance } from 'fastify';
 import { buildDashboardApp, buildOperatorApp, buildPublicApp } from './app.ts';
@@ -11,7 +12,7 @@ import { processLogger } from './http/logger.ts';
 import { createProjectService } from './modules/projects/service.ts';
 import { createWebUserService } from './modules/web-users/service.ts';
 import { openContext } from './runtime.ts';
-import { startWorkers } from './workers/index.ts';
+import { startConfiguredWorkers } from './workers/index.ts';
 
 let log = processLogger('info');
 
@@ -73,13 +74,14 @@ async function main() {
   for (const [app, url] of apps) {
     await app.listen(listenOptions(url));
   }
-  const workers = startWorkers(ctx, log);
+  const workers = startConfiguredWorkers(ctx, log);
   log.info(
     {
       production: config.productionUrl.origin,
       sandbox: config.sandboxUrl.origin,
       operator: config.operatorUrl.origin,
       dashboard: config.dashboardUrl.origin,
+      workers: config.workers,
     },
     `Ponte listening (database: ${ctx.db.kind})`,
   );
@@ -101,7 +103,7 @@ async function main() {
     }, config.shutdownGraceMs);
     force.unref();
     await Promise.all(apps.map(([app]) => app.close()));
-    await workers.stop();
+    await workers?.stop();
     await ctx.db.close();
     log.info('stopped');
     process.exit(0);

@@ -47,6 +47,14 @@ export function startDispatcher(deps: DispatcherDeps, options: Omit<LoopOptions,
 }
 
 /**
+ * The background jobs of a process configured to run them (`workers`, on by default); none in an
+ * API-only process, whose work a separate worker process over the same database carries on.
+ */
+export function startConfiguredWorkers(ctx: AppContext, log: Logger): Loop | undefined {
+  return ctx.config.workers ? startWorkers(ctx, log) : undefined;
+}
+
+/**
  * Listens for work notifications (where the database offers them) and wakes every subscribed loop on
  * each. Without them, or while the listening session is being opened again, the loops' back-off alone
  * bounds how late work is picked up.

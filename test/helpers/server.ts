@@ -1,6 +1,7 @@
 /**
  * A complete Ponte for a test file: the production, sandbox and operator apps over one real database
- * (the run's PostgreSQL database, or an in-memory PGlite), with the background workers running.
+ * (the run's PostgreSQL database, or an in-memory PGlite), with the background workers running (unless
+ * `workers: false`, or `PONTE_WORKERS=false` in `env`).
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { inject as injected } from 'vitest';
@@ -11,7 +12,7 @@ import type { Clock } from '../../src/core/clock.ts';
 import type { Environment } from '../../src/lib/environment.ts';
 import { randomBase62 } from '../../src/lib/secrets.ts';
 import { openContext } from '../../src/runtime.ts';
-import { startWorkers } from '../../src/workers/index.ts';
+import { startConfiguredWorkers } from '../../src/workers/index.ts';
 import { pgliteCopy } from './database.ts';
 import { checkAnswersAgainstDocument } from './document-check.ts';
 
@@ -64,7 +65,7 @@ export async function startTestServer(
   checkAnswersAgainstDocument(sandbox);
   checkAnswersAgainstDocument(production);
   const silent = { error() {} };
-  const workers = options.workers === false ? null : startWorkers(ctx, silent);
+  const workers = options.workers === false ? undefined : startConfiguredWorkers(ctx, silent);
 
   async function operatorPost(url: string, payload: object) {
     const response = await operator.inject({

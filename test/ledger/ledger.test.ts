@@ -157,6 +157,56 @@ describe('the ledger', () => {
     await expect(attempt).rejects.toThrow(/does not balance/);
   });
 
+  it('the database refuses entries added to a committed journal that unbalance it', async () => {
+    const journalId = newId();
+    await server.ctx.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO ledger_journals (id, project_id, environment, kind, reference, created_at)
+         VALUES ($1::uuid, $2, 'sandbox', 'FEE', $1::text, now())`,
+        [journalId, projectId],
+      );
+      await tx.query(
+        `INSERT INTO ledger_entries (journal_id, account, currency, amount) VALUES
+           ($1, 'PIX_SETTLEMENT', 'BRL', 100), ($1, 'FEE_REVENUE', 'BRL', -100)`,
+        [journalId],
+      );
+    });
+    const append = server.ctx.db.transaction((tx) =>
+      tx.query(
+        `INSERT INTO ledger_entries (journal_id, account, currency, amount) VALUES ($1, 'FEE_REVENUE', 'BRL', -1)`,
+        [journalId],
+      ),
+    );
+    await expect(append).rejects.toThrow(/does not balance/);
+    const sums = await server.ctx.db.query<{ n: bigint; total: string }>(
+      'SELECT count(*) AS n, sum(amount)::text AS total FROM ledger_entries WHERE journal_id = $1',
+      [journalId],
+    );
+    expect(sums[0]).toMatchObject({ total: '0' });
+    expect(Number(sums[0]!.n)).toBe(2);
+  });
+
+  it('the database checks every journal a statement writes, each on its own', async () => {
+    const [balanced, unbalanced] = [newId(), newId()];
+    const attempt = server.ctx.db.transaction(async (tx) => {
+      for (const id of [balanced, unbalanced]) {
+        await tx.query(
+          `INSERT INTO ledger_journals (id, project_id, environment, kind, reference, created_at)
+           VALUES ($1::uuid, $2, 'sandbox', 'FEE', $1::text, now())`,
+          [id, projectId],
+        );
+      }
+      // sums to zero over both journals, but not in the second one
+      await tx.query(
+        `INSERT INTO ledger_entries (journal_id, account, currency, amount) VALUES
+           ($1, 'PIX_SETTLEMENT', 'BRL', 100), ($1, 'FEE_REVENUE', 'BRL', -100),
+           ($2, 'PIX_SETTLEMENT', 'BRL', 5), ($1, 'FEE_REVENUE', 'BRL', -5)`,
+        [balanced, unbalanced],
+      );
+    });
+    await expect(attempt).rejects.toThrow(/does not balance/);
+  });
+
   it('the ledger is append-only', async () => {
     await expect(server.ctx.db.query('UPDATE ledger_entries SET amount = amount * 2')).rejects.toThrow(
       /append-only/,

@@ -91,5 +91,5 @@ describe.runIf(usingPostgres())('two dispatchers on one database', () => {
     expect(attempts[0]!.n).toBe(BigInt(2 * expected));
     expect(sentBySecond).toBeGreaterThan(0);
     expect(sentBySecond).toBeLessThan(2 * expected);
-  });
+  }, 90_000);
 });
