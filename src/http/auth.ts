@@ -7,15 +7,21 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor } from '../core/actor.ts';
 import { AppError } from '../core/errors.ts';
-import { parseApiKey } from '../lib/api-key.ts';
+import { checksumMatches, readApiKey } from '../lib/api-key.ts';
 import type { Environment, Tenant } from '../lib/environment.ts';
 import { constantTimeEqual, sha256Hex } from '../lib/secrets.ts';
 
 export type AuthMode = 'apiKey' | 'operator' | 'none';
 
-/** Finds the live API key with this SHA-256 hash: its project and environment, or null. */
+type ResolvedKey = Tenant & { keyId: string };
+
+/**
+ * Finds the live API key with this SHA-256 hash: its project and environment, or null. `peek` answers
+ * from memory when it can (undefined when it cannot), so a known key costs no promise.
+ */
 export type ApiKeyLookup = {
-  resolve(hash: string): Promise<(Tenant & { keyId: string }) | null>;
+  peek(hash: string): ResolvedKey | null | undefined;
+  resolve(hash: string): Promise<ResolvedKey | null>;
 };
 
 /** Finds the active operator whose token has this SHA-256 hash, or undefined. */
@@ -43,20 +49,46 @@ function bearer(request: FastifyRequest): string {
 export function registerApiKeyAuth(app: FastifyInstance, environment: Environment, keys: ApiKeyLookup): void {
   app.decorateRequest('tenant', null as unknown as Tenant);
   app.decorateRequest('apiKeyId', '');
-  app.addHook('onRequest', async (request) => {
-    if (!request.routeOptions.url || (request.routeOptions.config.auth ?? 'apiKey') === 'none') return;
-    const parsed = parseApiKey(bearer(request));
-    if (!parsed) throw new AppError('unauthorized', 'The API key is malformed or mistyped');
-    if (parsed.environment !== environment) {
-      throw new AppError(
-        'environment_mismatch',
-        `This is the ${environment} API; use a ${environment} key (sk_${environment === 'production' ? 'live' : 'sandbox'}_...)`,
-      );
-    }
-    const resolved = await keys.resolve(parsed.hash);
-    if (!resolved) throw new AppError('unauthorized', 'The API key is unknown or revoked');
+  const accept = (request: FastifyRequest, resolved: ResolvedKey) => {
     request.tenant = { projectId: resolved.projectId, environment: resolved.environment };
     request.apiKeyId = resolved.keyId;
+  };
+  const unknownKey = () => new AppError('unauthorized', 'The API key is unknown or revoked');
+  // A callback hook: a key found in the cache (nearly every request) is accepted without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    // `routeOptions` is built anew on every read: read it once.
+    const route = request.routeOptions;
+    if (!route.url || (route.config.auth ?? 'apiKey') === 'none') return done();
+    let token: string;
+    try {
+      token = bearer(request);
+    } catch (error) {
+      return done(error as AppError);
+    }
+    const key = readApiKey(token);
+    const cached = key ? keys.peek(key.hash) : undefined;
+    // A cached key was issued with its checksum; anything else has it checked before any lookup.
+    if (!key || (!cached && !checksumMatches(token))) {
+      return done(new AppError('unauthorized', 'The API key is malformed or mistyped'));
+    }
+    if (key.environment !== environment) {
+      return done(
+        new AppError(
+          'environment_mismatch',
+          `This is the ${environment} API; use a ${environment} key (sk_${environment === 'production' ? 'live' : 'sandbox'}_...)`,
+        ),
+      );
+    }
+    if (cached) {
+      accept(request, cached);
+      return done();
+    }
+    if (cached === null) return done(unknownKey());
+    keys.resolve(key.hash).then((resolved) => {
+      if (!resolved) return done(unknownKey());
+      accept(request, resolved);
+      done();
+    }, done);
   });
 }
 

@@ -138,9 +138,15 @@ export function registerIdempotency(
   app.decorateRequest('idempotency', null);
   app.addHook('onRoute', addToSchema);
 
-  app.addHook('preHandler', async (request, reply) => {
+  // A callback hook: requests without a key to claim (every read) pass on without a promise.
+  app.addHook('preHandler', (request, reply, done) => {
     const key = request.headers[IDEMPOTENCY_HEADER];
-    if (request.method !== 'POST' || typeof key !== 'string' || !request.tenant) return;
+    if (request.method !== 'POST' || typeof key !== 'string' || !request.tenant) return done();
+    claimOrAnswer(request, reply, key).then(() => done(), done);
+  });
+
+  /** Claims the request's key, or answers it: the stored answer, a conflict, or a reused key refused. */
+  async function claimOrAnswer(request: FastifyRequest, reply: FastifyReply, key: string) {
     const scope: IdempotencyScope = {
       ...request.tenant,
       method: request.method,
@@ -193,7 +199,7 @@ export function registerIdempotency(
       'conflict',
       'A request with this Idempotency-Key is still in progress; retry once it has answered',
     );
-  });
+  }
 
   /**
    * Before each transaction of a claimed request commits: its value, as the route will send it, becomes

@@ -29,6 +29,8 @@ export type RateDecision = {
 
 export interface RateLimitStore {
   take(bucket: string, policy: RateLimitPolicy, nowMs: number): Promise<RateDecision>;
+  /** The same step answered at once, for a store in process memory (absent when it needs a round trip). */
+  takeNow?(bucket: string, policy: RateLimitPolicy, nowMs: number): RateDecision;
   close(): Promise<void>;
 }
 
@@ -70,19 +72,21 @@ export function gcra(
 
 export function memoryStore(maxBuckets = 100_000): RateLimitStore {
   const buckets = new Map<string, number>();
-  return {
-    async take(bucket, policy, now) {
-      const { decision, tat } = gcra(buckets.get(bucket), policy, now);
-      if (decision.allowed) {
-        if (buckets.size >= maxBuckets && !buckets.has(bucket)) {
-          // Full buckets (TAT in the past) carry no information: drop them first.
-          for (const [name, value] of buckets) if (value <= now) buckets.delete(name);
-          if (buckets.size >= maxBuckets) buckets.clear();
-        }
-        buckets.set(bucket, tat);
+  function takeNow(bucket: string, policy: RateLimitPolicy, now: number): RateDecision {
+    const { decision, tat } = gcra(buckets.get(bucket), policy, now);
+    if (decision.allowed) {
+      if (buckets.size >= maxBuckets && !buckets.has(bucket)) {
+        // Full buckets (TAT in the past) carry no information: drop them first.
+        for (const [name, value] of buckets) if (value <= now) buckets.delete(name);
+        if (buckets.size >= maxBuckets) buckets.clear();
       }
-      return decision;
-    },
+      buckets.set(bucket, tat);
+    }
+    return decision;
+  }
+  return {
+    takeNow,
+    take: async (bucket, policy, now) => takeNow(bucket, policy, now),
     async close() {
       buckets.clear();
     },

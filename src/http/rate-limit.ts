@@ -12,12 +12,12 @@
  * separate burst and lets twice the limit through across a window edge; GCRA is exact and needs one
  * value per key.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../core/clock.ts';
 import { metrics } from './metrics.ts';
 import { sendProblem } from './problem.ts';
-import { memoryStore, type RateLimitStore, redisStore } from './rate-limit-store.ts';
+import { memoryStore, type RateDecision, type RateLimitStore, redisStore } from './rate-limit-store.ts';
 import { problems } from './schemas.ts';
 
 const ERROR_LOG_INTERVAL_MS = 10_000;
@@ -57,20 +57,12 @@ export function registerRateLimit(
     if (schema?.response) schema.response = { ...problems(429), ...schema.response };
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.apiKeyId) return;
-    let decision: Awaited<ReturnType<RateLimitStore['take']>>;
-    try {
-      decision = await store.take(request.apiKeyId, policy, deps.clock().getTime());
-    } catch (err) {
-      request.log.warn({ err }, 'rate limit not checked: the store did not answer');
-      return;
-    }
+  const apply = (request: FastifyRequest, reply: FastifyReply, decision: RateDecision) => {
     reply.header('ratelimit-limit', String(decision.limit));
     reply.header('ratelimit-remaining', String(decision.remaining));
     reply.header('ratelimit-reset', String(Math.max(0, Math.ceil(decision.resetMs / 1000))));
     reply.header('ratelimit-policy', policyHeader);
-    if (decision.allowed) return;
+    if (decision.allowed) return undefined;
     metrics.rateLimited.inc();
     const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
     reply.header('retry-after', String(retryAfter));
@@ -79,6 +71,25 @@ export function registerRateLimit(
       request,
       'rate_limited',
       `Too many requests for this API key (${policy.perSecond} per second, bursts of ${policy.burst}); retry in ${retryAfter} s`,
+    );
+  };
+
+  // A callback hook: with buckets in process memory the decision is taken without a promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.apiKeyId) return done();
+    const now = deps.clock().getTime();
+    if (store.takeNow) {
+      if (apply(request, reply, store.takeNow(request.apiKeyId, policy, now)) === undefined) done();
+      return;
+    }
+    store.take(request.apiKeyId, policy, now).then(
+      (decision) => {
+        if (apply(request, reply, decision) === undefined) done();
+      },
+      (err) => {
+        request.log.warn({ err }, 'rate limit not checked: the store did not answer');
+        done();
+      },
     );
   });
 }

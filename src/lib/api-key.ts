@@ -25,15 +25,27 @@ export function displayPrefix(key: string): string {
   return key.slice(0, start + 4);
 }
 
+/**
+ * The key's environment and hash when it has a key's shape, before its checksum is checked: a caller that
+ * already knows the hash (a cached lookup of an issued key) needs no checksum; any other must call
+ * `checksumMatches` before reading the database.
+ */
+export function readApiKey(key: string): ParsedApiKey | null {
+  const match = KEY.exec(key);
+  if (!match || match[2]!.length < BODY_LENGTH + CHECKSUM_LENGTH) return null;
+  return { environment: match[1] === 'live' ? 'production' : 'sandbox', hash: sha256Hex(key) };
+}
+
+/** Whether the key's last characters are the checksum of the rest (false for a mistyped key). */
+export function checksumMatches(key: string): boolean {
+  const head = key.slice(0, key.length - CHECKSUM_LENGTH);
+  return base62Digest(head, CHECKSUM_LENGTH) === key.slice(-CHECKSUM_LENGTH);
+}
+
 /** Returns the key's environment and hash, or null when the key is malformed or its checksum is wrong. */
 export function parseApiKey(key: string): ParsedApiKey | null {
-  const match = KEY.exec(key);
-  if (!match) return null;
-  const rest = match[2]!;
-  if (rest.length < BODY_LENGTH + CHECKSUM_LENGTH) return null;
-  const head = key.slice(0, key.length - CHECKSUM_LENGTH);
-  if (base62Digest(head, CHECKSUM_LENGTH) !== key.slice(-CHECKSUM_LENGTH)) return null;
-  return { environment: match[1] === 'live' ? 'production' : 'sandbox', hash: sha256Hex(key) };
+  const parsed = readApiKey(key);
+  return parsed && checksumMatches(key) ? parsed : null;
 }
 
 /** Operator tokens: `op_` and 40 random base62 characters; stored hashed like API keys. */

@@ -130,4 +130,41 @@ describe('the API key cache', () => {
     expect(await cache.resolve(real)).toMatchObject({ projectId: tenant.projectId });
     expect(lookups).toBe(before);
   }, 120_000);
+
+  it('sends one lookup for a key however many requests wait for it at once', async () => {
+    let lookups = 0;
+    const counting: Executor = {
+      query: (text, params) => {
+        lookups++;
+        return server.ctx.db.query(text, params);
+      },
+    };
+    const cache = new ApiKeyCache(counting, 60_000);
+    const real = parseApiKey(tenant.sandboxKey)!.hash;
+    const found = await Promise.all(Array.from({ length: 50 }, () => cache.resolve(real)));
+    expect(found.every((value) => value?.projectId === tenant.projectId)).toBe(true);
+    expect(lookups).toBe(1);
+    expect(cache.peek(real)).toMatchObject({ projectId: tenant.projectId });
+  });
+
+  it('does not keep a lookup that was in flight when the key was invalidated', async () => {
+    const cache = new ApiKeyCache(server.ctx.db, 60_000);
+    const real = parseApiKey(tenant.sandboxKey)!.hash;
+    const inFlight = cache.resolve(real);
+    cache.invalidate(real);
+    expect(await inFlight).toMatchObject({ projectId: tenant.projectId });
+    expect(cache.peek(real)).toBeUndefined();
+  });
+
+  it('answers a cached key from memory until its entry expires', async () => {
+    let now = 1_000_000;
+    const cache = new ApiKeyCache(server.ctx.db, 500, () => now);
+    const real = parseApiKey(tenant.sandboxKey)!.hash;
+    expect(cache.peek(real)).toBeUndefined();
+    await cache.resolve(real);
+    now += 499;
+    expect(cache.peek(real)).toMatchObject({ projectId: tenant.projectId });
+    now += 1;
+    expect(cache.peek(real)).toBeUndefined();
+  });
 });

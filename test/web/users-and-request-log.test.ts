@@ -3,6 +3,7 @@
  * recorded (metadata, the problem body of a failure, never a successful body) and how long it is kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRequestRecorder } from '../../src/modules/request-log/recorder.ts';
 import { pruneRequestLog } from '../../src/modules/request-log/service.ts';
 import { createWebUserService } from '../../src/modules/web-users/service.ts';
 import { individualBody } from '../helpers/factories.ts';
@@ -123,5 +124,52 @@ describe('request log', () => {
     const future = () => new Date(Date.now() + 31 * 24 * 3_600_000);
     while ((await pruneRequestLog(server.ctx.db, future, server.config.requestLog.retentionMs)) > 0) {}
     expect(await rowsOf('retention-probe-1')).toHaveLength(0);
+  });
+
+  it('keeps entries within the retention period', async () => {
+    await sandbox.get('/customers', { 'x-request-id': 'retention-kept-1' });
+    await eventually(
+      () => rowsOf('retention-kept-1'),
+      (rows) => rows.length === 1,
+    );
+    const soon = () => new Date(Date.now() + 29 * 24 * 3_600_000);
+    while ((await pruneRequestLog(server.ctx.db, soon, server.config.requestLog.retentionMs)) > 0) {}
+    expect(await rowsOf('retention-kept-1')).toHaveLength(1);
+  });
+
+  it('writes every queued entry in one flush, however many, with problem bodies as JSON', async () => {
+    const recorder = createRequestRecorder(server.ctx.db, {
+      intervalMs: 60_000,
+      onError: (error) => {
+        throw error;
+      },
+    });
+    const at = new Date();
+    for (let i = 0; i < 2_500; i++) {
+      recorder.record({
+        projectId: tenant.projectId,
+        environment: 'sandbox',
+        apiKeyId: null,
+        method: 'GET',
+        path: `/customers/batch-${i}`,
+        status: i % 2 === 0 ? 200 : 404,
+        latencyMs: i,
+        requestId: `batch-probe-${i}`,
+        problem: i % 2 === 0 ? null : { code: 'not_found', detail: `"quoted" \\ ${i}` },
+        at,
+      });
+    }
+    await recorder.close();
+    const rows = await server.ctx.db.query<Row>(
+      `SELECT path, status, problem, request_id, latency_ms FROM request_log
+        WHERE request_id LIKE 'batch-probe-%' ORDER BY latency_ms`,
+    );
+    expect(rows).toHaveLength(2_500);
+    expect(rows[0]).toMatchObject({ path: '/customers/batch-0', status: 200, problem: null, latency_ms: 0 });
+    expect(rows[2_499]).toMatchObject({
+      path: '/customers/batch-2499',
+      status: 404,
+      problem: { code: 'not_found', detail: '"quoted" \\ 2499' },
+    });
   });
 });

@@ -38,6 +38,9 @@ class BoundedMap<V> {
 export class ApiKeyCache {
   private readonly known: BoundedMap<Entry>;
   private readonly unknown: BoundedMap<Entry>;
+  private readonly pending = new Map<string, Promise<ResolvedKey | null>>();
+  /** Moves on at every invalidation, so that a read started before it is not cached after it. */
+  private generation = 0;
 
   constructor(
     private readonly db: Executor,
@@ -49,13 +52,38 @@ export class ApiKeyCache {
     this.unknown = new BoundedMap(limits.unknown);
   }
 
-  async resolve(hash: string): Promise<ResolvedKey | null> {
+  /**
+   * The cached answer for this hash while it is fresh (a key, or null for an unknown one), else
+   * undefined: the caller then awaits `resolve`. Lets a request with a cached key go on without a promise.
+   */
+  peek(hash: string): ResolvedKey | null | undefined {
     const cached = this.known.get(hash) ?? this.unknown.get(hash);
-    const now = this.now();
-    if (cached && cached.expiresAt > now) return cached.value;
+    return cached && cached.expiresAt > this.now() ? cached.value : undefined;
+  }
+
+  resolve(hash: string): Promise<ResolvedKey | null> {
+    const cached = this.peek(hash);
+    if (cached !== undefined) return Promise.resolve(cached);
+    // One read per hash at a time: when an entry expires under load, every request in flight with that
+    // key waits for the same read instead of each sending its own.
+    const inFlight = this.pending.get(hash);
+    if (inFlight) return inFlight;
+    const pending: Promise<ResolvedKey | null> = this.lookup(hash).finally(() => {
+      if (this.pending.get(hash) === pending) this.pending.delete(hash);
+    });
+    this.pending.set(hash, pending);
+    return pending;
+  }
+
+  private async lookup(hash: string): Promise<ResolvedKey | null> {
+    const generation = this.generation;
+    const startedAt = this.now();
     const row = await findActiveApiKeyByHash(this.db, hash);
     const value = row ? { keyId: row.id, projectId: row.project_id, environment: row.environment } : null;
-    const entry = { value, expiresAt: now + this.ttlMs };
+    // A key invalidated while its read was in flight may have been read before the revocation committed:
+    // answer what was read to the requests already waiting, but do not remember it.
+    if (generation !== this.generation) return value;
+    const entry = { value, expiresAt: startedAt + this.ttlMs };
     if (value) {
       this.unknown.delete(hash);
       this.known.set(hash, entry);
@@ -67,6 +95,8 @@ export class ApiKeyCache {
   }
 
   invalidate(hash: string): void {
+    this.generation++;
+    this.pending.delete(hash);
     this.known.delete(hash);
     this.unknown.delete(hash);
   }

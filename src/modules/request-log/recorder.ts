@@ -6,11 +6,12 @@
 import { newId } from '../../core/ids.ts';
 import type { Database } from '../../db/types.ts';
 import type { RequestLogEntry, RequestRecorder } from '../../http/request-log.ts';
-import { insertEntries, type RequestLogRow } from './repo.ts';
+import { emptyBatch, insertEntries } from './repo.ts';
 
 export type { RequestLogEntry, RequestRecorder };
 
-const MAX_BATCH = 500;
+/** Entries that start a write at once rather than at the next interval (one statement per batch). */
+const MAX_BATCH = 2_000;
 /** Past this many waiting entries, new ones are dropped rather than grow memory without bound. */
 const MAX_QUEUED = 10_000;
 
@@ -18,16 +19,24 @@ export function createRequestRecorder(
   db: Database,
   options: { intervalMs: number; onError: (error: unknown) => void },
 ): RequestRecorder {
-  let queue: RequestLogRow[] = [];
-  let writing: Promise<void> = Promise.resolve();
+  let queue = emptyBatch();
+  let draining: Promise<void> | undefined;
 
+  async function drain(): Promise<void> {
+    while (queue.id.length > 0) {
+      const batch = queue;
+      queue = emptyBatch();
+      await insertEntries(db, batch).catch(options.onError);
+    }
+  }
+
+  /** Writes every queued entry; one writer at a time, so batches go out in order and never overlap. */
   async function flush(): Promise<void> {
-    await writing;
-    while (queue.length > 0) {
-      const batch = queue.slice(0, MAX_BATCH);
-      queue = queue.slice(MAX_BATCH);
-      writing = insertEntries(db, batch).catch(options.onError);
-      await writing;
+    while (queue.id.length > 0 || draining) {
+      draining ??= drain().finally(() => {
+        draining = undefined;
+      });
+      await draining;
     }
   }
 
@@ -36,21 +45,20 @@ export function createRequestRecorder(
 
   return {
     record(entry) {
-      if (queue.length >= MAX_QUEUED) return;
-      queue.push({
-        id: newId(),
-        project_id: entry.projectId,
-        environment: entry.environment,
-        api_key_id: entry.apiKeyId,
-        method: entry.method,
-        path: entry.path,
-        status: entry.status,
-        latency_ms: entry.latencyMs,
-        request_id: entry.requestId,
-        problem: entry.problem,
-        created_at: entry.at,
-      });
-      if (queue.length >= MAX_BATCH) void flush();
+      const size = queue.id.length;
+      if (size >= MAX_QUEUED) return;
+      queue.id.push(newId());
+      queue.projectId.push(entry.projectId);
+      queue.environment.push(entry.environment);
+      queue.apiKeyId.push(entry.apiKeyId);
+      queue.method.push(entry.method);
+      queue.path.push(entry.path);
+      queue.status.push(entry.status);
+      queue.latencyMs.push(entry.latencyMs);
+      queue.requestId.push(entry.requestId);
+      queue.problem.push(entry.problem === null ? null : JSON.stringify(entry.problem));
+      queue.createdAt.push(entry.at.toISOString());
+      if (size + 1 >= MAX_BATCH && !draining) void flush();
     },
     flush,
     async close() {

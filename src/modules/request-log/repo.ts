@@ -1,4 +1,5 @@
 /** SQL of the request log: batched inserts, the partner's filtered reads, and pruning by age. */
+import { firstIdAt } from '../../core/ids.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 
@@ -30,27 +31,64 @@ const COLUMNS = [
   'created_at',
 ] as const;
 
-export async function insertEntries(db: Executor, rows: RequestLogRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const params: unknown[] = [];
-  const tuples = rows.map((row) => {
-    const start = params.length;
-    params.push(
-      row.id,
-      row.project_id,
-      row.environment,
-      row.api_key_id,
-      row.method,
-      row.path,
-      row.status,
-      row.latency_ms,
-      row.request_id,
-      row.problem === null ? null : JSON.stringify(row.problem),
-      row.created_at,
-    );
-    return `(${COLUMNS.map((_, index) => `$${start + index + 1}`).join(', ')})`;
-  });
-  await db.query(`INSERT INTO request_log (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`, params);
+/**
+ * One statement for a whole batch, whatever its size: each column as one array, unnested into rows. Its
+ * text never changes, so it is prepared once per connection (a multi-row VALUES list was parsed and
+ * planned again for every batch, with eleven parameters per row).
+ */
+const INSERT = `INSERT INTO request_log (${COLUMNS.join(', ')})
+  SELECT id, project_id, environment, api_key_id, method, path, status, latency_ms, request_id,
+         problem::jsonb, created_at
+    FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::text[], $7::int[],
+                $8::int[], $9::text[], $10::text[], $11::timestamptz[])
+      AS entry (${COLUMNS.join(', ')})`;
+
+/** Entries waiting to be written, one array per column (one object per entry was a cost on every request). */
+export type RequestLogBatch = {
+  id: string[];
+  projectId: string[];
+  environment: string[];
+  apiKeyId: (string | null)[];
+  method: string[];
+  path: string[];
+  status: number[];
+  latencyMs: number[];
+  requestId: string[];
+  /** The problem body as JSON text, or null. */
+  problem: (string | null)[];
+  /** ISO 8601 instants. */
+  createdAt: string[];
+};
+
+export const emptyBatch = (): RequestLogBatch => ({
+  id: [],
+  projectId: [],
+  environment: [],
+  apiKeyId: [],
+  method: [],
+  path: [],
+  status: [],
+  latencyMs: [],
+  requestId: [],
+  problem: [],
+  createdAt: [],
+});
+
+export async function insertEntries(db: Executor, batch: RequestLogBatch): Promise<void> {
+  if (batch.id.length === 0) return;
+  await db.query(INSERT, [
+    batch.id,
+    batch.projectId,
+    batch.environment,
+    batch.apiKeyId,
+    batch.method,
+    batch.path,
+    batch.status,
+    batch.latencyMs,
+    batch.requestId,
+    batch.problem,
+    batch.createdAt,
+  ]);
 }
 
 export type RequestLogFilter = {
@@ -89,13 +127,17 @@ export async function listEntries(
   return { rows, total: Number(count[0]!.n) };
 }
 
-/** Deletes up to `batch` entries older than `before`; returns how many went. */
+/**
+ * Deletes up to `batch` entries older than `before`; returns how many went. Entries are found through the
+ * primary key: an id is a v7 UUID minted when the entry was recorded, so every entry recorded before
+ * `before` has an id below the first id of that moment.
+ */
 export async function deleteOlderThan(db: Executor, before: Date, batch: number): Promise<number> {
   const rows = await db.query<{ id: string }>(
     `DELETE FROM request_log WHERE id IN (
-       SELECT id FROM request_log WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+       SELECT id FROM request_log WHERE id < $1 AND created_at < $2 LIMIT $3 FOR UPDATE SKIP LOCKED)
      RETURNING id`,
-    [before, batch],
+    [firstIdAt(before), before, batch],
   );
   return rows.length;
 }
