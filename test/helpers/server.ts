@@ -42,8 +42,8 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): { config: Config;
     PONTE_LOG_LEVEL: 'silent',
     // simulated chains confirm at once, so that a sandbox flow completes within its request
     PONTE_SANDBOX_CHAIN_CONFIRMATION_MS: '0',
-    // Tests move fake clocks without a database notification: idle workers look again within a second.
-    PONTE_WORKER_MAX_IDLE_MS: '1000',
+    // Tests move fake clocks without a database notification: idle workers look again within 250 ms.
+    PONTE_WORKER_MAX_IDLE_MS: '250',
     // Suites try many wrong keys on purpose from one address; the throttle has tests of its own.
     PONTE_AUTH_FAILURE_BURST: '1000000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

@@ -85,6 +85,8 @@ export async function startWebhookServer(
     ...options,
     env: {
       PONTE_WEBHOOK_DISPATCH_INTERVAL_MS: '20',
+      // fake clocks move without a notification: an idle dispatcher looks again within 50 ms
+      PONTE_WORKER_MAX_IDLE_MS: '50',
       // the receivers of these tests listen on 127.0.0.1, as a partner's local receiver would
       PONTE_SANDBOX_WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       ...options.env,

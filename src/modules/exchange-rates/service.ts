@@ -110,8 +110,11 @@ export function createExchangeRateService(deps: { db: Database; clock: Clock; co
       used_at: null,
       created_at: now,
     };
-    await repo.insertExchangeRate(db, row);
-    return presentExchangeRate(row);
+    // in a transaction of its own, so that an Idempotency-Key's answer commits with the quote
+    return db.transaction(async (tx) => {
+      await repo.insertExchangeRate(tx, row);
+      return presentExchangeRate(row);
+    });
   }
 
   return { create };
