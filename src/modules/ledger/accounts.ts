@@ -33,8 +33,6 @@ export type Account =
   /** Stablecoin a customer sent to an external address, until the chain confirms it or it fails. */
   | 'CHAIN_OUTBOUND';
 
-export const CUSTOMER_ACCOUNTS: readonly Account[] = ['CUSTOMER_FIAT', 'CUSTOMER_WALLET'];
-
 export type JournalKind =
   | 'DEPOSIT_RECEIVED'
   | 'FEE'

@@ -92,7 +92,7 @@ export async function finishOnRampDelivery(
   reason?: string,
 ): Promise<void> {
   const row = await lockTransaction(tx, id);
-  if (!row || row.status !== 'TRANSFERRING_STABLECOIN') return;
+  if (row?.status !== 'TRANSFERRING_STABLECOIN') return;
   if (outcome === 'CONFIRMED') {
     await credit(tx, chains, row, at);
     return;

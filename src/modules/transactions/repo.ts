@@ -139,11 +139,6 @@ export function insertTransactionPart(row: TransactionRow): StatementPart {
   };
 }
 
-export async function insertTransaction(db: Executor, row: TransactionRow): Promise<void> {
-  const { text, params } = insertTransactionPart(row);
-  await db.query(text, params);
-}
-
 export async function findTransaction(
   db: Executor,
   tenant: Tenant,

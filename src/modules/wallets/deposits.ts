@@ -71,7 +71,7 @@ export async function creditDeposit(
   at: Date,
 ): Promise<boolean> {
   const row = await lockChainTransaction(tx, id);
-  if (!row || row.status !== 'PROCESSING') return false;
+  if (row?.status !== 'PROCESSING') return false;
   await postJournal(tx, {
     tenant: { projectId: row.project_id, environment: row.environment },
     kind: 'CHAIN_DEPOSIT',
@@ -93,7 +93,7 @@ export async function dropDeposit(
   at: Date,
 ): Promise<boolean> {
   const row = await lockChainTransaction(tx, id);
-  if (!row || row.status !== 'PROCESSING') return false;
+  if (row?.status !== 'PROCESSING') return false;
   await moveChainTransaction(tx, chains, row, 'FAILED', at, {
     failureReason: `A chain reorganisation removed the transfer before its ${confirmations} confirmations; nothing was credited`,
   });

@@ -8,7 +8,6 @@
 import { formatDecimal } from '../../core/decimal.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Executor } from '../../db/types.ts';
-import type { Entry } from '../ledger/accounts.ts';
 import { BLOCKCHAINS, type Blockchain, type Stablecoin } from '../rails/chains/networks.ts';
 import { walletBalances } from './repo.ts';
 
@@ -58,15 +57,4 @@ export function drawFromHoldings(
     );
   }
   return draws;
-}
-
-/** The wallet debits of `draws`, to pair with the credit of wherever the amount goes. */
-export function walletDebits(customerId: string, currency: Stablecoin, draws: Draw[]): Entry[] {
-  return draws.map((draw) => ({
-    account: 'CUSTOMER_WALLET',
-    customerId,
-    currency,
-    amount: draw.amount,
-    blockchain: draw.blockchain,
-  }));
 }

@@ -200,14 +200,6 @@ export async function lockChainTransaction(
   return rows[0];
 }
 
-export async function chainTransactionsByIds(db: Executor, ids: string[]): Promise<ChainTransactionRow[]> {
-  if (ids.length === 0) return [];
-  return db.query<ChainTransactionRow>(
-    `SELECT ${TX_COLUMNS} FROM chain_transactions WHERE id = ANY($1::uuid[])`,
-    [ids],
-  );
-}
-
 /** Moves to `status`, appending it to the timeline; sets the hash or the failure reason when given. */
 export async function updateChainTransaction(
   db: Executor,

@@ -24,7 +24,7 @@ export async function completeSend(
     return finishOnRampDelivery(tx, chains, send.transaction_id, state, at, reason);
   }
   const row = await lockChainTransaction(tx, send.transaction_id);
-  if (!row || row.status !== 'PROCESSING') return;
+  if (row?.status !== 'PROCESSING') return;
   if (state === 'SUBMITTED') {
     await tx.query(`UPDATE chain_transactions SET transaction_hash = $2 WHERE id = $1`, [
       row.id,

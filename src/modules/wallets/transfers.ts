@@ -8,7 +8,7 @@
 
 import type { Clock } from '../../core/clock.ts';
 import { formatDecimal, parseDecimal } from '../../core/decimal.ts';
-import { AppError, invalidField, notFound } from '../../core/errors.ts';
+import { AppError, invalidField } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { withAnswer } from '../../db/commit-hooks.ts';
 import type { Database } from '../../db/types.ts';

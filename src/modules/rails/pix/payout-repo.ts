@@ -55,19 +55,6 @@ export async function lockPayout(
   return rows[0];
 }
 
-export async function findLatestPayout(
-  db: Executor,
-  transactionId: string,
-  kind: PayoutRow['kind'],
-): Promise<PayoutRow | undefined> {
-  const rows = await db.query<PayoutRow>(
-    `SELECT ${COLUMNS} FROM pix_payouts WHERE transaction_id = $1 AND kind = $2
-      ORDER BY created_at DESC LIMIT 1`,
-    [transactionId, kind],
-  );
-  return rows[0];
-}
-
 export async function payoutsOf(
   db: Executor,
   transactionId: string,

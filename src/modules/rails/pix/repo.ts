@@ -38,15 +38,6 @@ export async function insertDepositOnce(db: Executor, row: PixDepositRow): Promi
   return rows.length === 1;
 }
 
-export async function findDeposit(db: Executor, endToEndId: string): Promise<PixDepositRow | undefined> {
-  const rows = await db.query<PixDepositRow>(
-    `SELECT end_to_end_id, environment, txid, transaction_id, amount, paid_at, outcome, payload, received_at
-       FROM pix_deposits WHERE end_to_end_id = $1`,
-    [endToEndId],
-  );
-  return rows[0];
-}
-
 /**
  * The deposits of a transaction whose BRL is held for the customer and not yet sent back: those that
  * arrived when the charge no longer waited, and, when `includeApplied`, the one that funded a
