@@ -20,33 +20,49 @@ export type StatementPart = { text: string; params: readonly unknown[] };
 const PLACEHOLDER = /\$(\d+)/g;
 
 /**
- * Combined texts by the parts' texts: the same parts come back on every request, and renumbering their
- * placeholders is the costly step. Bounded, like the statement names: past it, texts are built anew.
+ * Combined texts by the parts' texts, one level per part: the same parts come back on every request, so
+ * finding the combined text costs a lookup per part (each part's text is a constant whose hash the
+ * engine keeps), never a renumbering or a key built from every text. Bounded, like the statement names:
+ * past it, texts are built anew.
  */
-const combined = new Map<string, string>();
+type Level = { next: Map<string, Level>; text?: string };
+const cache: Record<'read' | 'write', Level> = { read: { next: new Map() }, write: { next: new Map() } };
 const CACHED_TEXTS = 1_000;
+let cachedTexts = 0;
+
+function renumbered(parts: readonly StatementPart[]): string[] {
+  const texts: string[] = [];
+  let offset = 0;
+  for (const part of parts) {
+    const shift = offset;
+    texts.push(shift === 0 ? part.text : part.text.replace(PLACEHOLDER, (_, n) => `$${Number(n) + shift}`));
+    offset += part.params.length;
+  }
+  return texts;
+}
 
 function combine(
   parts: readonly StatementPart[],
   join: (texts: string[]) => string,
-  kind: string,
+  kind: 'read' | 'write',
 ): StatementPart {
   const params: unknown[] = [];
   for (const part of parts) params.push(...part.params);
-  const key = `${kind}\u0000${parts.map((part) => part.text).join('\u0000')}`;
-  let text = combined.get(key);
-  if (text === undefined) {
-    const texts: string[] = [];
-    let offset = 0;
-    for (const part of parts) {
-      const shift = offset;
-      texts.push(shift === 0 ? part.text : part.text.replace(PLACEHOLDER, (_, n) => `$${Number(n) + shift}`));
-      offset += part.params.length;
+  let level = cache[kind];
+  for (const part of parts) {
+    let next = level.next.get(part.text);
+    if (next === undefined) {
+      if (cachedTexts >= CACHED_TEXTS) return { text: join(renumbered(parts)), params };
+      next = { next: new Map() };
+      level.next.set(part.text, next);
     }
-    text = join(texts);
-    if (combined.size < CACHED_TEXTS) combined.set(key, text);
+    level = next;
   }
-  return { text, params };
+  if (level.text === undefined) {
+    level.text = join(renumbered(parts));
+    cachedTexts++;
+  }
+  return { text: level.text, params };
 }
 
 /** The SELECT of `readAll`: every part joined LATERAL to one row. */
