@@ -102,6 +102,12 @@ async function main() {
       process.exit(1);
     }, config.shutdownGraceMs);
     force.unref();
+    // Once answered, a request in flight leaves its connection open for the client's next request
+    // (keep-alive), which a load balancer may hold for minutes: close each one as it goes idle.
+    const closeIdle = setInterval(() => {
+      for (const [app] of apps) app.server.closeIdleConnections();
+    }, 25);
+    closeIdle.unref();
     await Promise.all(apps.map(([app]) => app.close()));
     await workers?.stop();
     await ctx.db.close();

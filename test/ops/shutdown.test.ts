@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { individualBody } from '../helpers/factories.ts';
@@ -10,12 +10,14 @@ afterEach(() => stopPonte(ponte));
 
 /**
  * Starts POST /customers and sends only half of its body, so the request is in flight on the server
- * (its "incoming request" line is logged) until `finish()` sends the rest.
+ * (its "incoming request" line is logged) until `finish()` sends the rest. Its connection is kept alive
+ * for a minute after the answer, as a load balancer's would be.
  */
 function halfSentCustomer(url: string, key: string) {
   const body = Buffer.from(JSON.stringify(individualBody()));
   const split = Math.floor(body.length / 2);
   const req = request(`${url}/customers`, {
+    agent: new Agent({ keepAlive: true, timeout: 60_000 }),
     method: 'POST',
     headers: {
       authorization: `Bearer ${key}`,
@@ -49,7 +51,7 @@ const refusesConnections = (url: string) =>
   });
 
 describe('graceful shutdown', () => {
-  it('on SIGTERM stops accepting, finishes the request in flight, and exits 0', async () => {
+  it('on SIGTERM stops accepting, finishes the request in flight, closes its kept-alive connection, and exits 0', async () => {
     ponte = await spawnPonte();
     const { key } = await newTenantOver(ponte);
     const inFlight = halfSentCustomer(ponte.urls.production, key);
