@@ -58,7 +58,6 @@ describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
   });
   afterAll(async () => {
     await server?.close();
-    await server?.dropDatabase();
     node.stop();
   });
 

@@ -20,7 +20,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await server.dropDatabase();
 });
 
 const limitsOf = async (customerId: string) => {

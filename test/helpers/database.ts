@@ -1,7 +1,9 @@
 /**
  * Test databases. On PostgreSQL, a run migrates one template database; every database a test needs is
  * a copy of it (`CREATE DATABASE … TEMPLATE …`), so nothing is migrated twice. On PGlite, the run dumps
- * one migrated data directory to a file, and every test file opens its own in-memory copy of it.
+ * one migrated data directory to a file; the test files a worker process runs, one after another, share
+ * one in-memory copy of it (as every file shares one database on PostgreSQL), and a file that needs a
+ * database of its own opens another copy.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -40,8 +42,8 @@ export async function createDatabase(
 }
 
 /**
- * On PostgreSQL, a migrated database of the test file's own, which no other file writes to; on PGlite
- * (where every file has its database already), null.
+ * On PostgreSQL, a migrated database of the test file's own, which no other file writes to; on PGlite,
+ * null (`pgliteCopy` opens one there).
  */
 export async function ownDatabase(prefix = 'ponte_own'): Promise<TestDatabase | null> {
   const template = inject('testTemplateDatabase');
@@ -55,4 +57,30 @@ export async function pgliteCopy(): Promise<Database | undefined> {
   const snapshot = inject('testPgliteSnapshot');
   if (!snapshot) return undefined;
   return connectPglite('memory://', new Blob([await readFile(snapshot)]));
+}
+
+const SHARED = Symbol.for('ponte.test.sharedPglite');
+type WithShared = typeof globalThis & { [SHARED]?: Promise<Database | undefined> };
+
+/**
+ * On PGlite, the copy of the run's migrated database that this worker process's test files share, one
+ * after another (opening a copy costs about half a second of CPU); closing it leaves it open for the next
+ * file. On PostgreSQL, undefined.
+ */
+export function sharedPglite(): Promise<Database | undefined> {
+  const worker = globalThis as WithShared;
+  worker[SHARED] ??= pgliteCopy().then((db) => db && { ...db, close: async () => {} });
+  return worker[SHARED];
+}
+
+/**
+ * The data directory of a new embedded database for a server process: the run's migrated database
+ * written to `dir`, so the process starts as on an existing installation; on PostgreSQL, null.
+ */
+export async function pgliteDataDir(dir: string): Promise<string | null> {
+  const snapshot = inject('testPgliteSnapshot');
+  if (!snapshot) return null;
+  const db = await connectPglite(dir, new Blob([await readFile(snapshot)]));
+  await db.close();
+  return dir;
 }

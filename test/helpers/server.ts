@@ -13,7 +13,7 @@ import type { Environment } from '../../src/lib/environment.ts';
 import { randomBase62 } from '../../src/lib/secrets.ts';
 import { openContext } from '../../src/runtime.ts';
 import { startConfiguredWorkers } from '../../src/workers/index.ts';
-import { pgliteCopy } from './database.ts';
+import { ownDatabase, pgliteCopy, sharedPglite } from './database.ts';
 import { checkAnswersAgainstDocument } from './document-check.ts';
 
 export const usingPostgres = (): boolean => injected('testDatabaseUrl') !== null;
@@ -30,6 +30,8 @@ export type TestServer = {
   app(environment: Environment): FastifyInstance;
   /** A new project with one sandbox and one production key, created through the operator API. */
   newTenant(name?: string): Promise<Tenant>;
+  /** The PostgreSQL database this server works in; null on PGlite. */
+  databaseUrl: string | null;
   close(): Promise<void>;
 };
 
@@ -52,11 +54,22 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): { config: Config;
   return { config, operatorToken };
 }
 
-export async function startTestServer(
-  options: { env?: NodeJS.ProcessEnv; clock?: Clock; workers?: boolean } = {},
-): Promise<TestServer> {
-  const { config, operatorToken } = testConfig(options.env);
-  const ctx = await openContext(config, options.clock, config.databaseUrl ? undefined : await pgliteCopy());
+export type TestServerOptions = {
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  workers?: boolean;
+  /**
+   * A database no other test file works in, for a file whose assertions depend on platform-wide state
+   * (conversion rates, the outbox, the first run): a copy of the migrated template, dropped on close.
+   */
+  ownDatabase?: boolean;
+};
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const own = options.ownDatabase ? await ownDatabase() : null;
+  const { config, operatorToken } = testConfig({ ...options.env, ...(own ? { DATABASE_URL: own.url } : {}) });
+  const pglite = options.ownDatabase ? pgliteCopy() : sharedPglite();
+  const ctx = await openContext(config, options.clock, config.databaseUrl ? undefined : await pglite);
   const [sandbox, production, operator] = await Promise.all([
     buildPublicApp(ctx, 'sandbox'),
     buildPublicApp(ctx, 'production'),
@@ -85,6 +98,7 @@ export async function startTestServer(
     sandbox,
     production,
     operator,
+    databaseUrl: config.databaseUrl ?? null,
     app: (environment) => (environment === 'sandbox' ? sandbox : production),
     async newTenant(name = 'Test partner') {
       const project = await operatorPost('/operator/projects', { name });
@@ -100,6 +114,7 @@ export async function startTestServer(
       await workers?.stop();
       await Promise.all([sandbox.close(), production.close(), operator.close()]);
       await ctx.db.close();
+      await own?.drop();
     },
   };
 }

@@ -27,7 +27,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await server.dropDatabase();
 });
 
 const deposit = (id: string, body: Record<string, unknown> = {}) =>

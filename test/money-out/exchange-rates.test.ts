@@ -18,7 +18,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await server.dropDatabase();
 });
 
 const quote = (api: Client, body: Record<string, unknown>) => api.post('/exchange-rates', body);

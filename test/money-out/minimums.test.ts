@@ -15,7 +15,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await server.dropDatabase();
 });
 
 describe('minimum transaction amount and minimum fee', () => {

@@ -29,7 +29,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await server.dropDatabase();
 });
 
 describe('POST /transactions/off-ramp', () => {

@@ -156,7 +156,6 @@ describe('random sequences of on-ramps, off-ramps, failures and returns', () => 
   });
   afterAll(async () => {
     await server.close();
-    await server.dropDatabase();
   });
 
   it('keep every balance equal to the ledger and to a model, with fees + net = gross on every receipt', async () => {

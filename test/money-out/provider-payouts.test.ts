@@ -35,7 +35,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  await server?.dropDatabase();
   await provider?.close();
 });
 

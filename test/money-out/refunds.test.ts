@@ -12,7 +12,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await server.dropDatabase();
 });
 
 async function heldDeposit(customerId: string, requested: string, paid: string) {

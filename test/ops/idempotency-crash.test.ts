@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connectPglite } from '../../src/db/pglite.ts';
+import { pgliteDataDir } from '../helpers/database.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { usingPostgres } from '../helpers/server.ts';
 import { newTenantOver, type PonteProcess, spawnPonte, stopPonte } from './ponte-process.ts';
@@ -33,6 +34,10 @@ async function sql<Row>(text: string, params: unknown[]): Promise<Row[]> {
     await db.close();
   }
 }
+
+beforeAll(async () => {
+  if (dataDir) await pgliteDataDir(dataDir);
+});
 
 let processes: PonteProcess[] = [];
 afterEach(async () => {

@@ -6,10 +6,14 @@
  * request") instead of sleeping.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { randomBase62 } from '../../src/lib/secrets.ts';
+import { pgliteDataDir } from '../helpers/database.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -37,11 +41,22 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** The database the test run uses (PostgreSQL), or a fresh embedded one in memory. */
-export function databaseEnv(): NodeJS.ProcessEnv {
+/**
+ * The database the test run uses (PostgreSQL), or a new embedded one in a directory of its own, holding
+ * the run's migrated database, as an existing installation would.
+ */
+async function databaseEnv(): Promise<NodeJS.ProcessEnv> {
   const url = inject('testDatabaseUrl');
-  return url ? { DATABASE_URL: url } : { PONTE_DATA_DIR: 'memory://' };
+  if (url) return { DATABASE_URL: url };
+  const dir = mkdtempSync(join(tmpdir(), 'ponte-process-'));
+  temporaryDirs.push(dir);
+  return { PONTE_DATA_DIR: (await pgliteDataDir(dir)) ?? dir };
 }
+
+const temporaryDirs: string[] = [];
+afterAll(() => {
+  for (const dir of temporaryDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 /** `imports`: modules loaded into the process before the server (`node --import`), such as fault hooks. */
 export async function spawnPonte(
@@ -69,7 +84,7 @@ export async function spawnPonte(
     cwd: ROOT,
     env: {
       ...inherited,
-      ...databaseEnv(),
+      ...(env.PONTE_DATA_DIR ? {} : await databaseEnv()),
       PONTE_PRODUCTION_URL: urls.production,
       PONTE_SANDBOX_URL: urls.sandbox,
       PONTE_OPERATOR_URL: urls.operator,

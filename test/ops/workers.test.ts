@@ -12,7 +12,6 @@ import { type IsolatedServer, startIsolatedServer } from '../transactions/suppor
 let server: IsolatedServer | undefined;
 afterAll(async () => {
   await server?.close();
-  await server?.dropDatabase();
 });
 
 describe('PONTE_WORKERS', () => {

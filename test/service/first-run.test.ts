@@ -7,7 +7,7 @@ import { client, startTestServer, type TestServer, usingPostgres } from '../help
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ workers: false });
+  server = await startTestServer({ workers: false, ownDatabase: true });
 });
 afterAll(() => server.close());
 

@@ -25,7 +25,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await server.dropDatabase();
 });
 
 const read = (id: string) => sandbox.get(`/transactions/${id}`).then((r) => r.json());

@@ -21,7 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await server.dropDatabase();
 });
 
 const deposit = (api: Client, id: string, body: Record<string, unknown> = {}) =>

@@ -26,7 +26,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await server.dropDatabase();
 });
 
 type Total = { customer_id: string; period: string; period_start: string; amount: string };

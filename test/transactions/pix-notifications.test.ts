@@ -19,7 +19,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await server.dropDatabase();
 });
 
 let sequence = 0;

@@ -18,7 +18,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await server.dropDatabase();
 });
 
 /** Runs `request`, recording the statements of every database transaction begun meanwhile. */

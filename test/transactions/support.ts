@@ -1,23 +1,16 @@
 /**
- * Helpers for money tests. Conversion rates are platform-wide, so on PostgreSQL (one database shared by
- * every test file) a file whose assertions depend on the rates in force gets a database of its own.
+ * Helpers for money tests. Conversion rates are platform-wide, so a file whose assertions depend on the
+ * rates in force gets a database of its own.
  */
-import type { Clock } from '../../src/core/clock.ts';
-import { ownDatabase } from '../helpers/database.ts';
 import { approvedCustomer, individualBody } from '../helpers/factories.ts';
-import { type Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { type Client, startTestServer, type TestServer, type TestServerOptions } from '../helpers/server.ts';
 
-export type IsolatedServer = TestServer & { dropDatabase(): Promise<void> };
+export type IsolatedServer = TestServer;
 
-export async function startIsolatedServer(
-  options: { env?: NodeJS.ProcessEnv; clock?: Clock; workers?: boolean } = {},
+export function startIsolatedServer(
+  options: Omit<TestServerOptions, 'ownDatabase'> = {},
 ): Promise<IsolatedServer> {
-  const database = await ownDatabase('ponte_money');
-  const server = await startTestServer({
-    ...options,
-    env: { ...options.env, ...(database ? { DATABASE_URL: database.url } : {}) },
-  });
-  return { ...server, dropDatabase: async () => database?.drop() };
+  return startTestServer({ ...options, ownDatabase: true });
 }
 
 export async function setRate(server: TestServer, pair: string, rate: string) {

@@ -26,7 +26,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await server.dropDatabase();
 });
 
 const usdcOn = async (customerId: string, blockchain: string) =>

@@ -24,7 +24,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await server.dropDatabase();
 });
 
 describe('simulated confirmations', () => {

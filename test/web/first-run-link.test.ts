@@ -6,7 +6,7 @@ import { startTestServer, type TestServer, usingPostgres } from '../helpers/serv
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ workers: false });
+  server = await startTestServer({ workers: false, ownDatabase: true });
 });
 afterAll(() => server.close());
 

@@ -1,13 +1,18 @@
 /**
  * Webhook test support: real HTTP receivers on 127.0.0.1, a clock the test moves by hand, and a Ponte of
- * its own. On PostgreSQL each webhook test file gets a database of its own, so dispatchers started by
- * other test files (with their own clocks and settings) never deliver this file's events.
+ * its own. Each webhook test file gets a database of its own, so dispatchers started by other test files
+ * (with their own clocks and settings) never deliver this file's events.
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../../src/core/clock.ts';
-import { ownDatabase } from '../helpers/database.ts';
-import { type Client, eventually, startTestServer, type TestServer } from '../helpers/server.ts';
+import {
+  type Client,
+  eventually,
+  startTestServer,
+  type TestServer,
+  type TestServerOptions,
+} from '../helpers/server.ts';
 
 export type Received = {
   headers: IncomingHttpHeaders;
@@ -77,12 +82,12 @@ export function manualClock(start = Date.now()) {
 }
 
 /** A test server whose dispatcher polls often and whose sandbox accepts local receivers, on a database no other test file dispatches from. */
-export async function startWebhookServer(
-  options: { env?: NodeJS.ProcessEnv; clock?: Clock; workers?: boolean } = {},
-): Promise<TestServer & { databaseUrl: string | null }> {
-  const database = await ownDatabase('ponte_webhooks');
-  const server = await startTestServer({
+export function startWebhookServer(
+  options: Omit<TestServerOptions, 'ownDatabase'> = {},
+): Promise<TestServer> {
+  return startTestServer({
     ...options,
+    ownDatabase: true,
     env: {
       PONTE_WEBHOOK_DISPATCH_INTERVAL_MS: '20',
       // fake clocks move without a notification: an idle dispatcher looks again within 50 ms
@@ -90,17 +95,8 @@ export async function startWebhookServer(
       // the receivers of these tests listen on 127.0.0.1, as a partner's local receiver would
       PONTE_SANDBOX_WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       ...options.env,
-      ...(database ? { DATABASE_URL: database.url } : {}),
     },
   });
-  return {
-    ...server,
-    databaseUrl: database?.url ?? null,
-    async close() {
-      await server.close();
-      await database?.drop();
-    },
-  };
 }
 
 export type Endpoint = { id: string; url: string; secret: string; events: string[] | null; status: string };
