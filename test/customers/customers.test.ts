@@ -176,4 +176,34 @@ describe('GET /customers', () => {
     const past = (await api.get('/customers?limit=2&page=9')).json();
     expect(past.data).toEqual([]);
   });
+
+  it('keeps pagination.total exact from a count the database maintains, per environment, under concurrent creations and refusals', async () => {
+    const tenant = await server.newTenant();
+    const api = client(server.production, tenant.productionKey);
+    const sandboxApi = client(server.sandbox, tenant.sandboxKey);
+    expect((await api.get('/customers?limit=1')).json().pagination.total).toBe(0);
+    const taxId = validCpf();
+    const answers = await Promise.all([
+      ...Array.from({ length: 12 }, () => api.post('/customers', individualBody())),
+      // the same taxId twice: one is refused, and the count takes only the one created
+      api.post('/customers', individualBody({ taxId })),
+      api.post('/customers', individualBody({ taxId })),
+      sandboxApi.post('/customers', individualBody()),
+    ]);
+    expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(14);
+    expect((await api.get('/customers?limit=1')).json().pagination.total).toBe(13);
+    expect((await sandboxApi.get('/customers?limit=1')).json().pagination.total).toBe(1);
+    const [counted] = await server.ctx.db.query<{ n: bigint }>(
+      "SELECT count(*) AS n FROM customers WHERE project_id = $1 AND environment = 'production'",
+      [tenant.projectId],
+    );
+    expect(counted!.n).toBe(13n);
+  });
+
+  it('refuses to move a customer to another project or environment, which its count depends on', async () => {
+    const customer = await createCustomer(production);
+    await expect(
+      server.ctx.db.query("UPDATE customers SET environment = 'sandbox' WHERE id = $1", [customer.id]),
+    ).rejects.toThrow(/cannot change its project or environment/);
+  });
 });

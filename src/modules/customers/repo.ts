@@ -84,9 +84,11 @@ export async function listCustomers(
   limit: number,
   offset: number,
 ): Promise<{ rows: CustomerWithVerification[]; total: number }> {
+  // the count the database keeps (migration 023), not a count over every customer of the project
   const { rows, total } = await queryPage<CustomerWithVerification>(
     db,
-    'SELECT count(*) AS total FROM customers WHERE project_id = $1 AND environment = $2',
+    `SELECT coalesce((SELECT total FROM customer_counts WHERE project_id = $1 AND environment = $2), 0)
+       AS total`,
     `${SELECT} WHERE c.project_id = $1 AND c.environment = $2
       ORDER BY c.created_at DESC, c.id DESC LIMIT $3 OFFSET $4`,
     [tenant.projectId, tenant.environment, limit, offset],
