@@ -274,18 +274,24 @@ export async function claimExpired(db: Executor, now: Date, limit: number): Prom
   );
 }
 
-/** One transaction that settlement should carry forward, locked and skipped by other workers. */
-export async function claimInFlight(db: Executor): Promise<TransactionRow | undefined> {
-  const rows = await db.query<TransactionRow>(
-    `SELECT ${COLUMNS} FROM transactions
+/**
+ * The claim of settlement, read through the partial index `transactions_settlement_due` (migration 025),
+ * which holds exactly the rows it can claim: however many transactions wait for something else, it never
+ * walks past them.
+ */
+export const CLAIM_IN_FLIGHT = `SELECT ${COLUMNS} FROM transactions
       WHERE status IN ('TRANSFERRING_FIAT', 'TRADING', 'TRANSFERRING_STABLECOIN')
+        -- an on-ramp whose stablecoin is on its way waits for the chain's confirmations
         AND chain_send_id IS NULL
         -- an off-ramp in TRANSFERRING_FIAT waits for its payout's result, not for settlement
         AND NOT (type = 'OFF_RAMP' AND status = 'TRANSFERRING_FIAT')
       ORDER BY updated_at
       LIMIT 1
-        FOR UPDATE SKIP LOCKED`,
-  );
+        FOR UPDATE SKIP LOCKED`;
+
+/** One transaction that settlement should carry forward, locked and skipped by other workers. */
+export async function claimInFlight(db: Executor): Promise<TransactionRow | undefined> {
+  const rows = await db.query<TransactionRow>(CLAIM_IN_FLIGHT);
   return rows[0];
 }
 
