@@ -160,6 +160,18 @@ describe('webhook delivery', () => {
     ]);
   });
 
+  it('keeps its connection to an endpoint alive from one delivery to the next', async () => {
+    const api = await partner();
+    const hooks = await receiver();
+    const endpoint = await createEndpoint(api, { url: hooks.url, events: ['customer.created'] });
+    for (let delivered = 1; delivered <= 4; delivered++) {
+      await createCustomer(api, individualBody());
+      await deliveriesWhere(api, endpoint.id, delivered, (d) => d.status === 'DELIVERED');
+    }
+    expect(hooks.received).toHaveLength(4);
+    expect(hooks.connections).toBe(1);
+  });
+
   it('sends nothing to another project, and nothing from before the endpoint existed', async () => {
     const api = await partner();
     const earlier = await quietCustomer(api);

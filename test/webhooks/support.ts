@@ -26,6 +26,8 @@ export type Receiver = {
   url: string;
   port: number;
   received: Received[];
+  /** TCP connections the sender opened. */
+  connections: number;
   /** Decides the answer to each request; 200 unless changed. */
   respond: (request: Omit<Received, 'status'>, index: number) => number;
   close(): Promise<void>;
@@ -39,6 +41,7 @@ export async function startReceiver(
     url: '',
     port: 0,
     received: [],
+    connections: 0,
     respond,
     close: async () => {},
   };
@@ -52,6 +55,9 @@ export async function startReceiver(
       receiver.received.push({ ...incoming, status });
       response.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'nope');
     });
+  });
+  server.on('connection', () => {
+    receiver.connections += 1;
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

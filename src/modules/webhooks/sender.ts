@@ -3,6 +3,11 @@
  * (the URL's host still names the server for the Host header and TLS), bounded by a timeout from connection
  * to the response headers, never following redirects. Only the status code matters; the response body is
  * discarded.
+ *
+ * Connections are kept alive between attempts to the same endpoint, as a partner's load balancer expects
+ * of a steady sender: a new connection (and TLS handshake) per event cost both sides a round trip or more,
+ * and left a closed socket waiting out TIME_WAIT for every event. Each origin and checked address has a
+ * pool of its own, so a connection is only reused for the address its URL was checked against.
  */
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
@@ -26,6 +31,32 @@ function pinnedLookup(target: ResolvedAddress): LookupFunction {
     if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);
   }) as LookupFunction;
+}
+
+/** How long an idle connection is kept (less when the receiver's `Keep-Alive: timeout` hint says so). */
+const IDLE_MS = 4_000;
+/** Pools kept at most; the least recently used one is closed beyond it. */
+const MAX_POOLS = 1_000;
+const pools = new Map<string, http.Agent>();
+
+function poolFor(url: URL, address: ResolvedAddress): http.Agent {
+  const key = `${url.protocol}//${url.host} ${address.address}`;
+  const found = pools.get(key);
+  if (found) {
+    // most recently used last
+    pools.delete(key);
+    pools.set(key, found);
+    return found;
+  }
+  const options = { keepAlive: true, timeout: IDLE_MS, maxFreeSockets: 16 };
+  const agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+  pools.set(key, agent);
+  if (pools.size > MAX_POOLS) {
+    const [oldest, evicted] = pools.entries().next().value!;
+    pools.delete(oldest);
+    evicted.destroy();
+  }
+  return agent;
 }
 
 /** Raised by the attempt's own timer. */
@@ -62,7 +93,7 @@ export const postWebhook: Post = ({ url, address, headers, body, timeoutMs }) =>
     const client = url.protocol === 'https:' ? https : http;
     const request = client.request(url, {
       method: 'POST',
-      agent: false,
+      agent: poolFor(url, address),
       lookup: pinnedLookup(address),
       headers: {
         ...headers,
@@ -80,7 +111,7 @@ export const postWebhook: Post = ({ url, address, headers, body, timeoutMs }) =>
       const statusCode = response.statusCode ?? null;
       settle({ statusCode, latencyMs: latency(), error: null });
       response.on('error', () => {});
-      // The body is not needed: it is drained, and the connection closes when it ends.
+      // The body is not needed: it is drained, and the connection goes back to its pool when it ends.
       response.resume();
     });
     request.on('error', (error) =>
