@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
 import { randomBase62 } from '../../src/lib/secrets.ts';
 import { pgliteDataDir } from '../helpers/database.ts';
 
@@ -42,21 +42,15 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * The database the test run uses (PostgreSQL), or a new embedded one in a directory of its own, holding
- * the run's migrated database, as an existing installation would.
+ * The database the test run uses (PostgreSQL), or a new embedded one in a directory of its own holding
+ * the run's migrated database, as an existing installation would (`dir`: removed when the process exits).
  */
-async function databaseEnv(): Promise<NodeJS.ProcessEnv> {
+async function databaseEnv(): Promise<{ env: NodeJS.ProcessEnv; dir?: string }> {
   const url = inject('testDatabaseUrl');
-  if (url) return { DATABASE_URL: url };
+  if (url) return { env: { DATABASE_URL: url } };
   const dir = mkdtempSync(join(tmpdir(), 'ponte-process-'));
-  temporaryDirs.push(dir);
-  return { PONTE_DATA_DIR: (await pgliteDataDir(dir)) ?? dir };
+  return { env: { PONTE_DATA_DIR: (await pgliteDataDir(dir)) ?? dir }, dir };
 }
-
-const temporaryDirs: string[] = [];
-afterAll(() => {
-  for (const dir of temporaryDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 /** `imports`: modules loaded into the process before the server (`node --import`), such as fault hooks. */
 export async function spawnPonte(
@@ -78,13 +72,14 @@ export async function spawnPonte(
   const { DATABASE_URL: _ignored, REDIS_URL: _none, ...inherited } = process.env;
   // As `npm start` runs it: the compiled service when the build is current, else the sources through tsx.
   // Modules loaded first (fault hooks written in TypeScript) come through tsx.
+  const database = env.PONTE_DATA_DIR ? { env: {} } : await databaseEnv();
   const imports = (options.imports ?? []).flatMap((module) => ['--import', module]);
   const preload = imports.length > 0 ? ['--import', 'tsx', ...imports] : [];
   const child = spawn(process.execPath, [...preload, 'scripts/start.mjs'], {
     cwd: ROOT,
     env: {
       ...inherited,
-      ...(env.PONTE_DATA_DIR ? {} : await databaseEnv()),
+      ...database.env,
       PONTE_PRODUCTION_URL: urls.production,
       PONTE_SANDBOX_URL: urls.sandbox,
       PONTE_OPERATOR_URL: urls.operator,
@@ -124,7 +119,10 @@ export async function spawnPonte(
   });
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => raw.push(chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('exit', (code, signal) => {
+      if (database.dir) rmSync(database.dir, { recursive: true, force: true });
+      resolve({ code, signal });
+    }),
   );
 
   const waitForLog = (match: (line: LogLine) => boolean, timeoutMs = 30_000) => {
