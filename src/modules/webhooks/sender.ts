@@ -35,7 +35,10 @@ function pinnedLookup(target: ResolvedAddress): LookupFunction {
 
 /** How long an idle connection is kept (less when the receiver's `Keep-Alive: timeout` hint says so). */
 const IDLE_MS = 4_000;
-/** Pools kept at most; the least recently used one is closed beyond it. */
+/**
+ * Pools kept at most; beyond it the least recently used one is let go: its idle connections close at
+ * once, and those still carrying an attempt when that attempt ends.
+ */
 const MAX_POOLS = 1_000;
 const pools = new Map<string, http.Agent>();
 
@@ -54,7 +57,9 @@ function poolFor(url: URL, address: ResolvedAddress): http.Agent {
   if (pools.size > MAX_POOLS) {
     const [oldest, evicted] = pools.entries().next().value!;
     pools.delete(oldest);
-    evicted.destroy();
+    evicted.maxFreeSockets = 0;
+    for (const sockets of Object.values(evicted.freeSockets))
+      for (const socket of sockets ?? []) socket.destroy();
   }
   return agent;
 }
