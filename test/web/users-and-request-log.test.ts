@@ -3,6 +3,7 @@
  * recorded (metadata, the problem body of a failure, never a successful body) and how long it is kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/types.ts';
 import { createRequestRecorder } from '../../src/modules/request-log/recorder.ts';
 import { pruneRequestLog } from '../../src/modules/request-log/service.ts';
 import { createWebUserService } from '../../src/modules/web-users/service.ts';
@@ -171,5 +172,49 @@ describe('request log', () => {
       status: 404,
       problem: { code: 'not_found', detail: '"quoted" \\ 2499' },
     });
+  });
+
+  it('writes entries that arrive during a write with the next batch, not in a write of their own', async () => {
+    const inserts: number[] = [];
+    const counting: Database = {
+      ...server.ctx.db,
+      query: (text, params) => {
+        if (text.startsWith('INSERT INTO request_log')) inserts.push((params![0] as unknown[]).length);
+        return server.ctx.db.query(text, params);
+      },
+    };
+    const recorder = createRequestRecorder(counting, {
+      intervalMs: 60_000,
+      onError: (error) => {
+        throw error;
+      },
+    });
+    const entry = (i: number) => ({
+      projectId: tenant.projectId,
+      environment: 'sandbox' as const,
+      apiKeyId: null,
+      method: 'GET',
+      path: '/customers',
+      status: 200,
+      latencyMs: i,
+      requestId: `stream-probe-${i}`,
+      problem: null,
+      at: new Date(),
+    });
+    // a full batch starts a write at once; ten more arrive while it is under way
+    for (let i = 0; i < 2_000; i++) recorder.record(entry(i));
+    expect(inserts).toEqual([2_000]);
+    for (let i = 2_000; i < 2_010; i++) recorder.record(entry(i));
+    await eventually(
+      () =>
+        server.ctx.db.query<{ n: bigint }>(
+          "SELECT count(*) AS n FROM request_log WHERE request_id LIKE 'stream-probe-%'",
+        ),
+      (rows) => rows[0]!.n === 2_000n,
+    );
+    // they wait for the interval (or a full batch), then go out together
+    expect(inserts).toEqual([2_000]);
+    await recorder.close();
+    expect(inserts).toEqual([2_000, 10]);
   });
 });

@@ -2,6 +2,11 @@
  * Records public API requests for the partner's request log without slowing them: entries are queued in
  * memory and written in one multi-row insert per batch, after the answer has gone. A lost batch (the
  * database down, a crash) only loses log lines, never a request.
+ *
+ * A batch is what gathered over the interval, or a full batch when one gathers sooner. Entries that arrive
+ * while a batch is being written wait for the next one: writing them as soon as the previous insert
+ * returned made a steady stream of requests into a stream of small inserts, each a statement and a commit
+ * of its own (about 30 rows each at 6,500 requests a second).
  */
 import { newId } from '../../core/ids.ts';
 import type { Database } from '../../db/types.ts';
@@ -20,27 +25,33 @@ export function createRequestRecorder(
   options: { intervalMs: number; onError: (error: unknown) => void },
 ): RequestRecorder {
   let queue = emptyBatch();
-  let draining: Promise<void> | undefined;
+  let writing: Promise<void> | undefined;
 
-  async function drain(): Promise<void> {
-    while (queue.id.length > 0) {
-      const batch = queue;
-      queue = emptyBatch();
-      await insertEntries(db, batch).catch(options.onError);
-    }
-  }
-
-  /** Writes every queued entry; one writer at a time, so batches go out in order and never overlap. */
-  async function flush(): Promise<void> {
-    while (queue.id.length > 0 || draining) {
-      draining ??= drain().finally(() => {
-        draining = undefined;
+  /**
+   * Writes the entries queued now as one batch; one writer at a time, so batches go out in order and never
+   * overlap. Returns the write under way when there is one.
+   */
+  function write(): Promise<void> {
+    if (writing) return writing;
+    const batch = queue;
+    if (batch.id.length === 0) return Promise.resolve();
+    queue = emptyBatch();
+    writing = insertEntries(db, batch)
+      .catch(options.onError)
+      .finally(() => {
+        writing = undefined;
+        // a full batch gathered during this write goes at once
+        if (queue.id.length >= MAX_BATCH) void write();
       });
-      await draining;
-    }
+    return writing;
   }
 
-  const timer = setInterval(() => void flush(), options.intervalMs);
+  /** Writes every queued entry, including those queued while it waits. */
+  async function flush(): Promise<void> {
+    while (queue.id.length > 0 || writing) await write();
+  }
+
+  const timer = setInterval(() => void write(), options.intervalMs);
   timer.unref();
 
   return {
@@ -58,7 +69,7 @@ export function createRequestRecorder(
       queue.requestId.push(entry.requestId);
       queue.problem.push(entry.problem === null ? null : JSON.stringify(entry.problem));
       queue.createdAt.push(entry.at.toISOString());
-      if (size + 1 >= MAX_BATCH && !draining) void flush();
+      if (size + 1 >= MAX_BATCH) void write();
     },
     flush,
     async close() {
