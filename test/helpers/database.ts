@@ -52,11 +52,14 @@ export async function ownDatabase(prefix = 'ponte_own'): Promise<TestDatabase | 
   return createDatabase(shared, prefix, template);
 }
 
-/** On PGlite, a fresh in-memory copy of the run's migrated database; on PostgreSQL, undefined. */
-export async function pgliteCopy(): Promise<Database | undefined> {
+/**
+ * On PGlite, a fresh copy of the run's migrated database: in memory, or written to `dataDir` as an
+ * existing installation's data directory; on PostgreSQL, undefined.
+ */
+export async function pgliteCopy(dataDir = 'memory://'): Promise<Database | undefined> {
   const snapshot = inject('testPgliteSnapshot');
   if (!snapshot) return undefined;
-  return connectPglite('memory://', new Blob([await readFile(snapshot)]));
+  return connectPglite(dataDir, new Blob([await readFile(snapshot)]));
 }
 
 const SHARED = Symbol.for('ponte.test.sharedPglite');
@@ -71,16 +74,4 @@ export function sharedPglite(): Promise<Database | undefined> {
   const worker = globalThis as WithShared;
   worker[SHARED] ??= pgliteCopy().then((db) => db && { ...db, close: async () => {} });
   return worker[SHARED];
-}
-
-/**
- * The data directory of a new embedded database for a server process: the run's migrated database
- * written to `dir`, so the process starts as on an existing installation; on PostgreSQL, null.
- */
-export async function pgliteDataDir(dir: string): Promise<string | null> {
-  const snapshot = inject('testPgliteSnapshot');
-  if (!snapshot) return null;
-  const db = await connectPglite(dir, new Blob([await readFile(snapshot)]));
-  await db.close();
-  return dir;
 }

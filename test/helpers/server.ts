@@ -68,8 +68,8 @@ export type TestServerOptions = {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const own = options.ownDatabase ? await ownDatabase() : null;
   const { config, operatorToken } = testConfig({ ...options.env, ...(own ? { DATABASE_URL: own.url } : {}) });
-  const pglite = options.ownDatabase ? pgliteCopy() : sharedPglite();
-  const ctx = await openContext(config, options.clock, config.databaseUrl ? undefined : await pglite);
+  const pglite = config.databaseUrl ? undefined : await (options.ownDatabase ? pgliteCopy() : sharedPglite());
+  const ctx = await openContext(config, options.clock, pglite);
   const [sandbox, production, operator] = await Promise.all([
     buildPublicApp(ctx, 'sandbox'),
     buildPublicApp(ctx, 'production'),

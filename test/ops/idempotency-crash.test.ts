@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connectPglite } from '../../src/db/pglite.ts';
-import { pgliteDataDir } from '../helpers/database.ts';
+import { pgliteCopy } from '../helpers/database.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { usingPostgres } from '../helpers/server.ts';
 import { newTenantOver, type PonteProcess, spawnPonte, stopPonte } from './ponte-process.ts';
@@ -36,7 +36,8 @@ async function sql<Row>(text: string, params: unknown[]): Promise<Row[]> {
 }
 
 beforeAll(async () => {
-  if (dataDir) await pgliteDataDir(dataDir);
+  // the run's migrated database, as an existing installation's
+  if (dataDir) await (await pgliteCopy(dataDir))?.close();
 });
 
 let processes: PonteProcess[] = [];

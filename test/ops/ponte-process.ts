@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { randomBase62 } from '../../src/lib/secrets.ts';
-import { pgliteDataDir } from '../helpers/database.ts';
+import { pgliteCopy } from '../helpers/database.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -49,7 +49,8 @@ async function databaseEnv(): Promise<{ env: NodeJS.ProcessEnv; dir?: string }> 
   const url = inject('testDatabaseUrl');
   if (url) return { env: { DATABASE_URL: url } };
   const dir = mkdtempSync(join(tmpdir(), 'ponte-process-'));
-  return { env: { PONTE_DATA_DIR: (await pgliteDataDir(dir)) ?? dir }, dir };
+  await (await pgliteCopy(dir))?.close();
+  return { env: { PONTE_DATA_DIR: dir }, dir };
 }
 
 /** `imports`: modules loaded into the process before the server (`node --import`), such as fault hooks. */

@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../src/config.ts';
-import { createDispatcher } from '../../src/modules/webhooks/dispatcher.ts';
 import { createWebhookService } from '../../src/modules/webhooks/service.ts';
 import type { Resolver } from '../../src/modules/webhooks/url-safety.ts';
 import { createCustomer, individualBody } from '../helpers/factories.ts';
@@ -12,6 +11,7 @@ import { type Client, client, type TestServer } from '../helpers/server.ts';
 import {
   createEndpoint,
   deliveries,
+  dispatcherOf,
   type Receiver,
   STARTUP_TIMEOUT_MS,
   startReceiver,
@@ -36,14 +36,7 @@ afterAll(async () => {
 
 /** One dispatcher round, waiting for its attempts to be recorded. */
 async function dispatchOnce(server: TestServer, config: WebhookConfig, resolve?: Resolver) {
-  const dispatcher = createDispatcher({
-    db: server.ctx.db,
-    clock: server.ctx.clock,
-    config,
-    encryptionKey: server.ctx.instanceKeys.encryption,
-    log: { error() {} },
-    ...(resolve ? { resolve } : {}),
-  });
+  const dispatcher = dispatcherOf(server, { config, ...(resolve ? { resolve } : {}) });
   await dispatcher.tick();
   await dispatcher.drain();
 }

@@ -3,12 +3,12 @@
  * batches; recent ones and pending ones stay.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatcher } from '../../src/modules/webhooks/dispatcher.ts';
 import { purgeOldDeliveries } from '../../src/modules/webhooks/retention.ts';
 import { createCustomer, individualBody } from '../helpers/factories.ts';
 import { client, type TestServer } from '../helpers/server.ts';
 import {
   createEndpoint,
+  dispatcherOf,
   type Receiver,
   STARTUP_TIMEOUT_MS,
   startReceiver,
@@ -40,13 +40,7 @@ describe('webhook retention', () => {
     const delivered = await createEndpoint(sandbox, { url: ok.url, events: ['customer.created'] });
     const pending = await createEndpoint(sandbox, { url: failing.url, events: ['customer.created'] });
     for (let i = 0; i < 3; i++) await createCustomer(sandbox, individualBody());
-    const dispatcher = createDispatcher({
-      db: server.ctx.db,
-      clock: server.ctx.clock,
-      config: server.config.webhooks,
-      encryptionKey: server.ctx.instanceKeys.encryption,
-      log: { error() {} },
-    });
+    const dispatcher = dispatcherOf(server);
     await dispatcher.tick();
     await dispatcher.tick();
     await dispatcher.drain();

@@ -5,10 +5,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatcher } from '../../src/modules/webhooks/dispatcher.ts';
 import { createCustomer, individualBody } from '../helpers/factories.ts';
 import { client, type TestServer } from '../helpers/server.ts';
-import { createEndpoint, STARTUP_TIMEOUT_MS, startWebhookServer, waitFor } from './support.ts';
+import { createEndpoint, dispatcherOf, STARTUP_TIMEOUT_MS, startWebhookServer, waitFor } from './support.ts';
 
 let server: TestServer;
 
@@ -44,13 +43,7 @@ describe('stopping a dispatcher', () => {
         );
         return row!.n;
       };
-      const dispatcher = createDispatcher({
-        db: server.ctx.db,
-        clock: server.ctx.clock,
-        config: server.config.webhooks,
-        encryptionKey: server.ctx.instanceKeys.encryption,
-        log: { error() {} },
-      });
+      const dispatcher = dispatcherOf(server);
       await dispatcher.tick();
       await waitFor(
         async () => requests.length,

@@ -6,6 +6,7 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../../src/core/clock.ts';
+import { createDispatcher, type DispatcherDeps } from '../../src/modules/webhooks/dispatcher.ts';
 import {
   type Client,
   eventually,
@@ -102,6 +103,18 @@ export function startWebhookServer(
       PONTE_SANDBOX_WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       ...options.env,
     },
+  });
+}
+
+/** A dispatcher of the test's own over `server`'s database and settings, silent, driven by the test. */
+export function dispatcherOf(server: TestServer, extra: Partial<DispatcherDeps> = {}) {
+  return createDispatcher({
+    db: server.ctx.db,
+    clock: server.ctx.clock,
+    config: server.config.webhooks,
+    encryptionKey: server.ctx.instanceKeys.encryption,
+    log: { error() {} },
+    ...extra,
   });
 }
 

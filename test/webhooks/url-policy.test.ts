@@ -7,10 +7,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatcher } from '../../src/modules/webhooks/dispatcher.ts';
 import { createCustomer, individualBody } from '../helpers/factories.ts';
 import { client, startTestServer, type TestServer } from '../helpers/server.ts';
-import { createEndpoint, deliveries, STARTUP_TIMEOUT_MS, startWebhookServer } from './support.ts';
+import {
+  createEndpoint,
+  deliveries,
+  dispatcherOf,
+  STARTUP_TIMEOUT_MS,
+  startWebhookServer,
+} from './support.ts';
 
 let strict: TestServer;
 let local: TestServer;
@@ -98,13 +103,7 @@ describe('what a failed attempt reports', () => {
     const endpoints = [];
     for (const [url] of cases) endpoints.push(await createEndpoint(sandbox, { url }));
     await createCustomer(sandbox, individualBody());
-    const dispatcher = createDispatcher({
-      db: local.ctx.db,
-      clock: local.ctx.clock,
-      config: local.config.webhooks,
-      encryptionKey: local.ctx.instanceKeys.encryption,
-      log: { error() {} },
-    });
+    const dispatcher = dispatcherOf(local);
     await dispatcher.tick();
     await dispatcher.tick();
     await dispatcher.drain();
