@@ -29,6 +29,19 @@ afterAll(async () => {
   await server.close();
 });
 
+/** A journal of `kind` and its entries (rows of `$1` (the journal), account, currency, amount), in one transaction. */
+const writeJournal = (journalId: string, kind: string, entries: string) =>
+  server.ctx.db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO ledger_journals (id, project_id, environment, kind, reference, created_at)
+       VALUES ($1::uuid, $2, 'sandbox', $3, $1::text, now())`,
+      [journalId, projectId, kind],
+    );
+    await tx.query(`INSERT INTO ledger_entries (journal_id, account, currency, amount) VALUES ${entries}`, [
+      journalId,
+    ]);
+  });
+
 const deposit = (id: string, body: Record<string, unknown> = {}) =>
   sandbox.post(`/sandbox/transactions/${id}/deposit`, body).then((r) => r.json());
 
@@ -122,54 +135,33 @@ describe('the ledger', () => {
 
   it('the database refuses a journal that does not balance, at commit', async () => {
     const journalId = newId();
-    const attempt = server.ctx.db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO ledger_journals (id, project_id, environment, kind, reference, created_at)
-         VALUES ($1::uuid, $2, 'sandbox', 'FEE', $1::text, now())`,
-        [journalId, projectId],
-      );
-      await tx.query(
-        `INSERT INTO ledger_entries (journal_id, account, currency, amount) VALUES
-           ($1, 'PIX_SETTLEMENT', 'BRL', 100), ($1, 'FEE_REVENUE', 'BRL', -99)`,
-        [journalId],
-      );
-    });
+    const attempt = writeJournal(
+      journalId,
+      'FEE',
+      `($1, 'PIX_SETTLEMENT', 'BRL', 100), ($1, 'FEE_REVENUE', 'BRL', -99)`,
+    );
     await expect(attempt).rejects.toThrow(/does not balance/);
     expect(await server.ctx.db.query('SELECT 1 FROM ledger_journals WHERE id = $1', [journalId])).toEqual([]);
   });
 
   it('the database checks each currency on its own', async () => {
     const journalId = newId();
-    const attempt = server.ctx.db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO ledger_journals (id, project_id, environment, kind, reference, created_at)
-         VALUES ($1::uuid, $2, 'sandbox', 'CONVERSION', $1::text, now())`,
-        [journalId, projectId],
-      );
-      // sums to zero overall, but not in BRL nor in USDC
-      await tx.query(
-        `INSERT INTO ledger_entries (journal_id, account, currency, amount) VALUES
-           ($1, 'CONVERSION_DESK', 'BRL', 100), ($1, 'STABLECOIN_IN_TRANSIT', 'USDC', -100)`,
-        [journalId],
-      );
-    });
+    // sums to zero overall, but not in BRL nor in USDC
+    const attempt = writeJournal(
+      journalId,
+      'CONVERSION',
+      `($1, 'CONVERSION_DESK', 'BRL', 100), ($1, 'STABLECOIN_IN_TRANSIT', 'USDC', -100)`,
+    );
     await expect(attempt).rejects.toThrow(/does not balance/);
   });
 
   it('the database refuses entries added to a committed journal that unbalance it', async () => {
     const journalId = newId();
-    await server.ctx.db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO ledger_journals (id, project_id, environment, kind, reference, created_at)
-         VALUES ($1::uuid, $2, 'sandbox', 'FEE', $1::text, now())`,
-        [journalId, projectId],
-      );
-      await tx.query(
-        `INSERT INTO ledger_entries (journal_id, account, currency, amount) VALUES
-           ($1, 'PIX_SETTLEMENT', 'BRL', 100), ($1, 'FEE_REVENUE', 'BRL', -100)`,
-        [journalId],
-      );
-    });
+    await writeJournal(
+      journalId,
+      'FEE',
+      `($1, 'PIX_SETTLEMENT', 'BRL', 100), ($1, 'FEE_REVENUE', 'BRL', -100)`,
+    );
     const append = server.ctx.db.transaction((tx) =>
       tx.query(
         `INSERT INTO ledger_entries (journal_id, account, currency, amount) VALUES ($1, 'FEE_REVENUE', 'BRL', -1)`,
