@@ -237,16 +237,23 @@ describe('Idempotency-Key expiry', () => {
 });
 
 describe('Idempotency-Key and failures on our side', () => {
-  it('does not keep a 5xx: the key is released and a retry runs the request again', async () => {
-    const tenant: Tenant = { projectId, environment: 'sandbox' };
+  /** A bare app of `environment`'s tenant with the idempotency hooks, for answers no real route gives. */
+  function bareApp(environment: Tenant['environment']) {
+    const tenant: Tenant = { projectId, environment };
     const app = Fastify();
     app.setValidatorCompiler(validatorCompiler);
+    app.addSchema(Problem);
     registerProblemHandlers(app);
     app.decorateRequest('tenant', null as unknown as Tenant);
     app.addHook('onRequest', async (request) => {
       request.tenant = tenant;
     });
     registerIdempotency(app, server.ctx);
+    return app;
+  }
+
+  it('does not keep a 5xx: the key is released and a retry runs the request again', async () => {
+    const app = bareApp('sandbox');
     let runs = 0;
     app.post('/flaky', async (_request, reply) => {
       runs += 1;
@@ -268,18 +275,9 @@ describe('Idempotency-Key and failures on our side', () => {
     await app.close();
   });
 
-  /** A bare app with the idempotency hooks and one route, for answers no real route gives. */
+  /** A bare production app with the idempotency hooks and one route. */
   async function appWith(handler: (reply: import('fastify').FastifyReply) => Promise<unknown>) {
-    const tenant = { projectId, environment: 'production' as const };
-    const app = Fastify();
-    app.setValidatorCompiler(validatorCompiler);
-    app.addSchema(Problem);
-    registerProblemHandlers(app);
-    app.decorateRequest('tenant', null as unknown as Tenant);
-    app.addHook('onRequest', async (request) => {
-      request.tenant = tenant;
-    });
-    registerIdempotency(app, server.ctx);
+    const app = bareApp('production');
     app.post(
       '/change',
       {
