@@ -35,3 +35,8 @@ export async function runBeforeCommit(tx: Queryable, result: unknown): Promise<v
   const named = result !== null && typeof result === 'object' && ANSWER in result;
   await hook(tx, named ? (result as { [ANSWER]: unknown })[ANSWER] : result);
 }
+
+/** The hook the current caller runs under, if any: to be called by work that runs outside its context. */
+export function currentBeforeCommit(): BeforeCommit | undefined {
+  return scope.getStore();
+}

@@ -84,15 +84,19 @@ export async function findBankAccount(
  * `account_customer_id`, `account_holder_status`, `account_holder_relationship` (null: none such).
  */
 export function payoutAccountPart(tenant: Tenant, id: string): StatementPart {
-  return {
-    text: `SELECT id AS account_id, customer_id AS account_customer_id,
+  return { text: PAYOUT_ACCOUNT, params: [id, tenant.projectId, tenant.environment] };
+}
+
+/** `payoutAccountPart`'s SELECT, of SQL expressions (placeholders, or columns of a batch). */
+export function payoutAccountSql(id: string, project: string, environment: string): string {
+  return `SELECT id AS account_id, customer_id AS account_customer_id,
                   holder_verification_status AS account_holder_status,
                   holder_relationship AS account_holder_relationship
              FROM bank_accounts
-            WHERE id = $1 AND project_id = $2 AND environment = $3 AND deleted_at IS NULL`,
-    params: [id, tenant.projectId, tenant.environment],
-  };
+            WHERE id = ${id} AND project_id = ${project} AND environment = ${environment} AND deleted_at IS NULL`;
 }
+
+const PAYOUT_ACCOUNT = payoutAccountSql('$1', '$2', '$3');
 
 export type PayoutAccountColumns = {
   account_id: string | null;

@@ -104,4 +104,4 @@ export function createBankAccountService(deps: { db: Database; clock: Clock }) {
   return { create, get, list, remove };
 }
 
-export { findBankAccount, type PayoutAccountColumns, payoutAccountPart } from './repo.ts';
+export { findBankAccount, type PayoutAccountColumns, payoutAccountPart, payoutAccountSql } from './repo.ts';

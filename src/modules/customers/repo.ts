@@ -78,6 +78,27 @@ export async function lockCustomer(
   return rows[0];
 }
 
+/**
+ * Locks several customers, each of its own tenant, with one statement: the rows found. The rows are
+ * locked in id order, so that two such statements never wait on each other in a cycle.
+ */
+export async function lockCustomers(
+  db: Executor,
+  keys: readonly { tenant: Tenant; id: string }[],
+): Promise<CustomerWithVerification[]> {
+  return db.query<CustomerWithVerification>(
+    `${SELECT}
+       JOIN unnest($1::uuid[], $2::uuid[], $3::text[]) AS k(id, project_id, environment)
+         ON c.id = k.id AND c.project_id = k.project_id AND c.environment = k.environment
+      ORDER BY c.id FOR UPDATE OF c`,
+    [
+      keys.map((key) => key.id),
+      keys.map((key) => key.tenant.projectId),
+      keys.map((key) => key.tenant.environment),
+    ],
+  );
+}
+
 export async function listCustomers(
   db: Executor,
   tenant: Tenant,

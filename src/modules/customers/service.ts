@@ -191,7 +191,14 @@ export function createCustomerService(deps: {
 }
 
 /** What other modules may read of a customer: their row, found or locked within their transaction. */
-export { type CustomerRow, type CustomerType, findCustomer, lockCustomer } from './repo.ts';
+export {
+  type CustomerRow,
+  type CustomerType,
+  type CustomerWithVerification,
+  findCustomer,
+  lockCustomer,
+  lockCustomers,
+} from './repo.ts';
 
 /**
  * Locks a customer for a money movement (serialising it with every other movement of the customer):
@@ -203,7 +210,14 @@ export async function lockApprovedCustomer(
   id: string,
   movements: string,
 ): Promise<repo.CustomerWithVerification> {
-  const customer = await repo.lockCustomer(tx, tenant, id);
+  return approvedForMovements(await repo.lockCustomer(tx, tenant, id), movements);
+}
+
+/** The customer found (locked) for a money movement: 404 when none, 409 unless verification is APPROVED. */
+export function approvedForMovements(
+  customer: repo.CustomerWithVerification | undefined,
+  movements: string,
+): repo.CustomerWithVerification {
   if (!customer) throw notFound('Customer');
   if (customer.verification_status !== 'APPROVED') {
     throw new AppError(

@@ -39,6 +39,29 @@ export function eventPart(event: NewEvent, id: string = newId()): StatementPart 
   };
 }
 
+/** The INSERT of several events, in order, as a part of the statement that writes their changes. */
+export function eventsPart(events: readonly NewEvent[]): StatementPart {
+  const column = <T>(pick: (event: NewEvent) => T) => events.map(pick);
+  return {
+    text: `INSERT INTO events (id, project_id, environment, type, resource_type, resource_id, data, created_at)
+     SELECT e.id, e.project_id, e.environment, e.type, e.resource_type, e.resource_id, e.data, e.created_at
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::uuid[], $7::jsonb[],
+                   $8::timestamptz[]) WITH ORDINALITY
+            AS e(id, project_id, environment, type, resource_type, resource_id, data, created_at, position)
+      ORDER BY e.position`,
+    params: [
+      column(() => newId()),
+      column((event) => event.tenant.projectId),
+      column((event) => event.tenant.environment),
+      column((event) => event.type),
+      column((event) => event.resourceType),
+      column((event) => event.resourceId),
+      column((event) => JSON.stringify(event.data)),
+      column((event) => event.at),
+    ],
+  };
+}
+
 export async function recordEvent(db: Executor, event: NewEvent): Promise<string> {
   const id = newId();
   const { text, params } = eventPart(event, id);

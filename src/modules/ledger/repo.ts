@@ -21,31 +21,43 @@ export type NewJournal = {
  * transaction commits.
  */
 export function journalParts(journal: NewJournal, id: string = newId()): [StatementPart, StatementPart] {
-  const entries = journal.entries.filter((entry) => entry.amount !== 0n);
-  if (entries.length === 0 || !isBalanced(entries)) {
-    throw new Error(`unbalanced ${journal.kind} journal for ${journal.reference}`);
-  }
+  return journalsParts([journal], [id]);
+}
+
+/** `journalParts` for several journals (of several movements written by one statement). */
+export function journalsParts(
+  journals: readonly NewJournal[],
+  ids: readonly string[] = journals.map(() => newId()),
+): [StatementPart, StatementPart] {
+  const entries = journals.flatMap((journal, index) => {
+    const posted = journal.entries.filter((entry) => entry.amount !== 0n);
+    if (posted.length === 0 || !isBalanced(posted)) {
+      throw new Error(`unbalanced ${journal.kind} journal for ${journal.reference}`);
+    }
+    return posted.map((entry) => ({ ...entry, journalId: ids[index]! }));
+  });
+  const column = <T>(pick: (journal: NewJournal) => T) => journals.map(pick);
   return [
     {
       text: `INSERT INTO ledger_journals (id, project_id, environment, kind, reference, transaction_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::uuid[], $7::timestamptz[])`,
       params: [
-        id,
-        journal.tenant.projectId,
-        journal.tenant.environment,
-        journal.kind,
-        journal.reference,
-        journal.transactionId,
-        journal.at,
+        ids,
+        column((journal) => journal.tenant.projectId),
+        column((journal) => journal.tenant.environment),
+        column((journal) => journal.kind),
+        column((journal) => journal.reference),
+        column((journal) => journal.transactionId),
+        column((journal) => journal.at),
       ],
     },
     {
       text: `INSERT INTO ledger_entries (journal_id, account, customer_id, currency, amount, blockchain)
-     SELECT $1::uuid, e.account, e.customer_id, e.currency, e.amount, e.blockchain
-       FROM unnest($2::text[], $3::uuid[], $4::text[], $5::bigint[], $6::text[])
-         AS e(account, customer_id, currency, amount, blockchain)`,
+     SELECT e.journal_id, e.account, e.customer_id, e.currency, e.amount, e.blockchain
+       FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::bigint[], $6::text[])
+         AS e(journal_id, account, customer_id, currency, amount, blockchain)`,
       params: [
-        id,
+        entries.map((e) => e.journalId),
         entries.map((e) => e.account),
         entries.map((e) => e.customerId),
         entries.map((e) => e.currency),

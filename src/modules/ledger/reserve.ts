@@ -45,15 +45,19 @@ export type Holdings = { balance: bigint; wallets: { blockchain: Blockchain; amo
  * customer has no entries).
  */
 export function holdingsPart(customerId: string): StatementPart {
-  return {
-    text: `SELECT array_agg(h.currency) AS holding_currencies, array_agg(h.account) AS holding_accounts,
+  return { text: HOLDINGS, params: [customerId] };
+}
+
+/** `holdingsPart`'s SELECT for customer `customer` (an SQL expression: a placeholder, or a batch's column). */
+export function holdingsSql(customer: string): string {
+  return `SELECT array_agg(h.currency) AS holding_currencies, array_agg(h.account) AS holding_accounts,
                   array_agg(h.blockchain) AS holding_chains, array_agg(h.amount) AS holding_amounts
              FROM (SELECT currency, account, blockchain, (-sum(amount))::text AS amount FROM ledger_entries
-                    WHERE customer_id = $1
-                    GROUP BY currency, account, blockchain) AS h`,
-    params: [customerId],
-  };
+                    WHERE customer_id = ${customer}
+                    GROUP BY currency, account, blockchain) AS h`;
 }
+
+const HOLDINGS = holdingsSql('$1');
 
 export type HoldingsColumns = {
   holding_currencies: Currency[] | null;

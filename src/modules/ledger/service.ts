@@ -2,4 +2,11 @@
  * The ledger's public surface: post a balanced journal (the database refuses an unbalanced one) within
  * the caller's transaction, and read a customer's balances.
  */
-export { customerBalances, journalParts, type NewJournal, postJournal, releaseEntries } from './repo.ts';
+export {
+  customerBalances,
+  journalParts,
+  journalsParts,
+  type NewJournal,
+  postJournal,
+  releaseEntries,
+} from './repo.ts';

@@ -8,19 +8,24 @@ import type { StatementPart } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 
 /**
- * For each limit, the newest reviewed request that granted a value for it: one row, columns
- * `granted_single`, `granted_daily`, `granted_monthly` (null: none granted). A part of a combined read.
+ * For each limit, the newest reviewed request that granted a value for it, for the customer `customer`
+ * (an SQL expression: a placeholder, or a column of a batch): one row, columns `granted_single`,
+ * `granted_daily`, `granted_monthly` (null: none granted).
  */
-export function grantsPart(customerId: string): StatementPart {
+export function grantsSql(customer: string): string {
   const newest = (column: string) =>
     `(SELECT ${column} FROM limit_requests
-       WHERE customer_id = $1 AND status IN ('APPROVED', 'PARTIALLY_APPROVED') AND ${column} IS NOT NULL
+       WHERE customer_id = ${customer} AND status IN ('APPROVED', 'PARTIALLY_APPROVED') AND ${column} IS NOT NULL
        ORDER BY updated_at DESC, id DESC LIMIT 1)`;
-  return {
-    text: `SELECT ${newest('approved_single')} AS granted_single, ${newest('approved_daily')} AS granted_daily,
-            ${newest('approved_monthly')} AS granted_monthly`,
-    params: [customerId],
-  };
+  return `SELECT ${newest('approved_single')} AS granted_single, ${newest('approved_daily')} AS granted_daily,
+            ${newest('approved_monthly')} AS granted_monthly`;
+}
+
+const GRANTS = grantsSql('$1');
+
+/** `grantsSql` for one customer, as a part of a combined read. */
+export function grantsPart(customerId: string): StatementPart {
+  return { text: GRANTS, params: [customerId] };
 }
 
 export type GrantColumns = {

@@ -20,20 +20,27 @@ export function utcMonthStart(at: Date): Date {
 const calendarDate = (at: Date) => at.toISOString().slice(0, 10);
 
 /** The day and month a movement created at `at` counts against, as calendar dates. */
-function periods(at: Date): [day: string, month: string] {
+export function periods(at: Date): [day: string, month: string] {
   return [calendarDate(utcDayStart(at)), calendarDate(utcMonthStart(at))];
 }
 
-/** The usage of the day and month of `at`: one row, columns `used_daily` and `used_monthly` (text). */
-export function usagePart(customerId: string, at: Date): StatementPart {
-  return {
-    text: `SELECT coalesce(sum(amount) FILTER (WHERE period = 'DAY'), 0)::text AS used_daily,
+/**
+ * The usage of customer `customer` in the day `day` and month `month` (SQL expressions: placeholders, or
+ * columns of a batch): one row, columns `used_daily` and `used_monthly` (text).
+ */
+export function usageSql(customer: string, day: string, month: string): string {
+  return `SELECT coalesce(sum(amount) FILTER (WHERE period = 'DAY'), 0)::text AS used_daily,
                   coalesce(sum(amount) FILTER (WHERE period = 'MONTH'), 0)::text AS used_monthly
              FROM limit_usage
-            WHERE customer_id = $1
-              AND ((period = 'DAY' AND period_start = $2::date) OR (period = 'MONTH' AND period_start = $3::date))`,
-    params: [customerId, ...periods(at)],
-  };
+            WHERE customer_id = ${customer}
+              AND ((period = 'DAY' AND period_start = ${day}) OR (period = 'MONTH' AND period_start = ${month}))`;
+}
+
+const USAGE = usageSql('$1', '$2::date', '$3::date');
+
+/** The usage of the day and month of `at`: one row, columns `used_daily` and `used_monthly` (text). */
+export function usagePart(customerId: string, at: Date): StatementPart {
+  return { text: USAGE, params: [customerId, ...periods(at)] };
 }
 
 export type UsageColumns = { used_daily: string; used_monthly: string };
@@ -61,6 +68,28 @@ export function addUsagePart(customerId: string, brlCents: bigint, at: Date): St
            VALUES ($1, 'DAY', $2::date, $4::bigint), ($1, 'MONTH', $3::date, $4::bigint)
            ON CONFLICT (customer_id, period, period_start) DO UPDATE SET amount = u.amount + EXCLUDED.amount`,
     params: [customerId, ...periods(at), brlCents],
+  };
+}
+
+/**
+ * `addUsagePart` for several movements of different customers created at `at`, in one INSERT: a
+ * customer may appear once (a statement cannot update a row twice).
+ */
+export function addUsagesPart(
+  movements: { customerId: string; brlCents: bigint }[],
+  at: Date,
+): StatementPart {
+  return {
+    text: `INSERT INTO limit_usage AS u (customer_id, period, period_start, amount)
+           SELECT m.customer_id, p.period, p.period_start, m.amount
+             FROM unnest($1::uuid[], $2::bigint[]) AS m(customer_id, amount)
+            CROSS JOIN (VALUES ('DAY', $3::date), ('MONTH', $4::date)) AS p(period, period_start)
+           ON CONFLICT (customer_id, period, period_start) DO UPDATE SET amount = u.amount + EXCLUDED.amount`,
+    params: [
+      movements.map((movement) => movement.customerId),
+      movements.map((movement) => movement.brlCents.toString()),
+      ...periods(at),
+    ],
   };
 }
 

@@ -43,11 +43,18 @@ export async function listPartnerFees(db: Executor, projectId: string): Promise<
   );
 }
 
+/**
+ * The partner's terms of project `project` for type `type` (SQL expressions: placeholders, or columns of
+ * a batch): columns `partner_fee_bps`, `partner_fee_flat`.
+ */
+export function partnerFeeSql(project: string, type: string): string {
+  return `SELECT basis_points AS partner_fee_bps, flat AS partner_fee_flat FROM partner_fees
+            WHERE project_id = ${project} AND transaction_type = ${type}`;
+}
+
+const PARTNER_FEE = partnerFeeSql('$1', '$2');
+
 /** The partner's terms for a type, as a part of a combined read: `partner_fee_bps`, `partner_fee_flat`. */
 export function partnerFeePart(projectId: string, type: FeeTransactionType): StatementPart {
-  return {
-    text: `SELECT basis_points AS partner_fee_bps, flat AS partner_fee_flat FROM partner_fees
-            WHERE project_id = $1 AND transaction_type = $2`,
-    params: [projectId, type],
-  };
+  return { text: PARTNER_FEE, params: [projectId, type] };
 }

@@ -43,7 +43,7 @@ function checkTerms(input: { transactionType: string; bps: number; flat: string 
   if (errors.length > 0) throw new AppError('invalid_request', 'The partner fee is invalid', { errors });
 }
 
-export { partnerFeePart } from './repo.ts';
+export { partnerFeePart, partnerFeeSql } from './repo.ts';
 
 export type PartnerFeeColumns = { partner_fee_bps: number | null; partner_fee_flat: bigint | null };
 

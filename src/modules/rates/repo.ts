@@ -25,11 +25,15 @@ export async function currentRate(db: Executor, pair: Pair): Promise<RateRow | u
 
 /** The rate in force for a pair as a part of a combined read: column `rate_in_force` (null: none set). */
 export function currentRatePart(pair: Pair | null): StatementPart {
-  return {
-    text: `SELECT rate AS rate_in_force FROM conversion_rates WHERE pair = $1 ORDER BY created_at DESC, id DESC LIMIT 1`,
-    params: [pair],
-  };
+  return { text: CURRENT_RATE, params: [pair] };
 }
+
+/** `currentRatePart`'s SELECT for the pair `pair` (an SQL expression: a placeholder, or a batch's column). */
+export function currentRateSql(pair: string): string {
+  return `SELECT rate AS rate_in_force FROM conversion_rates WHERE pair = ${pair} ORDER BY created_at DESC, id DESC LIMIT 1`;
+}
+
+const CURRENT_RATE = currentRateSql('$1');
 
 export type RateColumns = { rate_in_force: bigint | null };
 

@@ -10,12 +10,19 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { createBatches, type Outcome } from '../../db/batches.ts';
+import { type BeforeCommit, currentBeforeCommit } from '../../db/commit-hooks.ts';
 import { readAll, writeAll } from '../../db/one-statement.ts';
-import type { Database } from '../../db/types.ts';
+import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { type PayoutAccountColumns, payoutAccountPart } from '../bank-accounts/service.ts';
-import { lockApprovedCustomer } from '../customers/service.ts';
-import { eventPart } from '../events/outbox.ts';
+import { type PayoutAccountColumns, payoutAccountPart, payoutAccountSql } from '../bank-accounts/service.ts';
+import {
+  approvedForMovements,
+  type CustomerWithVerification,
+  lockApprovedCustomer,
+  lockCustomers,
+} from '../customers/service.ts';
+import { eventPart, eventsPart, type NewEvent } from '../events/outbox.ts';
 import { pairOf, rateOrSandboxDefault } from '../exchange-rates/market.ts';
 import { UNIT_RATE } from '../exchange-rates/pricing.ts';
 import { type PricedConversion, priceAt, requireRate } from '../exchange-rates/quote.ts';
@@ -23,19 +30,39 @@ import type { ExchangeRateRow } from '../exchange-rates/service.ts';
 import { useLockedQuote } from '../exchange-rates/service.ts';
 import type { Currency } from '../ledger/accounts.ts';
 import { formatCurrencyAmount, parseCurrencyAmount } from '../ledger/amounts.ts';
-import { type HoldingsColumns, holdingsFrom, holdingsPart, reservationJournal } from '../ledger/reserve.ts';
-import { journalParts } from '../ledger/service.ts';
-import { type GrantColumns, grantsPart, limitsFrom } from '../limits/in-force.ts';
-import { addUsagePart, type UsageColumns, usageFrom, usagePart } from '../limits/usage.ts';
-import { type PartnerFeeColumns, partnerFeeFrom, partnerFeePart } from '../partner-fees/service.ts';
+import {
+  type HoldingsColumns,
+  holdingsFrom,
+  holdingsPart,
+  holdingsSql,
+  reservationJournal,
+} from '../ledger/reserve.ts';
+import { journalParts, journalsParts, type NewJournal } from '../ledger/service.ts';
+import { type GrantColumns, grantsPart, grantsSql, limitsFrom } from '../limits/in-force.ts';
+import {
+  addUsagePart,
+  addUsagesPart,
+  periods,
+  type UsageColumns,
+  usageFrom,
+  usagePart,
+  usageSql,
+} from '../limits/usage.ts';
+import {
+  type PartnerFeeColumns,
+  partnerFeeFrom,
+  partnerFeePart,
+  partnerFeeSql,
+} from '../partner-fees/service.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { productionPayoutsConfigured, submitDuePayouts } from '../rails/pix/payout-submission.ts';
-import { currentRatePart, type RateColumns } from '../rates/service.ts';
+import { currentRatePart, currentRateSql, type RateColumns } from '../rates/service.ts';
 import { drawFromHoldings } from '../wallets/draw.ts';
 import { assertWithinLimits } from './limits.ts';
 import type { OffRampPurpose } from './off-ramp-state.ts';
 import { presentTransaction, type TransactionView } from './presenter.ts';
 import * as repo from './repo.ts';
+import { CREATION_BATCH_SIZE, CREATION_BATCHES_IN_FLIGHT } from './service.ts';
 import { settleNow } from './settlement.ts';
 
 export type CreateOffRampInput = {
@@ -106,6 +133,63 @@ function requestedAmount(input: CreateOffRampInput): { currency: Currency; amoun
   return { currency: input.sourceCurrency!, amount };
 }
 
+/** A creation as the request asks it, checked before any database work. */
+type OffRampRequest = {
+  tenant: Tenant;
+  input: CreateOffRampInput;
+  /** null: the figures are a LOCKED quote's (`input.exchangeRateId`). */
+  requested: { currency: Currency; amount: bigint } | null;
+  /** The request's before-commit hook (its `Idempotency-Key`), called in a batch's transaction. */
+  beforeCommit: BeforeCommit | undefined;
+};
+
+type OffRampFacts = PayoutAccountColumns &
+  RateColumns &
+  PartnerFeeColumns &
+  GrantColumns &
+  UsageColumns &
+  HoldingsColumns;
+
+type Decided = { row: repo.TransactionRow; view: TransactionView; reserve: NewJournal };
+
+/** The pair whose rate prices a stablecoin payout; none for BRL or a LOCKED quote. */
+const pairFor = (requested: OffRampRequest['requested']) =>
+  requested && requested.currency !== 'BRL' ? pairOf(requested.currency, 'BRL') : null;
+
+/**
+ * What the creations of a batch decide on, one row per request in the order given (customers distinct,
+ * each locked): the payout account, the rate in force, the partner fee, the limits granted, the usage
+ * of the day and month of `at`, and the customer's holdings.
+ */
+async function readOffRampFacts(
+  tx: Executor,
+  requests: readonly OffRampRequest[],
+  at: Date,
+): Promise<OffRampFacts[]> {
+  const rows = await tx.query<OffRampFacts & { position: string }>(
+    `SELECT k.position, a.*, r.*, f.*, g.*, u.*, h.*
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[]) WITH ORDINALITY
+            AS k(customer_id, project_id, environment, bank_account_id, pair, position)
+       LEFT JOIN LATERAL (${payoutAccountSql('k.bank_account_id', 'k.project_id', 'k.environment')}) AS a ON true
+       LEFT JOIN LATERAL (${currentRateSql('k.pair')}) AS r ON true
+       LEFT JOIN LATERAL (${partnerFeeSql('k.project_id', "'OFF_RAMP'")}) AS f ON true
+       LEFT JOIN LATERAL (${grantsSql('k.customer_id')}) AS g ON true
+       LEFT JOIN LATERAL (${usageSql('k.customer_id', '$6::date', '$7::date')}) AS u ON true
+       LEFT JOIN LATERAL (${holdingsSql('k.customer_id')}) AS h ON true`,
+    [
+      requests.map((r) => r.input.customerId),
+      requests.map((r) => r.tenant.projectId),
+      requests.map((r) => r.tenant.environment),
+      requests.map((r) => r.input.bankAccountId),
+      requests.map((r) => pairFor(r.requested)),
+      ...periods(at),
+    ],
+  );
+  const facts: OffRampFacts[] = [];
+  for (const row of rows) facts[Number(row.position) - 1] = row;
+  return facts;
+}
+
 export function createOffRampService(deps: {
   db: Database;
   clock: Clock;
@@ -131,6 +215,248 @@ export function createOffRampService(deps: {
     return facts.account_id;
   }
 
+  /**
+   * What a creation decides from the customer (locked), what was read after the lock and the quote (a
+   * LOCKED quote's figures, else the request's priced at the rate read): the transaction, its view, the
+   * reserve's journal and its BRL value for the limits.
+   */
+  function decide(
+    request: OffRampRequest,
+    customer: CustomerWithVerification,
+    facts: OffRampFacts,
+    quote: ExchangeRateRow | null,
+    now: Date,
+  ): Decided {
+    const { tenant, input, requested } = request;
+    const accountId = payoutAccount(input, customer.id, facts);
+    let figures: Figures;
+    let partner = { basisPoints: 0, flat: 0n };
+    if (quote === null) {
+      const { currency, amount } = requested!;
+      const pair = pairFor(requested);
+      const baseRate =
+        pair === null
+          ? UNIT_RATE
+          : requireRate(
+              pair,
+              rateOrSandboxDefault(
+                facts.rate_in_force,
+                tenant.environment,
+                pair,
+                config.moneyOut.sandboxRates,
+              ),
+            );
+      const priced = priceAt(
+        config,
+        {
+          kind: 'OFF_RAMP',
+          sourceCurrency: currency,
+          targetCurrency: 'BRL',
+          amount: { source: amount },
+          pointer: '/body/sourceAmount',
+        },
+        baseRate,
+        partnerFeeFrom(facts),
+      );
+      figures = priced;
+      partner = priced.partnerTerms;
+    } else {
+      assertMatchesQuote(quote, input);
+      figures = figuresOfQuote(quote);
+    }
+    assertWithinLimits(
+      limitsFrom(facts, config.defaultLimits[customer.type]),
+      usageFrom(facts),
+      figures.limitAmountBrl,
+    );
+    const row: repo.TransactionRow = {
+      id: newId(),
+      customer_id: customer.id,
+      project_id: tenant.projectId,
+      environment: tenant.environment,
+      type: 'OFF_RAMP',
+      status: 'TRANSFERRING_STABLECOIN',
+      currency: figures.sourceCurrency,
+      amount: figures.source,
+      target_currency: 'BRL',
+      rail: 'PIX',
+      pix_txid: null,
+      br_code: null,
+      expires_at: null,
+      fee_basis_points: config.moneyOut.offRampFeeBasisPoints,
+      fee_flat: config.moneyOut.offRampFeeFlat,
+      fee_minimum: config.moneyOut.minimumFee,
+      partner_fee_basis_points: partner.basisPoints,
+      partner_fee_flat: partner.flat,
+      deposit_amount: null,
+      deposit_end_to_end_id: null,
+      deposited_at: null,
+      rate: figures.baseRate,
+      fee: figures.fee,
+      net_amount: figures.net,
+      target_amount: figures.target,
+      platform_fee: figures.platformFee,
+      partner_fee: figures.partnerFee,
+      limit_amount_brl: figures.limitAmountBrl,
+      exchange_rate_id: quote?.id ?? null,
+      bank_account_id: accountId,
+      purpose: input.purpose,
+      memo: input.memo ?? null,
+      metadata: input.metadata ?? null,
+      end_to_end_id: null,
+      failure_reason: null,
+      return_reason: null,
+      refund_status: null,
+      refund_amount: null,
+      refund_failure_reason: null,
+      refund_updated_at: null,
+      blockchain: null,
+      chain_send_id: null,
+      transaction_hash: null,
+      block_explorer_url: null,
+      timeline: [{ status: 'TRANSFERRING_STABLECOIN', at: now.toISOString() }],
+      created_at: now,
+      updated_at: now,
+    };
+    const currency = figures.sourceCurrency;
+    const holdings = holdingsFrom(facts, currency, chains.config.defaultChain);
+    const reserve = reservationJournal(
+      {
+        tenant,
+        customerId: customer.id,
+        currency,
+        amount: figures.source,
+        into: 'OFF_RAMP_RESERVE',
+        kind: 'OFF_RAMP_RESERVED',
+        reference: row.id,
+        transactionId: row.id,
+        at: now,
+      },
+      holdings.balance,
+      // a stablecoin leaves the customer's wallets by the wallets' rule: the default chain first
+      currency === 'BRL'
+        ? undefined
+        : (amount) => drawFromHoldings(holdings.wallets, currency, amount, chains.config.defaultChain),
+    );
+    return { row, view: presentTransaction(row), reserve };
+  }
+
+  const created = ({ row, view }: Decided): NewEvent => ({
+    tenant: { projectId: row.project_id, environment: row.environment },
+    type: 'transaction.created',
+    resourceType: 'transaction',
+    resourceId: row.id,
+    data: view,
+    at: row.created_at,
+  });
+
+  /** One creation in a transaction of its own (with a LOCKED quote, or when its batch failed). */
+  async function createOne(request: OffRampRequest): Promise<TransactionView> {
+    const { tenant, input } = request;
+    return db.transaction(async (tx) => {
+      const customer = await lockApprovedCustomer(tx, tenant, input.customerId, 'off-ramps');
+      const now = clock();
+      // Everything else the creation decides on, in one statement after the lock: it sees every
+      // creation and reserve committed before the lock was granted.
+      const facts = await readAll<OffRampFacts>(tx, [
+        payoutAccountPart(tenant, input.bankAccountId),
+        currentRatePart(pairFor(request.requested)),
+        partnerFeePart(tenant.projectId, 'OFF_RAMP'),
+        grantsPart(customer.id),
+        usagePart(customer.id, now),
+        holdingsPart(customer.id),
+      ]);
+      // an unknown account is refused before a quote is looked at
+      payoutAccount(input, customer.id, facts);
+      const quote =
+        request.requested === null
+          ? await useLockedQuote(tx, tenant, input.exchangeRateId!, { direction: 'OFF_RAMP' }, now)
+          : null;
+      const decided = decide(request, customer, facts, quote, now);
+      // the transaction, its BRL value added to the limit usage, the reserve's journal and the event:
+      // one statement
+      await writeAll(tx, [
+        repo.insertTransactionPart(decided.row),
+        addUsagePart(customer.id, decided.row.limit_amount_brl, now),
+        ...journalParts(decided.reserve),
+        eventPart(created(decided)),
+      ]);
+      return decided.view;
+    });
+  }
+
+  /**
+   * Concurrent creations of different customers, in one transaction (group commit, as on-ramps: see
+   * `createMany` in service.ts): customers locked in one statement, what each decides on read in one
+   * statement after the locks, every accepted one (transaction, limit usage, reserve, event) written in
+   * one statement, each answer stored for its own `Idempotency-Key`; a refusal is its request's alone.
+   */
+  async function createMany(requests: OffRampRequest[]): Promise<Outcome<TransactionView>[]> {
+    return db.transaction(async (tx) => {
+      const outcomes: Outcome<TransactionView>[] = requests.map(() => ({
+        ok: false,
+        error: new Error('not decided'),
+      }));
+      const byId = new Map(
+        (
+          await lockCustomers(
+            tx,
+            requests.map(({ tenant, input }) => ({ tenant, id: input.customerId })),
+          )
+        ).map((customer) => [customer.id, customer]),
+      );
+      const approved: { index: number; customer: CustomerWithVerification }[] = [];
+      requests.forEach((request, index) => {
+        try {
+          approved.push({
+            index,
+            customer: approvedForMovements(byId.get(request.input.customerId), 'off-ramps'),
+          });
+        } catch (error) {
+          outcomes[index] = { ok: false, error };
+        }
+      });
+      if (approved.length === 0) return outcomes;
+      const now = clock();
+      const facts = await readOffRampFacts(
+        tx,
+        approved.map(({ index }) => requests[index]!),
+        now,
+      );
+      const accepted: ({ index: number } & Decided)[] = [];
+      approved.forEach(({ index, customer }, position) => {
+        try {
+          accepted.push({ index, ...decide(requests[index]!, customer, facts[position]!, null, now) });
+        } catch (error) {
+          outcomes[index] = { ok: false, error };
+        }
+      });
+      if (accepted.length === 0) return outcomes;
+      await writeAll(tx, [
+        repo.insertTransactionsPart(accepted.map(({ row }) => row)),
+        addUsagesPart(
+          accepted.map(({ row }) => ({ customerId: row.customer_id, brlCents: row.limit_amount_brl })),
+          now,
+        ),
+        ...journalsParts(accepted.map(({ reserve }) => reserve)),
+        eventsPart(accepted.map(created)),
+      ]);
+      for (const { index, view } of accepted) {
+        await requests[index]!.beforeCommit?.(tx, view);
+        outcomes[index] = { ok: true, value: view };
+      }
+      return outcomes;
+    });
+  }
+
+  const batches = createBatches<OffRampRequest, TransactionView>({
+    run: createMany,
+    runOne: createOne,
+    keyOf: (request) => request.input.customerId,
+    size: CREATION_BATCH_SIZE,
+    inFlight: CREATION_BATCHES_IN_FLIGHT,
+  });
+
   async function create(tenant: Tenant, input: CreateOffRampInput): Promise<TransactionView> {
     const requested = requestedAmount(input);
     if (tenant.environment === 'production' && !productionPayoutsConfigured(config)) {
@@ -139,151 +465,9 @@ export function createOffRampService(deps: {
         'Off-ramps are not available: the PIX payout provider is not configured',
       );
     }
-    const view = await db.transaction(async (tx) => {
-      const customer = await lockApprovedCustomer(tx, tenant, input.customerId, 'off-ramps');
-      const now = clock();
-      const pair = requested && requested.currency !== 'BRL' ? pairOf(requested.currency, 'BRL') : null;
-      // Everything else the creation decides on, in one statement after the lock: it sees every
-      // creation and reserve committed before the lock was granted.
-      const facts = await readAll<
-        PayoutAccountColumns & RateColumns & PartnerFeeColumns & GrantColumns & UsageColumns & HoldingsColumns
-      >(tx, [
-        payoutAccountPart(tenant, input.bankAccountId),
-        currentRatePart(pair),
-        partnerFeePart(tenant.projectId, 'OFF_RAMP'),
-        grantsPart(customer.id),
-        usagePart(customer.id, now),
-        holdingsPart(customer.id),
-      ]);
-      const accountId = payoutAccount(input, customer.id, facts);
-      let figures: Figures;
-      let quoteId: string | null = null;
-      let partner = { basisPoints: 0, flat: 0n };
-      if (requested) {
-        const baseRate =
-          pair === null
-            ? UNIT_RATE
-            : requireRate(
-                pair,
-                rateOrSandboxDefault(
-                  facts.rate_in_force,
-                  tenant.environment,
-                  pair,
-                  config.moneyOut.sandboxRates,
-                ),
-              );
-        const priced = priceAt(
-          config,
-          {
-            kind: 'OFF_RAMP',
-            sourceCurrency: requested.currency,
-            targetCurrency: 'BRL',
-            amount: { source: requested.amount },
-            pointer: '/body/sourceAmount',
-          },
-          baseRate,
-          partnerFeeFrom(facts),
-        );
-        figures = priced;
-        partner = priced.partnerTerms;
-      } else {
-        const quote = await useLockedQuote(tx, tenant, input.exchangeRateId!, { direction: 'OFF_RAMP' }, now);
-        assertMatchesQuote(quote, input);
-        figures = figuresOfQuote(quote);
-        quoteId = quote.id;
-      }
-      assertWithinLimits(
-        limitsFrom(facts, config.defaultLimits[customer.type]),
-        usageFrom(facts),
-        figures.limitAmountBrl,
-      );
-      const row: repo.TransactionRow = {
-        id: newId(),
-        customer_id: customer.id,
-        project_id: tenant.projectId,
-        environment: tenant.environment,
-        type: 'OFF_RAMP',
-        status: 'TRANSFERRING_STABLECOIN',
-        currency: figures.sourceCurrency,
-        amount: figures.source,
-        target_currency: 'BRL',
-        rail: 'PIX',
-        pix_txid: null,
-        br_code: null,
-        expires_at: null,
-        fee_basis_points: config.moneyOut.offRampFeeBasisPoints,
-        fee_flat: config.moneyOut.offRampFeeFlat,
-        fee_minimum: config.moneyOut.minimumFee,
-        partner_fee_basis_points: partner.basisPoints,
-        partner_fee_flat: partner.flat,
-        deposit_amount: null,
-        deposit_end_to_end_id: null,
-        deposited_at: null,
-        rate: figures.baseRate,
-        fee: figures.fee,
-        net_amount: figures.net,
-        target_amount: figures.target,
-        platform_fee: figures.platformFee,
-        partner_fee: figures.partnerFee,
-        limit_amount_brl: figures.limitAmountBrl,
-        exchange_rate_id: quoteId,
-        bank_account_id: accountId,
-        purpose: input.purpose,
-        memo: input.memo ?? null,
-        metadata: input.metadata ?? null,
-        end_to_end_id: null,
-        failure_reason: null,
-        return_reason: null,
-        refund_status: null,
-        refund_amount: null,
-        refund_failure_reason: null,
-        refund_updated_at: null,
-        blockchain: null,
-        chain_send_id: null,
-        transaction_hash: null,
-        block_explorer_url: null,
-        timeline: [{ status: 'TRANSFERRING_STABLECOIN', at: now.toISOString() }],
-        created_at: now,
-        updated_at: now,
-      };
-      const currency = figures.sourceCurrency;
-      const holdings = holdingsFrom(facts, currency, chains.config.defaultChain);
-      const reserve = reservationJournal(
-        {
-          tenant,
-          customerId: customer.id,
-          currency,
-          amount: figures.source,
-          into: 'OFF_RAMP_RESERVE',
-          kind: 'OFF_RAMP_RESERVED',
-          reference: row.id,
-          transactionId: row.id,
-          at: now,
-        },
-        holdings.balance,
-        // a stablecoin leaves the customer's wallets by the wallets' rule: the default chain first
-        currency === 'BRL'
-          ? undefined
-          : (amount) => drawFromHoldings(holdings.wallets, currency, amount, chains.config.defaultChain),
-      );
-      const created = presentTransaction(row);
-      // the transaction, its BRL value added to the limit usage, the reserve's journal and the event:
-      // one statement
-      await writeAll(tx, [
-        repo.insertTransactionPart(row),
-        addUsagePart(customer.id, figures.limitAmountBrl, now),
-        ...journalParts(reserve),
-        eventPart({
-          tenant,
-          type: 'transaction.created',
-          resourceType: 'transaction',
-          resourceId: row.id,
-          data: created,
-          at: now,
-        }),
-      ]);
-      return created;
-    });
+    const request: OffRampRequest = { tenant, input, requested, beforeCommit: currentBeforeCommit() };
+    // a LOCKED quote is used up by its creation's own statement
+    const view = requested === null ? await createOne(request) : await batches.submit(request);
     // The settlement and payout workers carry every off-ramp on (and finish it if this process stops);
     // in the sandbox, where the rail answers at once, this process starts right away so that the
     // simulated payout completes within moments.

@@ -81,6 +81,18 @@ const COLUMNS = `id, customer_id, project_id, environment, type, status, currenc
   blockchain, chain_send_id, transaction_hash, block_explorer_url`;
 
 /** The INSERT of a new transaction, as a part of the statement that writes everything its creation writes. */
+/**
+ * The INSERT of several new transactions, as a part of the statement that writes their creations: the
+ * rows travel as one JSON array (amounts as strings, instants in ISO 8601), whatever their number.
+ */
+export function insertTransactionsPart(rows: readonly TransactionRow[]): StatementPart {
+  return {
+    text: `INSERT INTO transactions (${COLUMNS})
+     SELECT ${COLUMNS} FROM jsonb_populate_recordset(NULL::transactions, $1::jsonb)`,
+    params: [JSON.stringify(rows, (_, value) => (typeof value === 'bigint' ? value.toString() : value))],
+  };
+}
+
 export function insertTransactionPart(row: TransactionRow): StatementPart {
   return {
     text: `INSERT INTO transactions (${COLUMNS})

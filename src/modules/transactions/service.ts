@@ -4,19 +4,39 @@ import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { formatAmount, parseAmount } from '../../core/money.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
+import { createBatches, type Outcome } from '../../db/batches.ts';
+import { type BeforeCommit, currentBeforeCommit } from '../../db/commit-hooks.ts';
 import { readAll, writeAll } from '../../db/one-statement.ts';
-import type { Database } from '../../db/types.ts';
+import type { Database, Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib/pix-brcode.ts';
 import { randomBase62 } from '../../lib/secrets.ts';
-import { lockApprovedCustomer } from '../customers/service.ts';
-import { eventPart } from '../events/outbox.ts';
+import {
+  approvedForMovements,
+  type CustomerWithVerification,
+  lockApprovedCustomer,
+  lockCustomers,
+} from '../customers/service.ts';
+import { eventPart, eventsPart, type NewEvent } from '../events/outbox.ts';
 import { assertMinimum, platformFeeTerms } from '../exchange-rates/quote.ts';
 import type { ExchangeRateRow } from '../exchange-rates/service.ts';
 import { useLockedQuote } from '../exchange-rates/service.ts';
-import { type GrantColumns, grantsPart, limitsFrom } from '../limits/in-force.ts';
-import { addUsagePart, type UsageColumns, usageFrom, usagePart } from '../limits/usage.ts';
-import { type PartnerFeeColumns, partnerFeeFrom, partnerFeePart } from '../partner-fees/service.ts';
+import { type GrantColumns, grantsPart, grantsSql, limitsFrom } from '../limits/in-force.ts';
+import {
+  addUsagePart,
+  addUsagesPart,
+  periods,
+  type UsageColumns,
+  usageFrom,
+  usagePart,
+  usageSql,
+} from '../limits/usage.ts';
+import {
+  type PartnerFeeColumns,
+  partnerFeeFrom,
+  partnerFeePart,
+  partnerFeeSql,
+} from '../partner-fees/service.ts';
 import type { Blockchain } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { onRampFee } from '../rates/convert.ts';
@@ -39,6 +59,49 @@ export type CreateOnRampInput = {
 };
 
 const TXID_LENGTH = 25;
+
+/**
+ * Money-movement creations in one transaction at most, and such transactions under way at once per
+ * kind and environment (src/db/batches.ts): a few batches keep PostgreSQL busy while the service
+ * prepares the next, well within the pool.
+ */
+export const CREATION_BATCH_SIZE = 64;
+export const CREATION_BATCHES_IN_FLIGHT = 4;
+
+/** A creation as the request asks it, checked before any database work. */
+type OnRampRequest = {
+  tenant: Tenant;
+  input: CreateOnRampInput;
+  given: bigint | undefined;
+  blockchain: Blockchain;
+  pixKey: string;
+  /** The request's before-commit hook (its `Idempotency-Key`), called in a batch's transaction. */
+  beforeCommit: BeforeCommit | undefined;
+};
+
+type OnRampFacts = GrantColumns & UsageColumns & PartnerFeeColumns;
+
+/**
+ * What the creations of a batch decide on, one row per customer in the order given (customers
+ * distinct, each locked): the limits granted, the usage of the day and month of `at`, the partner fee.
+ */
+async function readOnRampFacts(
+  tx: Executor,
+  customers: readonly { customerId: string; projectId: string }[],
+  at: Date,
+): Promise<OnRampFacts[]> {
+  const rows = await tx.query<OnRampFacts & { position: string }>(
+    `SELECT k.position, g.*, u.*, f.*
+       FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS k(customer_id, project_id, position)
+       LEFT JOIN LATERAL (${grantsSql('k.customer_id')}) AS g ON true
+       LEFT JOIN LATERAL (${usageSql('k.customer_id', '$3::date', '$4::date')}) AS u ON true
+       LEFT JOIN LATERAL (${partnerFeeSql('k.project_id', "'ON_RAMP'")}) AS f ON true`,
+    [customers.map((c) => c.customerId), customers.map((c) => c.projectId), ...periods(at)],
+  );
+  const facts: OnRampFacts[] = [];
+  for (const row of rows) facts[Number(row.position) - 1] = row;
+  return facts;
+}
 
 function assertMatchesQuote(quote: ExchangeRateRow, amount: bigint | undefined, target: string | undefined) {
   if (amount !== undefined && amount !== quote.source_amount) {
@@ -102,109 +165,207 @@ export function createTransactionService(deps: {
     return input.amount === undefined ? undefined : validAmount(input.amount);
   }
 
-  async function create(tenant: Tenant, input: CreateOnRampInput): Promise<TransactionView> {
-    const given = requested(input);
-    const blockchain = input.blockchain ?? chains.config.defaultChain;
-    const pixKey = pixKeyFor(tenant);
-    const view = await db.transaction(async (tx) => {
+  /** What a creation decides from the customer (locked), what was read after the lock and the quote. */
+  function decide(
+    request: OnRampRequest,
+    customer: CustomerWithVerification,
+    facts: OnRampFacts,
+    quote: ExchangeRateRow | null,
+    now: Date,
+  ): { row: repo.TransactionRow; view: TransactionView } {
+    const { tenant, input, given, blockchain, pixKey } = request;
+    const partner = partnerFeeFrom(facts);
+    if (quote) assertMatchesQuote(quote, given, input.targetCurrency);
+    const amount = quote ? quote.source_amount : given!;
+    // an ON_RAMP quote's target is a stablecoin
+    const targetCurrency = quote
+      ? (quote.target_currency as TargetCurrency)
+      : (input.targetCurrency ?? 'USDC');
+    if (!chains.get(tenant.environment, blockchain).supports(targetCurrency)) {
+      throw invalidField('/body/blockchain', `${targetCurrency} is not available on ${blockchain}`);
+    }
+    assertWithinLimits(limitsFrom(facts, config.defaultLimits[customer.type]), usageFrom(facts), amount);
+    const txid = randomBase62(TXID_LENGTH);
+    const row: repo.TransactionRow = {
+      id: newId(),
+      customer_id: customer.id,
+      project_id: tenant.projectId,
+      environment: tenant.environment,
+      type: 'ON_RAMP',
+      status: 'AWAITING_FUNDS',
+      currency: 'BRL',
+      amount,
+      target_currency: targetCurrency,
+      rail: 'PIX',
+      pix_txid: txid,
+      br_code: buildPixBrCode({
+        pixKey,
+        merchantName: onRamp.merchantName,
+        merchantCity: onRamp.merchantCity,
+        amount,
+        txid,
+      }),
+      expires_at: new Date(now.getTime() + onRamp.depositExpiryMs),
+      fee_basis_points: onRamp.feeBasisPoints,
+      fee_flat: onRamp.feeFlat,
+      fee_minimum: config.moneyOut.minimumFee,
+      partner_fee_basis_points: partner.basisPoints,
+      partner_fee_flat: partner.flat,
+      deposit_amount: null,
+      deposit_end_to_end_id: null,
+      deposited_at: null,
+      // a LOCKED quote fixes the conversion now; otherwise it is fixed when the deposit trades
+      rate: quote?.base_rate ?? null,
+      fee: quote ? quote.platform_fee + quote.partner_fee : null,
+      net_amount: quote ? quote.source_amount - quote.platform_fee - quote.partner_fee : null,
+      target_amount: quote?.target_amount ?? null,
+      platform_fee: quote?.platform_fee ?? null,
+      partner_fee: quote?.partner_fee ?? null,
+      limit_amount_brl: amount,
+      exchange_rate_id: quote?.id ?? null,
+      bank_account_id: null,
+      purpose: null,
+      memo: null,
+      metadata: null,
+      end_to_end_id: null,
+      failure_reason: null,
+      return_reason: null,
+      refund_status: null,
+      refund_amount: null,
+      refund_failure_reason: null,
+      refund_updated_at: null,
+      blockchain,
+      chain_send_id: null,
+      transaction_hash: null,
+      block_explorer_url: null,
+      timeline: [{ status: 'AWAITING_FUNDS', at: now.toISOString() }],
+      created_at: now,
+      updated_at: now,
+    };
+    return { row, view: presentTransaction(row) };
+  }
+
+  const created = (row: repo.TransactionRow, view: TransactionView): NewEvent => ({
+    tenant: { projectId: row.project_id, environment: row.environment },
+    type: 'transaction.created',
+    resourceType: 'transaction',
+    resourceId: row.id,
+    data: view,
+    at: row.created_at,
+  });
+
+  /** One creation in a transaction of its own (with a LOCKED quote, or when its batch failed). */
+  async function createOne(request: OnRampRequest): Promise<TransactionView> {
+    const { tenant, input } = request;
+    return db.transaction(async (tx) => {
       const customer = await lockApprovedCustomer(tx, tenant, input.customerId, 'on-ramps');
       const now = clock();
       // Everything else the creation decides on, in one statement after the lock: it sees every
       // creation committed before the lock was granted.
-      const facts = await readAll<GrantColumns & UsageColumns & PartnerFeeColumns>(tx, [
+      const facts = await readAll<OnRampFacts>(tx, [
         grantsPart(customer.id),
         usagePart(customer.id, now),
         partnerFeePart(tenant.projectId, 'ON_RAMP'),
       ]);
-      const partner = partnerFeeFrom(facts);
       const quote =
         input.exchangeRateId === undefined
           ? null
           : await useLockedQuote(tx, tenant, input.exchangeRateId, { direction: 'ON_RAMP' }, now);
-      if (quote) assertMatchesQuote(quote, given, input.targetCurrency);
-      const amount = quote ? quote.source_amount : given!;
-      // an ON_RAMP quote's target is a stablecoin
-      const targetCurrency = quote
-        ? (quote.target_currency as TargetCurrency)
-        : (input.targetCurrency ?? 'USDC');
-      if (!chains.get(tenant.environment, blockchain).supports(targetCurrency)) {
-        throw invalidField('/body/blockchain', `${targetCurrency} is not available on ${blockchain}`);
-      }
-      assertWithinLimits(limitsFrom(facts, config.defaultLimits[customer.type]), usageFrom(facts), amount);
-      const txid = randomBase62(TXID_LENGTH);
-      const row: repo.TransactionRow = {
-        id: newId(),
-        customer_id: customer.id,
-        project_id: tenant.projectId,
-        environment: tenant.environment,
-        type: 'ON_RAMP',
-        status: 'AWAITING_FUNDS',
-        currency: 'BRL',
-        amount,
-        target_currency: targetCurrency,
-        rail: 'PIX',
-        pix_txid: txid,
-        br_code: buildPixBrCode({
-          pixKey,
-          merchantName: onRamp.merchantName,
-          merchantCity: onRamp.merchantCity,
-          amount,
-          txid,
-        }),
-        expires_at: new Date(now.getTime() + onRamp.depositExpiryMs),
-        fee_basis_points: onRamp.feeBasisPoints,
-        fee_flat: onRamp.feeFlat,
-        fee_minimum: config.moneyOut.minimumFee,
-        partner_fee_basis_points: partner.basisPoints,
-        partner_fee_flat: partner.flat,
-        deposit_amount: null,
-        deposit_end_to_end_id: null,
-        deposited_at: null,
-        // a LOCKED quote fixes the conversion now; otherwise it is fixed when the deposit trades
-        rate: quote?.base_rate ?? null,
-        fee: quote ? quote.platform_fee + quote.partner_fee : null,
-        net_amount: quote ? quote.source_amount - quote.platform_fee - quote.partner_fee : null,
-        target_amount: quote?.target_amount ?? null,
-        platform_fee: quote?.platform_fee ?? null,
-        partner_fee: quote?.partner_fee ?? null,
-        limit_amount_brl: amount,
-        exchange_rate_id: quote?.id ?? null,
-        bank_account_id: null,
-        purpose: null,
-        memo: null,
-        metadata: null,
-        end_to_end_id: null,
-        failure_reason: null,
-        return_reason: null,
-        refund_status: null,
-        refund_amount: null,
-        refund_failure_reason: null,
-        refund_updated_at: null,
-        blockchain,
-        chain_send_id: null,
-        transaction_hash: null,
-        block_explorer_url: null,
-        timeline: [{ status: 'AWAITING_FUNDS', at: now.toISOString() }],
-        created_at: now,
-        updated_at: now,
-      };
-      const view = presentTransaction(row);
+      const { row, view } = decide(request, customer, facts, quote, now);
       // the transaction, its BRL value added to the limit usage, and its event: one statement
       await writeAll(tx, [
         repo.insertTransactionPart(row),
-        addUsagePart(customer.id, amount, now),
-        eventPart({
-          tenant,
-          type: 'transaction.created',
-          resourceType: 'transaction',
-          resourceId: row.id,
-          data: view,
-          at: now,
-        }),
+        addUsagePart(customer.id, row.amount, now),
+        eventPart(created(row, view)),
       ]);
       return view;
     });
-    return view;
+  }
+
+  /**
+   * Concurrent creations of different customers, in one transaction (group commit, src/db/batches.ts):
+   * the customers locked in one statement, what each creation decides on read in one statement after
+   * the locks, and every accepted creation (transaction, limit usage, event) written in one statement,
+   * each with its own answer stored for its `Idempotency-Key`. A creation refused (unknown or unapproved
+   * customer, limits) is refused alone; the others commit.
+   */
+  async function createMany(requests: OnRampRequest[]): Promise<Outcome<TransactionView>[]> {
+    return db.transaction(async (tx) => {
+      const outcomes: Outcome<TransactionView>[] = requests.map(() => ({
+        ok: false,
+        error: new Error('not decided'),
+      }));
+      const locked = await lockCustomers(
+        tx,
+        requests.map(({ tenant, input }) => ({ tenant, id: input.customerId })),
+      );
+      const byId = new Map(locked.map((customer) => [customer.id, customer]));
+      const approved: { index: number; customer: CustomerWithVerification }[] = [];
+      requests.forEach((request, index) => {
+        try {
+          approved.push({
+            index,
+            customer: approvedForMovements(byId.get(request.input.customerId), 'on-ramps'),
+          });
+        } catch (error) {
+          outcomes[index] = { ok: false, error };
+        }
+      });
+      if (approved.length === 0) return outcomes;
+      const now = clock();
+      const facts = await readOnRampFacts(
+        tx,
+        approved.map(({ index, customer }) => ({
+          customerId: customer.id,
+          projectId: requests[index]!.tenant.projectId,
+        })),
+        now,
+      );
+      const accepted: { index: number; row: repo.TransactionRow; view: TransactionView }[] = [];
+      approved.forEach(({ index, customer }, position) => {
+        try {
+          accepted.push({ index, ...decide(requests[index]!, customer, facts[position]!, null, now) });
+        } catch (error) {
+          outcomes[index] = { ok: false, error };
+        }
+      });
+      if (accepted.length === 0) return outcomes;
+      await writeAll(tx, [
+        repo.insertTransactionsPart(accepted.map(({ row }) => row)),
+        addUsagesPart(
+          accepted.map(({ row }) => ({ customerId: row.customer_id, brlCents: row.amount })),
+          now,
+        ),
+        eventsPart(accepted.map(({ row, view }) => created(row, view))),
+      ]);
+      for (const { index, view } of accepted) {
+        await requests[index]!.beforeCommit?.(tx, view);
+        outcomes[index] = { ok: true, value: view };
+      }
+      return outcomes;
+    });
+  }
+
+  const batches = createBatches<OnRampRequest, TransactionView>({
+    run: createMany,
+    runOne: createOne,
+    keyOf: (request) => request.input.customerId,
+    size: CREATION_BATCH_SIZE,
+    inFlight: CREATION_BATCHES_IN_FLIGHT,
+  });
+
+  async function create(tenant: Tenant, input: CreateOnRampInput): Promise<TransactionView> {
+    const request: OnRampRequest = {
+      tenant,
+      input,
+      given: requested(input),
+      blockchain: input.blockchain ?? chains.config.defaultChain,
+      pixKey: pixKeyFor(tenant),
+      beforeCommit: currentBeforeCommit(),
+    };
+    // a LOCKED quote is used up by its creation's own statement
+    if (input.exchangeRateId !== undefined) return createOne(request);
+    return batches.submit(request);
   }
 
   async function get(tenant: Tenant, id: string): Promise<AnyTransactionView> {

@@ -1,0 +1,215 @@
+/**
+ * Concurrent on-ramp creations of different customers commit together (group commit): one transaction
+ * locks their customers, reads what each decides on and writes every accepted one, each answer stored
+ * under its own `Idempotency-Key` in that transaction. A refusal stays its own request's; a batch whose
+ * transaction fails is run again one creation at a time.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database, Queryable, Transaction, TxOptions } from '../../src/db/types.ts';
+import { createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
+import { type Client, client, eventually } from '../helpers/server.ts';
+import { approvedIndividual, type IsolatedServer, startIsolatedServer } from './support.ts';
+
+let server: IsolatedServer;
+let sandbox: Client;
+
+beforeAll(async () => {
+  server = await startIsolatedServer();
+  sandbox = client(server.sandbox, (await server.newTenant()).sandboxKey);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+type Watch = {
+  /** The statements of each database transaction begun while watching. */
+  transactions: string[][];
+  /** The parameters of each transaction's statements, in the same order. */
+  params: (readonly unknown[] | undefined)[][];
+  /** Idempotency keys claimed so far. */
+  claimed(): number;
+  stop(): void;
+};
+
+/**
+ * Watches the service's database: records each transaction's statements; holds every transaction at
+ * its start until `claims` idempotency keys have been claimed (so that the creations behind them are
+ * all waiting for a batch); `failOnce` makes the first statement matching it fail.
+ */
+function watch(claims: number, failOnce?: RegExp): Watch {
+  const db = server.ctx.db;
+  const { transaction, query } = db;
+  const transactions: string[][] = [];
+  const params: (readonly unknown[] | undefined)[][] = [];
+  let claimed = 0;
+  let open: () => void = () => {};
+  const allClaimed = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  let failed = false;
+  const recorded = (
+    tx: Queryable,
+    statements: string[],
+    values: (readonly unknown[] | undefined)[],
+  ): Queryable => ({
+    ...tx,
+    query: (text, params) => {
+      statements.push(text);
+      values.push(params);
+      if (failOnce && !failed && failOnce.test(text)) {
+        failed = true;
+        return Promise.reject(new Error('the batch statement failed'));
+      }
+      return tx.query(text, params);
+    },
+  });
+  db.query = (async (text: string, params?: readonly unknown[]) => {
+    const rows = await query.call(db, text, params);
+    if (/INSERT INTO idempotency_keys/.test(text) && ++claimed === claims) open();
+    return rows;
+  }) as Database['query'];
+  db.transaction = (<T>(work: (tx: Transaction) => Promise<T>, options?: TxOptions) =>
+    allClaimed.then(() =>
+      transaction.call<Database, [(tx: Transaction) => Promise<T>, TxOptions | undefined], Promise<T>>(
+        db,
+        (tx) => {
+          const statements: string[] = [];
+          const values: (readonly unknown[] | undefined)[] = [];
+          transactions.push(statements);
+          params.push(values);
+          return work({ ...tx, ...recorded(tx, statements, values) } as Transaction);
+        },
+        options,
+      ),
+    )) as Database['transaction'];
+  return {
+    transactions,
+    params,
+    claimed: () => claimed,
+    stop() {
+      db.query = query;
+      db.transaction = transaction;
+    },
+  };
+}
+
+const creations = (transactions: string[][]) =>
+  transactions.filter((statements) => statements.some((text) => /INSERT INTO transactions/.test(text)));
+
+const keyed = (api: Client, customerId: string, amount: string, key: string) =>
+  api.post('/transactions/on-ramp', { customerId, currency: 'BRL', amount }, { 'idempotency-key': key });
+
+describe('group commit of on-ramp creations', () => {
+  it('creates concurrent on-ramps of different customers in shared transactions, each answered and replayed under its own key', async () => {
+    const customers = await Promise.all(Array.from({ length: 12 }, () => approvedIndividual(sandbox)));
+    const keys = customers.map(() => `batch-${randomUUID()}`);
+    const watching = watch(customers.length);
+    let answers: Awaited<ReturnType<Client['post']>>[];
+    try {
+      answers = await Promise.all(customers.map((c, i) => keyed(sandbox, c.id, '100.00', keys[i]!)));
+    } finally {
+      watching.stop();
+    }
+    expect(answers.map((a) => a.statusCode)).toEqual(customers.map(() => 201));
+    const bodies = answers.map((a) => a.json());
+    expect(bodies.map((b) => b.customerId)).toEqual(customers.map((c) => c.id));
+    expect(new Set(bodies.map((b) => b.id)).size).toBe(customers.length);
+
+    // fewer transactions than creations: at least one wrote several, with every answer it committed
+    const written = creations(watching.transactions);
+    expect(written.length).toBeLessThan(customers.length);
+    const shared = written.find((statements) =>
+      statements.some((text) => /jsonb_populate_recordset/.test(text)),
+    );
+    expect(shared).toBeDefined();
+    const answersStored = written
+      .flat()
+      .filter((text) => /UPDATE idempotency_keys SET response_status/.test(text)).length;
+    expect(answersStored).toBe(customers.length);
+
+    // each key replays its own answer and creates nothing more
+    for (const [i, customer] of customers.entries()) {
+      const again = await keyed(sandbox, customer.id, '100.00', keys[i]!);
+      expect(again.statusCode).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.json()).toEqual(bodies[i]);
+      const list = await sandbox.get(`/transactions?customerId=${customer.id}`);
+      expect(list.json().data.map((t: { id: string }) => t.id)).toEqual([bodies[i].id]);
+    }
+    // one transaction.created event per creation
+    const events = await server.ctx.db.query<{ resource_id: string }>(
+      `SELECT resource_id FROM events WHERE type = 'transaction.created' AND resource_id = ANY($1::uuid[])`,
+      [bodies.map((b) => b.id)],
+    );
+    expect(events.map((e) => e.resource_id).sort()).toEqual(bodies.map((b) => b.id).sort());
+  });
+
+  it('refuses an unknown customer, an unapproved one and one over its limit alone, in a batch whose other creations commit', async () => {
+    const customers = await Promise.all(Array.from({ length: 10 }, () => approvedIndividual(sandbox)));
+    // the sandbox never approves a tax ID ending in 1
+    const unapproved = await createCustomer(sandbox, individualBody({ taxId: validCpf('1') }));
+    const unknown = randomUUID();
+    const requests = [
+      ...customers.map((c) => ({ customerId: c.id, amount: '100.00', status: 201 })),
+      { customerId: unknown, amount: '100.00', status: 404 },
+      { customerId: unapproved.id, amount: '100.00', status: 409 },
+      // above the single limit of an individual (7,500.00)
+      { customerId: customers[0]!.id, amount: '8000.00', status: 422 },
+    ];
+    const watching = watch(requests.length);
+    let answers: Awaited<ReturnType<Client['post']>>[];
+    const send = (r: (typeof requests)[number]) =>
+      keyed(sandbox, r.customerId, r.amount, `refusal-${randomUUID()}`);
+    try {
+      // the refusals come once the first creations have taken every batch that may run, so that they
+      // wait for a batch together with creations that commit
+      const first = requests.slice(0, customers.length).map(send);
+      await eventually(
+        async () => watching.claimed(),
+        (n) => n === customers.length,
+      );
+      answers = await Promise.all([...first, ...requests.slice(customers.length).map(send)]);
+    } finally {
+      watching.stop();
+    }
+    expect(answers.map((a) => a.statusCode)).toEqual(requests.map((r) => r.status));
+    expect(answers[10]!.json().code).toBe('not_found');
+    expect(answers[11]!.json().code).toBe('customer_not_approved');
+    expect(answers[12]!.json().code).toBe('limit_exceeded');
+    // the transaction that looked for the unknown customer wrote other creations and committed them
+    const withUnknown = watching.params.findIndex((values) =>
+      values.some((v) => Array.isArray(v?.[0]) && (v[0] as string[]).includes(unknown)),
+    );
+    expect(withUnknown).toBeGreaterThanOrEqual(0);
+    expect(watching.transactions[withUnknown]!.some((text) => /jsonb_populate_recordset/.test(text))).toBe(
+      true,
+    );
+    for (const customer of customers) {
+      const list = await sandbox.get(`/transactions?customerId=${customer.id}`);
+      expect(list.json().pagination.total).toBe(1);
+    }
+  });
+
+  it('runs each creation of a batch whose transaction failed again in a transaction of its own', async () => {
+    const customers = await Promise.all(Array.from({ length: 6 }, () => approvedIndividual(sandbox)));
+    const watching = watch(customers.length, /jsonb_populate_recordset/);
+    let answers: Awaited<ReturnType<Client['post']>>[];
+    try {
+      answers = await Promise.all(
+        customers.map((c) => keyed(sandbox, c.id, '100.00', `retry-${randomUUID()}`)),
+      );
+    } finally {
+      watching.stop();
+    }
+    expect(answers.map((a) => a.statusCode)).toEqual(customers.map(() => 201));
+    const failedBatch = watching.transactions.find((statements) =>
+      statements.some((text) => /jsonb_populate_recordset/.test(text)),
+    );
+    expect(failedBatch).toBeDefined();
+    for (const customer of customers) {
+      const list = await sandbox.get(`/transactions?customerId=${customer.id}`);
+      expect(list.json().pagination.total).toBe(1);
+    }
+  });
+});
