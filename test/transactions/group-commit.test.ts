@@ -1,14 +1,15 @@
 /**
- * Concurrent on-ramp creations of different customers commit together (group commit): one transaction
- * locks their customers, reads what each decides on and writes every accepted one, each answer stored
- * under its own `Idempotency-Key` in that transaction. A refusal stays its own request's; a batch whose
- * transaction fails is run again one creation at a time.
+ * Concurrent on-ramp and off-ramp creations of different customers commit together (group commit): one
+ * transaction locks their customers, reads what each decides on and writes every accepted one, each
+ * answer stored under its own `Idempotency-Key` in that transaction. A refusal stays its own request's;
+ * a batch whose transaction fails is run again one creation at a time.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable, Transaction, TxOptions } from '../../src/db/types.ts';
 import { createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
+import { balances, customerWithAccount, fund, ledgerBalances, unbalanced } from '../money-out/support.ts';
 import { approvedIndividual, type IsolatedServer, startIsolatedServer } from './support.ts';
 
 let server: IsolatedServer;
@@ -210,6 +211,64 @@ describe('group commit of on-ramp creations', () => {
     for (const customer of customers) {
       const list = await sandbox.get(`/transactions?customerId=${customer.id}`);
       expect(list.json().pagination.total).toBe(1);
+    }
+  });
+});
+
+describe('group commit of off-ramp creations', () => {
+  it('reserves concurrent off-ramps of different customers in shared transactions, refusing insufficient funds and an unknown account alone', async () => {
+    const funded = await Promise.all(Array.from({ length: 8 }, () => customerWithAccount(sandbox)));
+    for (const { customer } of funded) await fund(sandbox, customer.id, '100.00');
+    const before = await Promise.all(funded.map(({ customer }) => balances(sandbox, customer.id)));
+    const requests = [
+      ...funded.map(({ customer, accountId }) => ({ customer, accountId, amount: '5.00', status: 201 })),
+      { ...funded[0]!, accountId: randomUUID(), amount: '5.00', status: 404 },
+      // more than the 100.00 BRL funded converts to
+      { ...funded[1]!, amount: '50.00', status: 422 },
+    ];
+    const watching = watch(requests.length);
+    const send = (r: (typeof requests)[number]) =>
+      sandbox.post(
+        '/transactions/off-ramp',
+        {
+          customerId: r.customer.id,
+          bankAccountId: r.accountId,
+          sourceCurrency: 'USDC',
+          sourceAmount: r.amount,
+          purpose: 'PERSONAL_ACCOUNT',
+        },
+        { 'idempotency-key': `off-ramp-${randomUUID()}` },
+      );
+    let answers: Awaited<ReturnType<Client['post']>>[];
+    try {
+      const first = requests.slice(0, funded.length).map(send);
+      await eventually(
+        async () => watching.claimed(),
+        (n) => n === funded.length,
+      );
+      answers = await Promise.all([...first, ...requests.slice(funded.length).map(send)]);
+    } finally {
+      watching.stop();
+    }
+    expect(answers.map((a) => a.statusCode)).toEqual(requests.map((r) => r.status));
+    expect(answers[8]!.json().code).toBe('not_found');
+    expect(answers[9]!.json().code).toBe('insufficient_funds');
+    const written = creations(watching.transactions);
+    expect(written.length).toBeLessThan(funded.length);
+    // the batch that refused both wrote reserves for the others, each with its answer
+    const refusing = watching.params.findIndex((values) =>
+      values.some((v) => Array.isArray(v?.[3]) && (v[3] as string[]).includes(requests[8]!.accountId)),
+    );
+    expect(refusing).toBeGreaterThanOrEqual(0);
+    const batch = watching.transactions[refusing]!;
+    expect(batch.some((text) => /INSERT INTO ledger_journals/.test(text))).toBe(true);
+    expect(
+      written.flat().filter((text) => /UPDATE idempotency_keys SET response_status/.test(text)).length,
+    ).toBe(funded.length);
+    expect(await unbalanced(server)).toEqual([]);
+    for (const [i, { customer }] of funded.entries()) {
+      const usdc = (await ledgerBalances(server, customer.id)).USDC!;
+      expect(usdc).toBe(BigInt(before[i]!.USDC!.replace('.', '')) - 5_000000n);
     }
   });
 });
