@@ -5,6 +5,7 @@
  * a batch whose transaction fails is run again one creation at a time.
  */
 import { randomUUID } from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable, Transaction, TxOptions } from '../../src/db/types.ts';
 import { createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
@@ -28,26 +29,34 @@ type Watch = {
   transactions: string[][];
   /** The parameters of each transaction's statements, in the same order. */
   params: (readonly unknown[] | undefined)[][];
-  /** Idempotency keys claimed so far. */
-  claimed(): number;
+  /** Requests whose route handler has started so far. */
+  handled(): number;
   stop(): void;
 };
 
+/** Fastify announces each route handler's start here, just before calling it. */
+const handlerStart = diagnostics.channel('tracing:fastify.request.handler:start');
+
 /**
  * Watches the service's database: records each transaction's statements; holds every transaction at
- * its start until `claims` idempotency keys have been claimed (so that the creations behind them are
- * all waiting for a batch); `failOnce` makes the first statement matching it fail.
+ * its start until the handlers of `requests` requests have started (a handler hands its creation to the
+ * batches before it first waits, so the creations behind them are then all waiting for a batch);
+ * `failOnce` makes the first statement matching it fail.
  */
-function watch(claims: number, failOnce?: RegExp): Watch {
+function watch(requests: number, failOnce?: RegExp): Watch {
   const db = server.ctx.db;
-  const { transaction, query } = db;
+  const { transaction } = db;
   const transactions: string[][] = [];
   const params: (readonly unknown[] | undefined)[][] = [];
-  let claimed = 0;
+  let handled = 0;
   let open: () => void = () => {};
-  const allClaimed = new Promise<void>((resolve) => {
+  const allHandled = new Promise<void>((resolve) => {
     open = resolve;
   });
+  const onHandler = () => {
+    if (++handled === requests) open();
+  };
+  handlerStart.subscribe(onHandler);
   let failed = false;
   const recorded = (
     tx: Queryable,
@@ -65,13 +74,8 @@ function watch(claims: number, failOnce?: RegExp): Watch {
       return tx.query(text, params);
     },
   });
-  db.query = (async (text: string, params?: readonly unknown[]) => {
-    const rows = await query.call(db, text, params);
-    if (/INSERT INTO idempotency_keys/.test(text) && ++claimed === claims) open();
-    return rows;
-  }) as Database['query'];
   db.transaction = (<T>(work: (tx: Transaction) => Promise<T>, options?: TxOptions) =>
-    allClaimed.then(() =>
+    allHandled.then(() =>
       transaction.call<Database, [(tx: Transaction) => Promise<T>, TxOptions | undefined], Promise<T>>(
         db,
         (tx) => {
@@ -87,9 +91,9 @@ function watch(claims: number, failOnce?: RegExp): Watch {
   return {
     transactions,
     params,
-    claimed: () => claimed,
+    handled: () => handled,
     stop() {
-      db.query = query;
+      handlerStart.unsubscribe(onHandler);
       db.transaction = transaction;
     },
   };
@@ -163,11 +167,11 @@ describe('group commit of on-ramp creations', () => {
     const send = (r: (typeof requests)[number]) =>
       keyed(sandbox, r.customerId, r.amount, `refusal-${randomUUID()}`);
     try {
-      // the refusals come once the first creations have taken every batch that may run, so that they
-      // wait for a batch together with creations that commit
+      // the refusals come once the first creations are with the batches (those beyond the batches that
+      // may run at once waiting), so that they wait for a batch together with creations that commit
       const first = requests.slice(0, customers.length).map(send);
       await eventually(
-        async () => watching.claimed(),
+        async () => watching.handled(),
         (n) => n === customers.length,
       );
       answers = await Promise.all([...first, ...requests.slice(customers.length).map(send)]);
@@ -243,7 +247,7 @@ describe('group commit of off-ramp creations', () => {
     try {
       const first = requests.slice(0, funded.length).map(send);
       await eventually(
-        async () => watching.claimed(),
+        async () => watching.handled(),
         (n) => n === funded.length,
       );
       answers = await Promise.all([...first, ...requests.slice(funded.length).map(send)]);
