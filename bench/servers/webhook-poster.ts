@@ -1,8 +1,9 @@
 /**
  * Baseline of the webhook bench: POSTs the bodies in BENCH_BODIES_FILE (one JSON body a line) to
  * BENCH_RECEIVER_URL, BENCH_CONCURRENCY at a time, each on a connection of its own as the dispatcher sends
- * them (the service's own sender, `postWebhook`), with no database and no signing. Prints
- * `{"seconds":..,"sent":..,"failed":..}` when every body has been answered, then exits.
+ * them (the service's own sender, `postWebhook`), with no database and no signing. First the first
+ * BENCH_WARMUP bodies, unmeasured (its code warms up, as the dispatcher's does), then every body, measured.
+ * Prints `{"seconds":..,"sent":..,"failed":..}` when every body has been answered, then exits.
  */
 import { readFileSync } from 'node:fs';
 import { postWebhook } from '../../src/modules/webhooks/sender.ts';
@@ -12,16 +13,23 @@ const bodies = readFileSync(process.env.BENCH_BODIES_FILE!, 'utf8').split('\n').
 const concurrency = Number(process.env.BENCH_CONCURRENCY);
 const address = { address: url.hostname, family: 4 as const };
 
-let next = 0;
+const warmup = Number(process.env.BENCH_WARMUP ?? 0);
+
 let failed = 0;
-const started = performance.now();
-async function worker() {
-  while (next < bodies.length) {
-    const body = bodies[next++]!;
-    const result = await postWebhook({ url, address, headers: {}, body, timeoutMs: 10_000 });
-    if (result.statusCode !== 200) failed++;
-  }
+/** POSTs `list`, `concurrency` at a time. */
+async function postAll(list: string[]) {
+  let next = 0;
+  const worker = async () => {
+    while (next < list.length) {
+      const body = list[next++]!;
+      const result = await postWebhook({ url, address, headers: {}, body, timeoutMs: 10_000 });
+      if (result.statusCode !== 200) failed++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
 }
-await Promise.all(Array.from({ length: concurrency }, worker));
+await postAll(bodies.slice(0, warmup));
+const started = performance.now();
+await postAll(bodies);
 const seconds = (performance.now() - started) / 1000;
 process.stdout.write(`${JSON.stringify({ seconds, sent: bodies.length, failed })}\n`);
