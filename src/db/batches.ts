@@ -5,8 +5,8 @@
  *
  * A call is queued; a batch starts at once when fewer than `inFlight` batches run, and otherwise when
  * one of them ends, taking what queued meanwhile (up to `size` calls, at most one per key: calls with
- * the same key, such as two movements of one customer, always run in different batches, in the order
- * they came). No call waits for a timer: alone, a call runs at once in a batch of one.
+ * the same key, such as two movements of one customer, always run in different batches, whose own
+ * locks then order them). No call waits for a timer: alone, a call runs at once in a batch of one.
  *
  * `run` answers one outcome per call, in order: a call's own refusal (an error for it alone) does not
  * touch the others. When `run` itself fails (the batch's transaction rolled back), every call of the
@@ -71,15 +71,17 @@ export function createBatches<I, O>(options: BatchOptions<I, O>) {
     } catch {
       await Promise.all(
         batch.map((waiting) =>
-          waiting.context.runInAsyncScope(() => runOne(waiting.item)).then(waiting.resolve, waiting.reject),
+          Promise.resolve()
+            .then(() => waiting.context.runInAsyncScope(() => runOne(waiting.item)))
+            .then(waiting.resolve, waiting.reject),
         ),
       );
       return;
     }
     batch.forEach((waiting, index) => {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) waiting.resolve(outcome.value);
-      else waiting.reject(outcome.error);
+      const outcome = outcomes[index];
+      if (outcome?.ok) waiting.resolve(outcome.value);
+      else waiting.reject(outcome ? outcome.error : new Error('the batch answered no outcome for this call'));
     });
   }
 

@@ -114,4 +114,20 @@ describe('batches of concurrent calls', () => {
     // the batches ran in no request's context; each call again in its own
     expect(seen).toEqual([undefined, 'request a', undefined, 'request b']);
   });
+
+  it('rejects a call its batch gave no outcome for, and goes on with the next batch', async () => {
+    let runs = 0;
+    const batches = createBatches<Call, number>({
+      run: async (items) => {
+        runs++;
+        return runs === 1 ? [] : items.map((item): Outcome<number> => ({ ok: true, value: item.value }));
+      },
+      runOne: async (item) => item.value,
+      keyOf: (item) => item.key,
+      size: 10,
+      inFlight: 1,
+    });
+    await expect(batches.submit({ key: 'a', value: 1 })).rejects.toThrow('no outcome');
+    expect(await batches.submit({ key: 'a', value: 2 })).toBe(2);
+  });
 });
