@@ -224,11 +224,15 @@ describe('group commit of off-ramp creations', () => {
     const funded = await Promise.all(Array.from({ length: 8 }, () => customerWithAccount(sandbox)));
     for (const { customer } of funded) await fund(sandbox, customer.id, '100.00');
     const before = await Promise.all(funded.map(({ customer }) => balances(sandbox, customer.id)));
+    const [unknownAccount, unfunded] = await Promise.all([
+      customerWithAccount(sandbox),
+      customerWithAccount(sandbox),
+    ]);
     const requests = [
       ...funded.map(({ customer, accountId }) => ({ customer, accountId, amount: '5.00', status: 201 })),
-      { ...funded[0]!, accountId: randomUUID(), amount: '5.00', status: 404 },
-      // more than the 100.00 BRL funded converts to
-      { ...funded[1]!, amount: '50.00', status: 422 },
+      // customers of their own: a batch takes one creation per customer
+      { ...unknownAccount, accountId: randomUUID(), amount: '5.00', status: 404 },
+      { ...unfunded, amount: '5.00', status: 422 },
     ];
     const watching = watch(requests.length);
     const send = (r: (typeof requests)[number]) =>

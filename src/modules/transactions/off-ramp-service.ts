@@ -10,18 +10,12 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { createBatches, type Outcome } from '../../db/batches.ts';
-import { type BeforeCommit, currentBeforeCommit } from '../../db/commit-hooks.ts';
+import { currentBeforeCommit } from '../../db/commit-hooks.ts';
 import { readAll, writeAll } from '../../db/one-statement.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { type PayoutAccountColumns, payoutAccountPart, payoutAccountSql } from '../bank-accounts/service.ts';
-import {
-  approvedForMovements,
-  type CustomerWithVerification,
-  lockApprovedCustomer,
-  lockCustomers,
-} from '../customers/service.ts';
+import { type CustomerWithVerification, lockApprovedCustomer } from '../customers/service.ts';
 import { eventPart, eventsPart, type NewEvent } from '../events/outbox.ts';
 import { pairOf, rateOrSandboxDefault } from '../exchange-rates/market.ts';
 import { UNIT_RATE } from '../exchange-rates/pricing.ts';
@@ -58,11 +52,11 @@ import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { productionPayoutsConfigured, submitDuePayouts } from '../rails/pix/payout-submission.ts';
 import { currentRatePart, currentRateSql, type RateColumns } from '../rates/service.ts';
 import { drawFromHoldings } from '../wallets/draw.ts';
+import { type CreationRequest, creationBatches } from './creation-batches.ts';
 import { assertWithinLimits } from './limits.ts';
 import type { OffRampPurpose } from './off-ramp-state.ts';
 import { presentTransaction, type TransactionView } from './presenter.ts';
 import * as repo from './repo.ts';
-import { CREATION_BATCH_SIZE, CREATION_BATCHES_IN_FLIGHT } from './service.ts';
 import { settleNow } from './settlement.ts';
 
 export type CreateOffRampInput = {
@@ -134,13 +128,10 @@ function requestedAmount(input: CreateOffRampInput): { currency: Currency; amoun
 }
 
 /** A creation as the request asks it, checked before any database work. */
-type OffRampRequest = {
-  tenant: Tenant;
+type OffRampRequest = CreationRequest & {
   input: CreateOffRampInput;
   /** null: the figures are a LOCKED quote's (`input.exchangeRateId`). */
   requested: { currency: Currency; amount: bigint } | null;
-  /** The request's before-commit hook (its `Idempotency-Key`), called in a batch's transaction. */
-  beforeCommit: BeforeCommit | undefined;
 };
 
 type OffRampFacts = PayoutAccountColumns &
@@ -385,54 +376,20 @@ export function createOffRampService(deps: {
     });
   }
 
-  /**
-   * Concurrent creations of different customers, in one transaction (group commit, as on-ramps: see
-   * `createMany` in service.ts): customers locked in one statement, what each decides on read in one
-   * statement after the locks, every accepted one (transaction, limit usage, reserve, event) written in
-   * one statement, each answer stored for its own `Idempotency-Key`; a refusal is its request's alone.
-   */
-  async function createMany(requests: OffRampRequest[]): Promise<Outcome<TransactionView>[]> {
-    return db.transaction(async (tx) => {
-      const outcomes: Outcome<TransactionView>[] = requests.map(() => ({
-        ok: false,
-        error: new Error('not decided'),
-      }));
-      const byId = new Map(
-        (
-          await lockCustomers(
-            tx,
-            requests.map(({ tenant, input }) => ({ tenant, id: input.customerId })),
-          )
-        ).map((customer) => [customer.id, customer]),
-      );
-      const approved: { index: number; customer: CustomerWithVerification }[] = [];
-      requests.forEach((request, index) => {
-        try {
-          approved.push({
-            index,
-            customer: approvedForMovements(byId.get(request.input.customerId), 'off-ramps'),
-          });
-        } catch (error) {
-          outcomes[index] = { ok: false, error };
-        }
-      });
-      if (approved.length === 0) return outcomes;
-      const now = clock();
-      const facts = await readOffRampFacts(
+  // concurrent creations of different customers, in one transaction (creation-batches.ts)
+  const batches = creationBatches({
+    db,
+    clock,
+    movements: 'off-ramps',
+    read: (tx, approved, now) =>
+      readOffRampFacts(
         tx,
-        approved.map(({ index }) => requests[index]!),
+        approved.map(({ request }) => request),
         now,
-      );
-      const accepted: ({ index: number } & Decided)[] = [];
-      approved.forEach(({ index, customer }, position) => {
-        try {
-          accepted.push({ index, ...decide(requests[index]!, customer, facts[position]!, null, now) });
-        } catch (error) {
-          outcomes[index] = { ok: false, error };
-        }
-      });
-      if (accepted.length === 0) return outcomes;
-      await writeAll(tx, [
+      ),
+    decide: (request: OffRampRequest, customer, facts, now) => decide(request, customer, facts, null, now),
+    write: (tx, accepted, now) =>
+      writeAll(tx, [
         repo.insertTransactionsPart(accepted.map(({ row }) => row)),
         addUsagesPart(
           accepted.map(({ row }) => ({ customerId: row.customer_id, brlCents: row.limit_amount_brl })),
@@ -440,21 +397,8 @@ export function createOffRampService(deps: {
         ),
         ...journalsParts(accepted.map(({ reserve }) => reserve)),
         eventsPart(accepted.map(created)),
-      ]);
-      for (const { index, view } of accepted) {
-        await requests[index]!.beforeCommit?.(tx, view);
-        outcomes[index] = { ok: true, value: view };
-      }
-      return outcomes;
-    });
-  }
-
-  const batches = createBatches<OffRampRequest, TransactionView>({
-    run: createMany,
-    runOne: createOne,
-    keyOf: (request) => request.input.customerId,
-    size: CREATION_BATCH_SIZE,
-    inFlight: CREATION_BATCHES_IN_FLIGHT,
+      ]),
+    createOne,
   });
 
   async function create(tenant: Tenant, input: CreateOffRampInput): Promise<TransactionView> {

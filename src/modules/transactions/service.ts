@@ -4,19 +4,13 @@ import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { formatAmount, parseAmount } from '../../core/money.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
-import { createBatches, type Outcome } from '../../db/batches.ts';
-import { type BeforeCommit, currentBeforeCommit } from '../../db/commit-hooks.ts';
+import { currentBeforeCommit } from '../../db/commit-hooks.ts';
 import { readAll, writeAll } from '../../db/one-statement.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib/pix-brcode.ts';
 import { randomBase62 } from '../../lib/secrets.ts';
-import {
-  approvedForMovements,
-  type CustomerWithVerification,
-  lockApprovedCustomer,
-  lockCustomers,
-} from '../customers/service.ts';
+import { type CustomerWithVerification, lockApprovedCustomer } from '../customers/service.ts';
 import { eventPart, eventsPart, type NewEvent } from '../events/outbox.ts';
 import { assertMinimum, platformFeeTerms } from '../exchange-rates/quote.ts';
 import type { ExchangeRateRow } from '../exchange-rates/service.ts';
@@ -42,6 +36,7 @@ import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { onRampFee } from '../rates/convert.ts';
 import { type ChainTransactionView, presentChainTransaction } from '../wallets/presenter.ts';
 import { findChainTransaction, listChainTransactions } from '../wallets/service.ts';
+import { type CreationRequest, creationBatches } from './creation-batches.ts';
 import { assertWithinLimits } from './limits.ts';
 import { presentTransaction, type TransactionView } from './presenter.ts';
 import * as repo from './repo.ts';
@@ -60,23 +55,12 @@ export type CreateOnRampInput = {
 
 const TXID_LENGTH = 25;
 
-/**
- * Money-movement creations in one transaction at most, and such transactions under way at once per
- * kind and environment (src/db/batches.ts): a few batches keep PostgreSQL busy while the service
- * prepares the next, well within the pool.
- */
-export const CREATION_BATCH_SIZE = 64;
-export const CREATION_BATCHES_IN_FLIGHT = 4;
-
 /** A creation as the request asks it, checked before any database work. */
-type OnRampRequest = {
-  tenant: Tenant;
+type OnRampRequest = CreationRequest & {
   input: CreateOnRampInput;
   given: bigint | undefined;
   blockchain: Blockchain;
   pixKey: string;
-  /** The request's before-commit hook (its `Idempotency-Key`), called in a batch's transaction. */
-  beforeCommit: BeforeCommit | undefined;
 };
 
 type OnRampFacts = GrantColumns & UsageColumns & PartnerFeeColumns;
@@ -282,76 +266,31 @@ export function createTransactionService(deps: {
     });
   }
 
-  /**
-   * Concurrent creations of different customers, in one transaction (group commit, src/db/batches.ts):
-   * the customers locked in one statement, what each creation decides on read in one statement after
-   * the locks, and every accepted creation (transaction, limit usage, event) written in one statement,
-   * each with its own answer stored for its `Idempotency-Key`. A creation refused (unknown or unapproved
-   * customer, limits) is refused alone; the others commit.
-   */
-  async function createMany(requests: OnRampRequest[]): Promise<Outcome<TransactionView>[]> {
-    return db.transaction(async (tx) => {
-      const outcomes: Outcome<TransactionView>[] = requests.map(() => ({
-        ok: false,
-        error: new Error('not decided'),
-      }));
-      const locked = await lockCustomers(
+  // concurrent creations of different customers, in one transaction (creation-batches.ts)
+  const batches = creationBatches({
+    db,
+    clock,
+    movements: 'on-ramps',
+    read: (tx, approved, now) =>
+      readOnRampFacts(
         tx,
-        requests.map(({ tenant, input }) => ({ tenant, id: input.customerId })),
-      );
-      const byId = new Map(locked.map((customer) => [customer.id, customer]));
-      const approved: { index: number; customer: CustomerWithVerification }[] = [];
-      requests.forEach((request, index) => {
-        try {
-          approved.push({
-            index,
-            customer: approvedForMovements(byId.get(request.input.customerId), 'on-ramps'),
-          });
-        } catch (error) {
-          outcomes[index] = { ok: false, error };
-        }
-      });
-      if (approved.length === 0) return outcomes;
-      const now = clock();
-      const facts = await readOnRampFacts(
-        tx,
-        approved.map(({ index, customer }) => ({
+        approved.map(({ request, customer }) => ({
           customerId: customer.id,
-          projectId: requests[index]!.tenant.projectId,
+          projectId: request.tenant.projectId,
         })),
         now,
-      );
-      const accepted: { index: number; row: repo.TransactionRow; view: TransactionView }[] = [];
-      approved.forEach(({ index, customer }, position) => {
-        try {
-          accepted.push({ index, ...decide(requests[index]!, customer, facts[position]!, null, now) });
-        } catch (error) {
-          outcomes[index] = { ok: false, error };
-        }
-      });
-      if (accepted.length === 0) return outcomes;
-      await writeAll(tx, [
+      ),
+    decide: (request: OnRampRequest, customer, facts, now) => decide(request, customer, facts, null, now),
+    write: (tx, accepted, now) =>
+      writeAll(tx, [
         repo.insertTransactionsPart(accepted.map(({ row }) => row)),
         addUsagesPart(
           accepted.map(({ row }) => ({ customerId: row.customer_id, brlCents: row.amount })),
           now,
         ),
         eventsPart(accepted.map(({ row, view }) => created(row, view))),
-      ]);
-      for (const { index, view } of accepted) {
-        await requests[index]!.beforeCommit?.(tx, view);
-        outcomes[index] = { ok: true, value: view };
-      }
-      return outcomes;
-    });
-  }
-
-  const batches = createBatches<OnRampRequest, TransactionView>({
-    run: createMany,
-    runOne: createOne,
-    keyOf: (request) => request.input.customerId,
-    size: CREATION_BATCH_SIZE,
-    inFlight: CREATION_BATCHES_IN_FLIGHT,
+      ]),
+    createOne,
   });
 
   async function create(tenant: Tenant, input: CreateOnRampInput): Promise<TransactionView> {
