@@ -53,11 +53,25 @@ async function databaseEnv(): Promise<{ env: NodeJS.ProcessEnv; dir?: string }> 
   return { env: { PONTE_DATA_DIR: dir }, dir };
 }
 
-/** `imports`: modules loaded into the process before the server (`node --import`), such as fault hooks. */
+/**
+ * `imports`: modules loaded into the process before the server (`node --import`), such as fault hooks.
+ * A port found free can be taken before the process binds it (by another test's process, or as the
+ * local port of an outgoing connection): a process that stops on that is started again on other ports.
+ */
 export async function spawnPonte(
   env: NodeJS.ProcessEnv = {},
   options: { imports?: string[] } = {},
 ): Promise<PonteProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnOnce(env, options);
+    } catch (error) {
+      if (attempt === 5 || !(error instanceof Error) || !error.message.includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function spawnOnce(env: NodeJS.ProcessEnv, options: { imports?: string[] }): Promise<PonteProcess> {
   const [production, sandbox, operator, dashboard] = [
     await freePort(),
     await freePort(),
