@@ -100,3 +100,28 @@ export async function writeAll(db: Executor, parts: readonly StatementPart[]): P
   const { text, params } = combinedWrite(parts);
   await db.query(text, params);
 }
+
+/**
+ * The batch form of `combinedRead`: for each row of keys (the parameters $1, $2, ... as arrays of the
+ * given types, unnested side by side as the columns of `k`), every part joined LATERAL to it. A part reads
+ * the keys as `k.<name>`; parameters after the keys' are its own. Built once, where the statement is
+ * declared; `readEach` runs it.
+ */
+export function combinedReadEach(
+  keys: readonly [name: string, type: string][],
+  parts: readonly string[],
+): string {
+  const arrays = keys.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
+  const names = keys.map(([name]) => name).join(', ');
+  return `SELECT k.position, ${parts.map((_, index) => `r${index}.*`).join(', ')}
+  FROM unnest(${arrays}) WITH ORDINALITY AS k(${names}, position)
+${parts.map((text, index) => `  LEFT JOIN LATERAL (${text}) AS r${index} ON true`).join('\n')}`;
+}
+
+/** Runs a `combinedReadEach` statement: one row per row of keys, in the keys' order. */
+export async function readEach<Row>(db: Executor, text: string, params: readonly unknown[]): Promise<Row[]> {
+  const rows = await db.query<Row & { position: bigint | string }>(text, params);
+  const each: Row[] = [];
+  for (const row of rows) each[Number(row.position) - 1] = row;
+  return each;
+}

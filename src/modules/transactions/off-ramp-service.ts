@@ -11,7 +11,7 @@ import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { currentBeforeCommit } from '../../db/commit-hooks.ts';
-import { readAll, writeAll } from '../../db/one-statement.ts';
+import { combinedReadEach, readAll, readEach, writeAll } from '../../db/one-statement.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { type PayoutAccountColumns, payoutAccountPart, payoutAccountSql } from '../bank-accounts/service.ts';
@@ -152,33 +152,37 @@ const pairFor = (requested: OffRampRequest['requested']) =>
  * each locked): the payout account, the rate in force, the partner fee, the limits granted, the usage
  * of the day and month of `at`, and the customer's holdings.
  */
-async function readOffRampFacts(
+const OFF_RAMP_FACTS = combinedReadEach(
+  [
+    ['customer_id', 'uuid'],
+    ['project_id', 'uuid'],
+    ['environment', 'text'],
+    ['bank_account_id', 'uuid'],
+    ['pair', 'text'],
+  ],
+  [
+    payoutAccountSql('k.bank_account_id', 'k.project_id', 'k.environment'),
+    currentRateSql('k.pair'),
+    partnerFeeSql('k.project_id', "'OFF_RAMP'"),
+    grantsSql('k.customer_id'),
+    usageSql('k.customer_id', '$6::date', '$7::date'),
+    holdingsSql('k.customer_id'),
+  ],
+);
+
+function readOffRampFacts(
   tx: Executor,
   requests: readonly OffRampRequest[],
   at: Date,
 ): Promise<OffRampFacts[]> {
-  const rows = await tx.query<OffRampFacts & { position: string }>(
-    `SELECT k.position, a.*, r.*, f.*, g.*, u.*, h.*
-       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[]) WITH ORDINALITY
-            AS k(customer_id, project_id, environment, bank_account_id, pair, position)
-       LEFT JOIN LATERAL (${payoutAccountSql('k.bank_account_id', 'k.project_id', 'k.environment')}) AS a ON true
-       LEFT JOIN LATERAL (${currentRateSql('k.pair')}) AS r ON true
-       LEFT JOIN LATERAL (${partnerFeeSql('k.project_id', "'OFF_RAMP'")}) AS f ON true
-       LEFT JOIN LATERAL (${grantsSql('k.customer_id')}) AS g ON true
-       LEFT JOIN LATERAL (${usageSql('k.customer_id', '$6::date', '$7::date')}) AS u ON true
-       LEFT JOIN LATERAL (${holdingsSql('k.customer_id')}) AS h ON true`,
-    [
-      requests.map((r) => r.input.customerId),
-      requests.map((r) => r.tenant.projectId),
-      requests.map((r) => r.tenant.environment),
-      requests.map((r) => r.input.bankAccountId),
-      requests.map((r) => pairFor(r.requested)),
-      ...periods(at),
-    ],
-  );
-  const facts: OffRampFacts[] = [];
-  for (const row of rows) facts[Number(row.position) - 1] = row;
-  return facts;
+  return readEach<OffRampFacts>(tx, OFF_RAMP_FACTS, [
+    requests.map((r) => r.input.customerId),
+    requests.map((r) => r.tenant.projectId),
+    requests.map((r) => r.tenant.environment),
+    requests.map((r) => r.input.bankAccountId),
+    requests.map((r) => pairFor(r.requested)),
+    ...periods(at),
+  ]);
 }
 
 export function createOffRampService(deps: {

@@ -5,7 +5,7 @@ import { newId } from '../../core/ids.ts';
 import { formatAmount, parseAmount } from '../../core/money.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import { currentBeforeCommit } from '../../db/commit-hooks.ts';
-import { readAll, writeAll } from '../../db/one-statement.ts';
+import { combinedReadEach, readAll, readEach, writeAll } from '../../db/one-statement.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib/pix-brcode.ts';
@@ -69,22 +69,28 @@ type OnRampFacts = GrantColumns & UsageColumns & PartnerFeeColumns;
  * What the creations of a batch decide on, one row per customer in the order given (customers
  * distinct, each locked): the limits granted, the usage of the day and month of `at`, the partner fee.
  */
-async function readOnRampFacts(
+const ON_RAMP_FACTS = combinedReadEach(
+  [
+    ['customer_id', 'uuid'],
+    ['project_id', 'uuid'],
+  ],
+  [
+    grantsSql('k.customer_id'),
+    usageSql('k.customer_id', '$3::date', '$4::date'),
+    partnerFeeSql('k.project_id', "'ON_RAMP'"),
+  ],
+);
+
+function readOnRampFacts(
   tx: Executor,
   customers: readonly { customerId: string; projectId: string }[],
   at: Date,
 ): Promise<OnRampFacts[]> {
-  const rows = await tx.query<OnRampFacts & { position: string }>(
-    `SELECT k.position, g.*, u.*, f.*
-       FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS k(customer_id, project_id, position)
-       LEFT JOIN LATERAL (${grantsSql('k.customer_id')}) AS g ON true
-       LEFT JOIN LATERAL (${usageSql('k.customer_id', '$3::date', '$4::date')}) AS u ON true
-       LEFT JOIN LATERAL (${partnerFeeSql('k.project_id', "'ON_RAMP'")}) AS f ON true`,
-    [customers.map((c) => c.customerId), customers.map((c) => c.projectId), ...periods(at)],
-  );
-  const facts: OnRampFacts[] = [];
-  for (const row of rows) facts[Number(row.position) - 1] = row;
-  return facts;
+  return readEach<OnRampFacts>(tx, ON_RAMP_FACTS, [
+    customers.map((c) => c.customerId),
+    customers.map((c) => c.projectId),
+    ...periods(at),
+  ]);
 }
 
 function assertMatchesQuote(quote: ExchangeRateRow, amount: bigint | undefined, target: string | undefined) {
