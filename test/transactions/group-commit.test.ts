@@ -99,6 +99,33 @@ function watch(requests: number, failOnce?: RegExp): Watch {
   };
 }
 
+type Answer = Awaited<ReturnType<Client['post']>>;
+
+/**
+ * Sends `requests` with the database watched (see `watch`) and returns their answers, in order. From
+ * index `laterFrom` on, a request is sent only once the handlers of those before it have started: those
+ * beyond the batches that may run at once then wait for a batch, which the later ones join.
+ */
+async function sendWatched<R>(
+  requests: readonly R[],
+  send: (request: R) => Promise<Answer>,
+  options: { laterFrom?: number; failOnce?: RegExp } = {},
+): Promise<{ answers: Answer[]; watching: Watch }> {
+  const laterFrom = options.laterFrom ?? requests.length;
+  const watching = watch(requests.length, options.failOnce);
+  try {
+    const first = requests.slice(0, laterFrom).map(send);
+    await eventually(
+      async () => watching.handled(),
+      (n) => n >= laterFrom,
+    );
+    const answers = await Promise.all([...first, ...requests.slice(laterFrom).map(send)]);
+    return { answers, watching };
+  } finally {
+    watching.stop();
+  }
+}
+
 const creations = (transactions: string[][]) =>
   transactions.filter((statements) => statements.some((text) => /INSERT INTO transactions/.test(text)));
 
@@ -109,13 +136,9 @@ describe('group commit of on-ramp creations', () => {
   it('creates concurrent on-ramps of different customers in shared transactions, each answered and replayed under its own key', async () => {
     const customers = await Promise.all(Array.from({ length: 12 }, () => approvedIndividual(sandbox)));
     const keys = customers.map(() => `batch-${randomUUID()}`);
-    const watching = watch(customers.length);
-    let answers: Awaited<ReturnType<Client['post']>>[];
-    try {
-      answers = await Promise.all(customers.map((c, i) => keyed(sandbox, c.id, '100.00', keys[i]!)));
-    } finally {
-      watching.stop();
-    }
+    const { answers, watching } = await sendWatched([...customers.entries()], ([i, c]) =>
+      keyed(sandbox, c.id, '100.00', keys[i]!),
+    );
     expect(answers.map((a) => a.statusCode)).toEqual(customers.map(() => 201));
     const bodies = answers.map((a) => a.json());
     expect(bodies.map((b) => b.customerId)).toEqual(customers.map((c) => c.id));
@@ -162,22 +185,12 @@ describe('group commit of on-ramp creations', () => {
       // above the single limit of an individual (7,500.00)
       { customerId: customers[0]!.id, amount: '8000.00', status: 422 },
     ];
-    const watching = watch(requests.length);
-    let answers: Awaited<ReturnType<Client['post']>>[];
-    const send = (r: (typeof requests)[number]) =>
-      keyed(sandbox, r.customerId, r.amount, `refusal-${randomUUID()}`);
-    try {
-      // the refusals come once the first creations are with the batches (those beyond the batches that
-      // may run at once waiting), so that they wait for a batch together with creations that commit
-      const first = requests.slice(0, customers.length).map(send);
-      await eventually(
-        async () => watching.handled(),
-        (n) => n === customers.length,
-      );
-      answers = await Promise.all([...first, ...requests.slice(customers.length).map(send)]);
-    } finally {
-      watching.stop();
-    }
+    // the refusals join a batch of creations that commit
+    const { answers, watching } = await sendWatched(
+      requests,
+      (r) => keyed(sandbox, r.customerId, r.amount, `refusal-${randomUUID()}`),
+      { laterFrom: customers.length },
+    );
     expect(answers.map((a) => a.statusCode)).toEqual(requests.map((r) => r.status));
     expect(answers[10]!.json().code).toBe('not_found');
     expect(answers[11]!.json().code).toBe('customer_not_approved');
@@ -198,15 +211,11 @@ describe('group commit of on-ramp creations', () => {
 
   it('runs each creation of a batch whose transaction failed again in a transaction of its own', async () => {
     const customers = await Promise.all(Array.from({ length: 6 }, () => approvedIndividual(sandbox)));
-    const watching = watch(customers.length, /jsonb_populate_recordset/);
-    let answers: Awaited<ReturnType<Client['post']>>[];
-    try {
-      answers = await Promise.all(
-        customers.map((c) => keyed(sandbox, c.id, '100.00', `retry-${randomUUID()}`)),
-      );
-    } finally {
-      watching.stop();
-    }
+    const { answers, watching } = await sendWatched(
+      customers,
+      (c) => keyed(sandbox, c.id, '100.00', `retry-${randomUUID()}`),
+      { failOnce: /jsonb_populate_recordset/ },
+    );
     expect(answers.map((a) => a.statusCode)).toEqual(customers.map(() => 201));
     const failedBatch = watching.transactions.find((statements) =>
       statements.some((text) => /jsonb_populate_recordset/.test(text)),
@@ -234,7 +243,6 @@ describe('group commit of off-ramp creations', () => {
       { ...unknownAccount, accountId: randomUUID(), amount: '5.00', status: 404 },
       { ...unfunded, amount: '5.00', status: 422 },
     ];
-    const watching = watch(requests.length);
     const send = (r: (typeof requests)[number]) =>
       sandbox.post(
         '/transactions/off-ramp',
@@ -247,17 +255,8 @@ describe('group commit of off-ramp creations', () => {
         },
         { 'idempotency-key': `off-ramp-${randomUUID()}` },
       );
-    let answers: Awaited<ReturnType<Client['post']>>[];
-    try {
-      const first = requests.slice(0, funded.length).map(send);
-      await eventually(
-        async () => watching.handled(),
-        (n) => n === funded.length,
-      );
-      answers = await Promise.all([...first, ...requests.slice(funded.length).map(send)]);
-    } finally {
-      watching.stop();
-    }
+    // the refusals join a batch of reserves that commit
+    const { answers, watching } = await sendWatched(requests, send, { laterFrom: funded.length });
     expect(answers.map((a) => a.statusCode)).toEqual(requests.map((r) => r.status));
     expect(answers[8]!.json().code).toBe('not_found');
     expect(answers[9]!.json().code).toBe('insufficient_funds');
