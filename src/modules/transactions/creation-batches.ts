@@ -13,7 +13,9 @@ import type { BeforeCommit } from '../../db/commit-hooks.ts';
 import type { Database, Transaction } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { approvedForMovements, type CustomerWithVerification, lockCustomers } from '../customers/service.ts';
+import type { NewEvent } from '../events/outbox.ts';
 import type { TransactionView } from './presenter.ts';
+import type { TransactionRow } from './repo.ts';
 
 /**
  * Creations in one transaction at most, and such transactions under way at once per kind and
@@ -30,6 +32,16 @@ export type CreationRequest = {
   /** The request's before-commit hook (its `Idempotency-Key`), called in the batch's transaction. */
   beforeCommit: BeforeCommit | undefined;
 };
+
+/** The `transaction.created` event of a new transaction, as its view answers it. */
+export const createdEvent = (row: TransactionRow, view: TransactionView): NewEvent => ({
+  tenant: { projectId: row.project_id, environment: row.environment },
+  type: 'transaction.created',
+  resourceType: 'transaction',
+  resourceId: row.id,
+  data: view,
+  at: row.created_at,
+});
 
 export type Approved<R> = { request: R; customer: CustomerWithVerification };
 

@@ -16,7 +16,7 @@ import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { type PayoutAccountColumns, payoutAccountPart, payoutAccountSql } from '../bank-accounts/service.ts';
 import { type CustomerWithVerification, lockApprovedCustomer } from '../customers/service.ts';
-import { eventPart, eventsPart, type NewEvent } from '../events/outbox.ts';
+import { eventPart, eventsPart } from '../events/outbox.ts';
 import { pairOf, rateOrSandboxDefault } from '../exchange-rates/market.ts';
 import { UNIT_RATE } from '../exchange-rates/pricing.ts';
 import { type PricedConversion, priceAt, requireRate } from '../exchange-rates/quote.ts';
@@ -52,7 +52,7 @@ import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { productionPayoutsConfigured, submitDuePayouts } from '../rails/pix/payout-submission.ts';
 import { currentRatePart, currentRateSql, type RateColumns } from '../rates/service.ts';
 import { drawFromHoldings } from '../wallets/draw.ts';
-import { type CreationRequest, creationBatches } from './creation-batches.ts';
+import { type CreationRequest, createdEvent, creationBatches } from './creation-batches.ts';
 import { assertWithinLimits } from './limits.ts';
 import type { OffRampPurpose } from './off-ramp-state.ts';
 import { presentTransaction, type TransactionView } from './presenter.ts';
@@ -336,15 +336,6 @@ export function createOffRampService(deps: {
     return { row, view: presentTransaction(row), reserve };
   }
 
-  const created = ({ row, view }: Decided): NewEvent => ({
-    tenant: { projectId: row.project_id, environment: row.environment },
-    type: 'transaction.created',
-    resourceType: 'transaction',
-    resourceId: row.id,
-    data: view,
-    at: row.created_at,
-  });
-
   /** One creation in a transaction of its own (with a LOCKED quote, or when its batch failed). */
   async function createOne(request: OffRampRequest): Promise<TransactionView> {
     const { tenant, input } = request;
@@ -374,7 +365,7 @@ export function createOffRampService(deps: {
         repo.insertTransactionPart(decided.row),
         addUsagePart(customer.id, decided.row.limit_amount_brl, now),
         ...journalParts(decided.reserve),
-        eventPart(created(decided)),
+        eventPart(createdEvent(decided.row, decided.view)),
       ]);
       return decided.view;
     });
@@ -400,7 +391,7 @@ export function createOffRampService(deps: {
           now,
         ),
         ...journalsParts(accepted.map(({ reserve }) => reserve)),
-        eventsPart(accepted.map(created)),
+        eventsPart(accepted.map(({ row, view }) => createdEvent(row, view))),
       ]),
     createOne,
   });

@@ -11,7 +11,7 @@ import type { Environment, Tenant } from '../../lib/environment.ts';
 import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib/pix-brcode.ts';
 import { randomBase62 } from '../../lib/secrets.ts';
 import { type CustomerWithVerification, lockApprovedCustomer } from '../customers/service.ts';
-import { eventPart, eventsPart, type NewEvent } from '../events/outbox.ts';
+import { eventPart, eventsPart } from '../events/outbox.ts';
 import { assertMinimum, platformFeeTerms } from '../exchange-rates/quote.ts';
 import type { ExchangeRateRow } from '../exchange-rates/service.ts';
 import { useLockedQuote } from '../exchange-rates/service.ts';
@@ -36,7 +36,7 @@ import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { onRampFee } from '../rates/convert.ts';
 import { type ChainTransactionView, presentChainTransaction } from '../wallets/presenter.ts';
 import { findChainTransaction, listChainTransactions } from '../wallets/service.ts';
-import { type CreationRequest, creationBatches } from './creation-batches.ts';
+import { type CreationRequest, createdEvent, creationBatches } from './creation-batches.ts';
 import { assertWithinLimits } from './limits.ts';
 import { presentTransaction, type TransactionView } from './presenter.ts';
 import * as repo from './repo.ts';
@@ -235,15 +235,6 @@ export function createTransactionService(deps: {
     return { row, view: presentTransaction(row) };
   }
 
-  const created = (row: repo.TransactionRow, view: TransactionView): NewEvent => ({
-    tenant: { projectId: row.project_id, environment: row.environment },
-    type: 'transaction.created',
-    resourceType: 'transaction',
-    resourceId: row.id,
-    data: view,
-    at: row.created_at,
-  });
-
   /** One creation in a transaction of its own (with a LOCKED quote, or when its batch failed). */
   async function createOne(request: OnRampRequest): Promise<TransactionView> {
     const { tenant, input } = request;
@@ -266,7 +257,7 @@ export function createTransactionService(deps: {
       await writeAll(tx, [
         repo.insertTransactionPart(row),
         addUsagePart(customer.id, row.amount, now),
-        eventPart(created(row, view)),
+        eventPart(createdEvent(row, view)),
       ]);
       return view;
     });
@@ -294,7 +285,7 @@ export function createTransactionService(deps: {
           accepted.map(({ row }) => ({ customerId: row.customer_id, brlCents: row.amount })),
           now,
         ),
-        eventsPart(accepted.map(({ row, view }) => created(row, view))),
+        eventsPart(accepted.map(({ row, view }) => createdEvent(row, view))),
       ]),
     createOne,
   });
