@@ -6,6 +6,7 @@ import {
   encryptSecret,
   newSigningSecret,
   signatureHeaders,
+  signingKey,
 } from '../../src/modules/webhooks/secret.ts';
 
 describe('webhook signing secrets', () => {
@@ -54,5 +55,14 @@ describe('webhook signing secrets', () => {
     );
     expect(() => new Webhook(previous).verify(body, { ...headers, 'webhook-signature': first! })).toThrow();
     expect(new Webhook(previous).verify(body, headers)).toEqual(JSON.parse(body));
+  });
+
+  it('sign with a key decoded once (signingKey) exactly as with its secret', () => {
+    const secret = newSigningSecret();
+    const body = JSON.stringify({ eventId: 'evt', data: { amount: '1500.00' } });
+    const at = new Date();
+    const headers = signatureHeaders(signingKey(secret), 'evt', at, body);
+    expect(headers).toEqual(signatureHeaders(secret, 'evt', at, body));
+    expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
   });
 });

@@ -29,7 +29,7 @@ import {
 } from './dispatch-repo.ts';
 import { deliveryBody } from './presenter.ts';
 import { failPendingDeliveries } from './repo.ts';
-import { decryptSecret, signatureHeaders } from './secret.ts';
+import { decryptSecret, signatureHeaders, signingKey } from './secret.ts';
 import { type AttemptResult, type Post, postWebhook } from './sender.ts';
 import { privateUrlsAllowed, type Resolver, resolveTarget, systemResolver } from './url-safety.ts';
 
@@ -86,6 +86,9 @@ const RECORD_BATCH = 500;
 /** How long the first attempt answered waits for others to be recorded with it. */
 const RECORD_GATHER_MS = 20;
 
+/** Signing keys kept decrypted, at most (the least recently decrypted one goes first). */
+const KEYS_KEPT = 1_000;
+
 function describeDuration(ms: number): string {
   const units: [number, string][] = [
     [86_400_000, 'day'],
@@ -123,6 +126,21 @@ export function createDispatcher(deps: DispatcherDeps) {
   const waiting: { delivery: ClaimedDelivery; token: string; start: (go: boolean) => void }[] = [];
   const { maxInFlightPerEndpoint, maxInFlightPerProject } = config;
   const leaseMs = (AHEAD + 1) * config.timeoutMs + LEASE_MARGIN_MS;
+  /**
+   * Signing keys by endpoint and stored secret, decrypted once rather than for every attempt. Each
+   * claim brings the endpoint's stored secrets, so a rotated or erased secret is never signed with again.
+   */
+  const keys = new Map<string, Buffer>();
+  function keyFor(endpointId: string, ciphertext: string): Buffer {
+    const id = `${endpointId} ${ciphertext}`;
+    let key = keys.get(id);
+    if (!key) {
+      key = signingKey(decryptSecret(encryptionKey, ciphertext, endpointId));
+      keys.set(id, key);
+      if (keys.size > KEYS_KEPT) keys.delete(keys.keys().next().value!);
+    }
+    return key;
+  }
 
   const fanOut = () => db.transaction((tx) => fanOutEvents(tx, clock(), batchSize, config.retryHorizonMs));
 
@@ -139,10 +157,10 @@ export function createDispatcher(deps: DispatcherDeps) {
         data: delivery.event_data,
       });
       const at = clock();
-      const secrets = [decryptSecret(encryptionKey, delivery.secret_ciphertext, delivery.endpoint_id)];
+      const secrets = [keyFor(delivery.endpoint_id, delivery.secret_ciphertext)];
       // during a rotation's overlap the replaced secret signs too
       if (delivery.previous_secret_ciphertext && delivery.previous_secret_expires_at! > at) {
-        secrets.push(decryptSecret(encryptionKey, delivery.previous_secret_ciphertext, delivery.endpoint_id));
+        secrets.push(keyFor(delivery.endpoint_id, delivery.previous_secret_ciphertext));
       }
       const headers = signatureHeaders(secrets, delivery.event_id, at, body);
       return await post({ url, address: target.address, headers, body, timeoutMs: config.timeoutMs });
