@@ -110,15 +110,16 @@ export type ClaimRooms = {
   projects: Map<string, number>;
 };
 
-type Candidate = { id: string; endpoint_id: string; project_id: string };
+export type Candidate = { id: string; endpoint_id: string; project_id: string };
 
 /** How far down the due list one claim looks, per delivery it may claim (the rows are then capped). */
 const WINDOW_PER_ROOM = 4;
 const MAX_WINDOW = 1024;
 
 /**
- * Claims up to `batch` due deliveries for `leaseMs` under a fresh token, and tells whether more may be
- * due for endpoints and projects with room left (a claim made at once then looks past the full ones). A delivery is due when its time
+ * Claims up to `batch` due deliveries under a fresh token, each until `leaseUntil` says (asked in claim
+ * order), and tells whether more may be due for endpoints and projects with room left (a claim made at
+ * once then looks past the full ones). A delivery is due when its time
  * has come, its endpoint is enabled (or a partner asked for this attempt), and no earlier event of the same
  * resource is still waiting for that endpoint or still being fanned out: per resource and endpoint, events
  * go out one at a time, in order.
@@ -137,7 +138,7 @@ export async function claimDueDeliveries(
   db: Database,
   now: Date,
   batch: number,
-  leaseMs: number,
+  leaseUntil: (candidate: Candidate) => Date,
   token: string,
   rooms: ClaimRooms,
 ): Promise<{ claimed: ClaimedDelivery[]; more: boolean }> {
@@ -174,6 +175,7 @@ export async function claimDueDeliveries(
     const endpointRoom = new Map(rooms.endpoints);
     const projectRoom = new Map(rooms.projects);
     const chosen: string[] = [];
+    const leases: Date[] = [];
     // more may be due than this claim saw: past its window, or behind deliveries passed over for the caps
     let more = candidates.length === window;
     for (const candidate of candidates) {
@@ -187,13 +189,15 @@ export async function claimDueDeliveries(
       endpointRoom.set(candidate.endpoint_id, endpointLeft - 1);
       projectRoom.set(candidate.project_id, projectLeft - 1);
       chosen.push(candidate.id);
+      leases.push(leaseUntil(candidate));
     }
     if (chosen.length === 0) return { claimed: [], more: false };
     const claimed = await tx.query<ClaimedDelivery>(
       `UPDATE webhook_deliveries w
-        SET next_attempt_at = $3, claim_token = $4, updated_at = $1
+        SET next_attempt_at = due.lease, claim_token = $4, updated_at = $1
        -- by id, through the primary key (a condition on the due index would read the whole due list)
-       FROM (SELECT d.id FROM unnest($2::uuid[]) AS c (id) JOIN webhook_deliveries d ON d.id = c.id
+       FROM (SELECT d.id, c.lease FROM unnest($2::uuid[], $3::timestamptz[]) AS c (id, lease)
+               JOIN webhook_deliveries d ON d.id = c.id
               WHERE d.status = 'PENDING' AND d.next_attempt_at <= $1
               FOR UPDATE OF d SKIP LOCKED) due,
             webhook_endpoints ep, events e
@@ -203,7 +207,7 @@ export async function claimDueDeliveries(
                ep.previous_secret_ciphertext, ep.previous_secret_expires_at, w.attempt_count,
                w.retry_until, e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at,
                e.data AS event_data`,
-      [now, chosen, new Date(now.getTime() + leaseMs), token],
+      [now, chosen, leases, token],
     );
     return { claimed, more };
   });
