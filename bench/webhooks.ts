@@ -6,9 +6,10 @@
  * The service runs on the bench database with its workers. One endpoint of the bench tenant listens for
  * `customer.created`; the events are recorded through the service's own outbox (`recordEvent`), all in
  * one transaction whose commit wakes the dispatcher, each carrying a customer exactly as the API answers
- * it. The figure is the events over the seconds from that commit to the receiver's last delivery, with
- * signing, fan-out, claims and the recording of every attempt. Afterwards every delivery must be
- * DELIVERED with exactly one attempt, and the receiver must have seen each event exactly once.
+ * it. A round's figure is the events over the seconds from that commit to the receiver's last delivery,
+ * with signing, fan-out, claims and the recording of every attempt; each side's figure is its median of
+ * three rounds. Afterwards every delivery must be DELIVERED with exactly one attempt, and the receiver
+ * must have seen each event of each round exactly once.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,11 @@ import { startChild, waitUntilReady } from './processes.ts';
 import { table } from './report.ts';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Measured rounds of the dispatcher and of the baseline; each figure is the median round. */
+const ROUNDS = 3;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** The receiver: counts and keeps what it is sent, answers 200 at once. */
 async function startReceiver() {
@@ -156,12 +162,28 @@ export async function measureWebhooks(ctx: BenchContext): Promise<number> {
     // the dispatcher's code warms up (as every HTTP target does before its runs)
     await deliver(warmup, 0);
     receiver.reset();
-    // from the commit on: the CPU of delivering the events, not of recording them
-    let meter: ReturnType<typeof cpuMeter> | undefined;
-    const serviceSeconds = await deliver(events, warmup, () => {
-      meter = cpuMeter(child.process.pid, databaseName(ctx));
-    });
-    const cpu = meter!.read();
+    // Rounds of `events` each, the median taken (as the baseline's): a round of a few seconds moves with
+    // whatever else the machine does. CPU from each commit on: delivering the events, not recording them.
+    const roundSeconds: number[] = [];
+    const cpu = { server: 0, database: 0 };
+    const problems: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      receiver.reset();
+      let meter: ReturnType<typeof cpuMeter> | undefined;
+      roundSeconds.push(
+        await deliver(events, warmup + round * events, () => {
+          meter = cpuMeter(child.process.pid, databaseName(ctx));
+        }),
+      );
+      const used = meter!.read();
+      cpu.server += used.server ?? Number.NaN;
+      cpu.database += used.database ?? Number.NaN;
+      const twice = [...receiver.seen.values()].filter((n) => n > 1).length;
+      if (receiver.seen.size !== events)
+        problems.push(`round ${round + 1}: ${receiver.seen.size} distinct events received of ${events}`);
+      if (twice > 0) problems.push(`round ${round + 1}: ${twice} events received more than once`);
+    }
+    const serviceSeconds = median(roundSeconds);
     const serviceRate = events / serviceSeconds;
 
     const rows = await db.query<{ status: string; attempts: number; n: bigint }>(
@@ -170,28 +192,34 @@ export async function measureWebhooks(ctx: BenchContext): Promise<number> {
       [ctx.tenant.projectId],
     );
     const delivered = rows.find((row) => row.status === 'DELIVERED' && row.attempts === 1);
-    const twice = [...receiver.seen.values()].filter((n) => n > 1).length;
     const checks = [
-      Number(delivered?.n ?? 0) === warmup + events && rows.length === 1
+      Number(delivered?.n ?? 0) === warmup + ROUNDS * events && rows.length === 1
         ? null
         : `deliveries: ${JSON.stringify(rows.map((row) => ({ ...row, n: Number(row.n) })))}`,
-      receiver.seen.size === events ? null : `${receiver.seen.size} distinct events received of ${events}`,
-      twice === 0 ? null : `${twice} events received more than once`,
+      ...problems,
     ].filter((problem): problem is string => problem !== null);
 
     // the baseline: the same bodies, the same concurrency, no database
     const bodiesFile = join(scratch, 'bodies.jsonl');
     writeFileSync(bodiesFile, `${receiver.bodies.join('\n')}\n`);
     receiver.reset();
-    const poster = startChild('baseline poster', 'bench/servers/webhook-poster.ts', {
-      BENCH_RECEIVER_URL: receiver.url,
-      BENCH_BODIES_FILE: bodiesFile,
-      BENCH_CONCURRENCY: String(concurrency),
-      BENCH_WARMUP: String(warmup),
-    });
+    const poster = startChild(
+      'baseline poster',
+      'bench/servers/webhook-poster.ts',
+      {
+        BENCH_RECEIVER_URL: receiver.url,
+        BENCH_BODIES_FILE: bodiesFile,
+        BENCH_CONCURRENCY: String(concurrency),
+        BENCH_WARMUP: String(warmup),
+        BENCH_ROUNDS: String(ROUNDS),
+      },
+      settings.profileDir,
+    );
     await new Promise<void>((resolve) => poster.process.once('exit', () => resolve()));
     const result = JSON.parse(poster.output().split('\n').at(-1) ?? '{}') as {
       seconds?: number;
+      rounds?: number[];
+      cpuPerPost?: number;
       failed?: number;
     };
     if (result.seconds === undefined) throw new Error(`baseline poster failed:\n${poster.output()}`);
@@ -199,6 +227,9 @@ export async function measureWebhooks(ctx: BenchContext): Promise<number> {
     const baselineRate = events / result.seconds;
     const ratio = serviceRate / baselineRate;
 
+    const listed = (rounds: number[] | undefined) =>
+      (rounds ?? []).map((seconds) => seconds.toFixed(2)).join(', ');
+    log(`rounds (s): dispatcher ${listed(roundSeconds)}; baseline ${listed(result.rounds)}`);
     log('');
     log(
       table(
@@ -208,7 +239,7 @@ export async function measureWebhooks(ctx: BenchContext): Promise<number> {
             'baseline: POST the same bodies, no database',
             baselineRate.toFixed(0),
             result.seconds.toFixed(2),
-            '',
+            result.cpuPerPost === undefined ? '' : result.cpuPerPost.toFixed(0),
             '',
             '',
             '',
@@ -217,8 +248,8 @@ export async function measureWebhooks(ctx: BenchContext): Promise<number> {
             'dispatcher: outbox to receiver',
             serviceRate.toFixed(0),
             serviceSeconds.toFixed(2),
-            cpu.server === undefined ? '' : ((cpu.server / events) * 1e6).toFixed(0),
-            cpu.database === undefined ? '' : ((cpu.database / events) * 1e6).toFixed(0),
+            Number.isNaN(cpu.server) ? '' : ((cpu.server / (ROUNDS * events)) * 1e6).toFixed(0),
+            Number.isNaN(cpu.database) ? '' : ((cpu.database / (ROUNDS * events)) * 1e6).toFixed(0),
             ratio.toFixed(2),
             ratio >= settings.webhookTarget ? 'ok' : `BELOW ${settings.webhookTarget}`,
           ],
