@@ -26,6 +26,34 @@ async function createAccount(api: Client, body: object) {
 const ids = (page: { data: { id: string }[] }) => page.data.map((account) => account.id);
 
 describe('GET /bank-accounts/{id}', () => {
+  it('answers reads made together each with its own account: another tenant’s and a removed one 404', async () => {
+    const otherTenant = await server.newTenant();
+    const other = client(server.production, otherTenant.productionKey);
+    const otherCustomer = await createCustomer(other);
+    const mine = [];
+    for (let i = 0; i < 12; i++) mine.push(await createAccount(production, accountBody(customer.id)));
+    const theirs = [];
+    for (let i = 0; i < 4; i++) theirs.push(await createAccount(other, accountBody(otherCustomer.id)));
+    const removed = await createAccount(production, accountBody(customer.id));
+    expect((await production.delete(`/bank-accounts/${removed.id}`)).statusCode).toBe(204);
+
+    const reads = [
+      ...mine.map((account) => ({ api: production, id: account.id, expected: account })),
+      ...theirs.map((account) => ({ api: other, id: account.id, expected: account })),
+      ...theirs.map((account) => ({ api: production, id: account.id, expected: undefined })),
+      ...mine.slice(0, 4).map((account) => ({ api: sandbox, id: account.id, expected: undefined })),
+      { api: production, id: removed.id, expected: undefined },
+    ];
+    const answers = await Promise.all(reads.map(({ api, id }) => api.get(`/bank-accounts/${id}`)));
+    answers.forEach((answer, index) => {
+      const { expected } = reads[index]!;
+      if (expected) {
+        expect(answer.statusCode).toBe(200);
+        expect(answer.json()).toEqual(expected);
+      } else expect(answer.statusCode).toBe(404);
+    });
+  });
+
   it('answers every field of seed 2.4, with the holder incorporationDate of a business', async () => {
     const business = await createCustomer(production, businessBody());
     const created = await createAccount(production, selfBody(business));

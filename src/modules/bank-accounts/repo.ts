@@ -1,4 +1,5 @@
 import type { StatementPart } from '../../db/one-statement.ts';
+import { batchedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { PixKeyType } from '../../lib/pix-key.ts';
@@ -65,18 +66,27 @@ export async function insertBankAccount(db: Executor, row: BankAccountRow): Prom
   );
 }
 
-/** One live account of the tenant, by primary key. */
-export async function findBankAccount(
+/**
+ * Reads one live account of the tenant by primary key, coalesced with the reads made meanwhile
+ * (`read-batches.ts`): one statement for several accounts, each matched on its own tenant.
+ */
+export function bankAccountReader(
   db: Executor,
-  tenant: Tenant,
-  id: string,
-): Promise<BankAccountRow | undefined> {
-  const rows = await db.query<BankAccountRow>(
-    `SELECT ${COLUMNS} FROM bank_accounts
-      WHERE id = $1 AND project_id = $2 AND environment = $3 AND deleted_at IS NULL`,
-    [id, tenant.projectId, tenant.environment],
-  );
-  return rows[0];
+): (read: { tenant: Tenant; id: string }) => Promise<BankAccountRow | undefined> {
+  return batchedReads(db, {
+    sql: `SELECT r.i::int AS read_index, ${COLUMNS.split(',')
+      .map((column) => `b.${column.trim()}`)
+      .join(', ')}
+            FROM unnest($1::uuid[], $2::uuid[], $3::text[]) WITH ORDINALITY AS r (id, project_id, environment, i)
+            JOIN bank_accounts b
+              ON b.id = r.id AND b.project_id = r.project_id AND b.environment = r.environment
+           WHERE b.deleted_at IS NULL`,
+    params: (reads) => [
+      reads.map((read) => read.id),
+      reads.map((read) => read.tenant.projectId),
+      reads.map((read) => read.tenant.environment),
+    ],
+  });
 }
 
 /**

@@ -29,6 +29,7 @@ const holderVerificationStatus = (account: ValidBankAccount, owner: repo.Account
 
 export function createBankAccountService(deps: { db: Database; clock: Clock }) {
   const { db, clock } = deps;
+  const read = repo.bankAccountReader(db);
 
   async function create(tenant: Tenant, input: CreateBankAccountInput): Promise<BankAccountView> {
     const now = clock();
@@ -83,7 +84,7 @@ export function createBankAccountService(deps: { db: Database; clock: Clock }) {
   }
 
   async function get(tenant: Tenant, id: string): Promise<BankAccountView> {
-    const row = await repo.findBankAccount(db, tenant, id);
+    const row = await read({ tenant, id });
     if (!row) throw notFound('Bank account');
     return presentBankAccount(row);
   }
@@ -104,4 +105,4 @@ export function createBankAccountService(deps: { db: Database; clock: Clock }) {
   return { create, get, list, remove };
 }
 
-export { findBankAccount, type PayoutAccountColumns, payoutAccountPart, payoutAccountSql } from './repo.ts';
+export { type PayoutAccountColumns, payoutAccountPart, payoutAccountSql } from './repo.ts';

@@ -49,6 +49,7 @@ function validate(input: CreateLimitRequestInput): LimitAmounts {
 
 export function createLimitRequestService(deps: { db: Database; clock: Clock }) {
   const { db, clock } = deps;
+  const read = repo.limitRequestReader(db);
 
   /**
    * Opens a request for review. The customer row is locked so that requests of one customer are
@@ -114,7 +115,7 @@ export function createLimitRequestService(deps: { db: Database; clock: Clock }) 
   }
 
   async function get(tenant: Tenant, customerId: string, id: string): Promise<LimitRequestView> {
-    const row = await repo.findLimitRequest(db, tenant, customerId, id);
+    const row = await read({ tenant, customerId, id });
     if (!row) throw notFound('Limit request');
     return presentLimitRequest(row);
   }

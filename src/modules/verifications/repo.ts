@@ -1,3 +1,4 @@
+import { batchedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { StatusReason, VerificationStatus } from './state.ts';
@@ -38,18 +39,26 @@ export async function insertVerification(
   );
 }
 
-export async function findVerification(
+/** Reads one verification of a customer of the tenant, coalesced with the reads made meanwhile (`read-batches.ts`). */
+export function verificationReader(
   db: Executor,
-  tenant: Tenant,
-  customerId: string,
-  id: string,
-): Promise<VerificationRow | undefined> {
-  const rows = await db.query<VerificationRow>(
-    `SELECT ${COLUMNS} FROM verifications
-      WHERE id = $1 AND customer_id = $2 AND project_id = $3 AND environment = $4`,
-    [id, customerId, tenant.projectId, tenant.environment],
-  );
-  return rows[0];
+): (read: { tenant: Tenant; customerId: string; id: string }) => Promise<VerificationRow | undefined> {
+  return batchedReads(db, {
+    sql: `SELECT r.i::int AS read_index, ${COLUMNS.split(',')
+      .map((column) => `v.${column.trim()}`)
+      .join(', ')}
+            FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[])
+                 WITH ORDINALITY AS r (id, customer_id, project_id, environment, i)
+            JOIN verifications v
+              ON v.id = r.id AND v.customer_id = r.customer_id AND v.project_id = r.project_id
+             AND v.environment = r.environment`,
+    params: (reads) => [
+      reads.map((read) => read.id),
+      reads.map((read) => read.customerId),
+      reads.map((read) => read.tenant.projectId),
+      reads.map((read) => read.tenant.environment),
+    ],
+  });
 }
 
 /** Locks the verification row for a state change. */

@@ -4,9 +4,10 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../core/errors.ts';
 import { bearerSecurity, problems, Uuid } from '../../http/schemas.ts';
 import { presentVerification } from './presenter.ts';
-import { findVerification } from './repo.ts';
+import { verificationReader } from './repo.ts';
 
 export const verificationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const read = verificationReader(ctx.db);
   app.get(
     '/customers/:id/verifications/:verificationId',
     {
@@ -22,12 +23,8 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       },
     },
     async (request) => {
-      const row = await findVerification(
-        ctx.db,
-        request.tenant,
-        request.params.id,
-        request.params.verificationId,
-      );
+      const { id: customerId, verificationId: id } = request.params;
+      const row = await read({ tenant: request.tenant, customerId, id });
       if (!row) throw notFound('Verification');
       return presentVerification(row);
     },

@@ -1,0 +1,53 @@
+/**
+ * Reads by key, coalesced: the group commit of `batches.ts`, for reads. A read runs at once when fewer
+ * than `IN_FLIGHT` reads of its kind are under way; otherwise it waits for one of them to end and goes
+ * with the others that arrived meanwhile, up to `SIZE`, as one statement. Under load, the fixed cost of a
+ * statement (its round trip, its start in PostgreSQL and in the driver) is then paid once for several
+ * reads; alone, a read is one statement as before, and no read waits for a timer.
+ *
+ * A read sees everything committed before it was made: the statement that answers it starts after it
+ * arrived. Reads in a transaction do not come here (they run on the transaction's connection).
+ *
+ * A statement that fails answers none of its reads: each then runs again on its own, so that one read's
+ * bad key fails that read alone.
+ */
+import { createBatches } from './batches.ts';
+import type { Executor } from './types.ts';
+
+/** Reads in one statement at most, and such statements under way at once per kind. */
+const SIZE = 64;
+const IN_FLIGHT = 4;
+
+export type ReadBatchOptions<K> = {
+  /**
+   * One statement answering several reads, whatever their number (arrays as parameters, so that it is
+   * prepared once): each row carries `read_index`, the 1-based place of its read among `keys`; a read
+   * without a row answers undefined.
+   */
+  sql: string;
+  /** The statement's parameters for these reads. */
+  params: (keys: readonly K[]) => unknown[];
+};
+
+export function batchedReads<K, Row>(
+  db: Executor,
+  { sql, params }: ReadBatchOptions<K>,
+): (key: K) => Promise<Row | undefined> {
+  async function readAll(keys: K[]): Promise<(Row | undefined)[]> {
+    const found = Array.from<Row | undefined>({ length: keys.length });
+    for (const row of await db.query<Row & { read_index: number }>(sql, params(keys))) {
+      found[row.read_index - 1] = row;
+    }
+    return found;
+  }
+  let reads = 0;
+  const batches = createBatches<K, Row | undefined>({
+    run: async (keys) => (await readAll(keys)).map((value) => ({ ok: true, value })),
+    runOne: async (key) => (await readAll([key]))[0],
+    // every read its own key: two reads of one row may share a statement
+    keyOf: () => String(reads++),
+    size: SIZE,
+    inFlight: IN_FLIGHT,
+  });
+  return (key) => batches.submit(key);
+}

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batchedReads } from '../../src/db/read-batches.ts';
+import type { Executor } from '../../src/db/types.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ workers: false });
+});
+afterAll(() => server.close());
+
+/** The test database, counting the statements run on it. */
+function counted(): Executor & { statements: number } {
+  const db = {
+    statements: 0,
+    query<Row>(text: string, params?: readonly unknown[]) {
+      db.statements++;
+      return server.ctx.db.query<Row>(text, params);
+    },
+  };
+  return db;
+}
+
+/** Reads each key's square; a negative key has no row, and the key 0 fails its statement. */
+const squares = (db: Executor) =>
+  batchedReads<number, { read_index: number; square: number }>(db, {
+    // 0 / k: division by zero for the key 0
+    sql: `SELECT r.i::int AS read_index, r.k * r.k + 0 / r.k AS square
+            FROM unnest($1::int[]) WITH ORDINALITY AS r (k, i) WHERE r.k >= 0`,
+    params: (keys) => [keys],
+  });
+
+describe('reads coalesced', () => {
+  it('answer each read its own row, in fewer statements than reads when they arrive together', async () => {
+    const db = counted();
+    const read = squares(db);
+    const keys = Array.from({ length: 40 }, (_, i) => i + 1);
+    const rows = await Promise.all(keys.map((key) => read(key)));
+    expect(rows.map((row) => row?.square)).toEqual(keys.map((key) => key * key));
+    // four alone at once, the other thirty-six in at most four more statements as those end
+    expect(db.statements).toBeLessThanOrEqual(8);
+  });
+
+  it('run a read alone at once, in a statement of its own', async () => {
+    const db = counted();
+    const read = squares(db);
+    expect((await read(3))?.square).toBe(9);
+    expect((await read(4))?.square).toBe(16);
+    expect(db.statements).toBe(2);
+  });
+
+  it('answer undefined for a read without a row, the others of its statement unaffected', async () => {
+    const read = squares(counted());
+    const rows = await Promise.all([1, 2, 3, 4, 5, -6, 7, 8].map((key) => read(key)));
+    expect(rows.map((row) => row?.square)).toEqual([1, 4, 9, 16, 25, undefined, 49, 64]);
+  });
+
+  it('fail only the read whose key fails its statement', async () => {
+    const read = squares(counted());
+    const results = await Promise.allSettled([1, 2, 3, 4, 5, 0, 7, 8].map((key) => read(key)));
+    expect(results.map((result) => result.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect(results.map((result) => (result.status === 'fulfilled' ? result.value?.square : null))).toEqual([
+      1,
+      4,
+      9,
+      16,
+      25,
+      null,
+      49,
+      64,
+    ]);
+  });
+});
