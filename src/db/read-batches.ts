@@ -21,33 +21,41 @@ const IN_FLIGHT = 4;
 export type ReadBatchOptions<K> = {
   /**
    * One statement answering several reads, whatever their number (arrays as parameters, so that it is
-   * prepared once): each row carries `read_index`, the 1-based place of its read among `keys`; a read
-   * without a row answers undefined.
+   * prepared once): each row carries `read_index`, the 1-based place of its read among `keys`.
    */
   sql: string;
   /** The statement's parameters for these reads. */
   params: (keys: readonly K[]) => unknown[];
 };
 
-export function batchedReads<K, Row>(
+/** Reads answering rows, coalesced: each read gets its own rows, in the statement's order. */
+export function batchedRows<K, Row>(
   db: Executor,
   { sql, params }: ReadBatchOptions<K>,
-): (key: K) => Promise<Row | undefined> {
-  async function readAll(keys: K[]): Promise<(Row | undefined)[]> {
-    const found = Array.from<Row | undefined>({ length: keys.length });
-    for (const row of await db.query<Row & { read_index: number }>(sql, params(keys))) {
-      found[row.read_index - 1] = row;
-    }
+): (key: K) => Promise<(Row & { read_index: number })[]> {
+  type Found = Row & { read_index: number };
+  async function readAll(keys: K[]): Promise<Found[][]> {
+    const found = Array.from({ length: keys.length }, (): Found[] => []);
+    for (const row of await db.query<Found>(sql, params(keys))) found[row.read_index - 1]!.push(row);
     return found;
   }
   let reads = 0;
-  const batches = createBatches<K, Row | undefined>({
+  const batches = createBatches<K, Found[]>({
     run: async (keys) => (await readAll(keys)).map((value) => ({ ok: true, value })),
-    runOne: async (key) => (await readAll([key]))[0],
+    runOne: async (key) => (await readAll([key]))[0]!,
     // every read its own key: two reads of one row may share a statement
     keyOf: () => String(reads++),
     size: SIZE,
     inFlight: IN_FLIGHT,
   });
   return (key) => batches.submit(key);
+}
+
+/** Reads answering one row each (or undefined, for a read without one), coalesced. */
+export function batchedReads<K, Row>(
+  db: Executor,
+  options: ReadBatchOptions<K>,
+): (key: K) => Promise<Row | undefined> {
+  const rows = batchedRows<K, Row>(db, options);
+  return async (key) => (await rows(key))[0];
 }

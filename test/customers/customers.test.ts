@@ -177,6 +177,25 @@ describe('GET /customers', () => {
     expect(past.data).toEqual([]);
   });
 
+  it('answers pages asked for together each with its own tenant’s customers and total', async () => {
+    const tenants = [await server.newTenant(), await server.newTenant()];
+    const apis = tenants.map((tenant) => client(server.production, tenant.productionKey));
+    const created: string[][] = [[], []];
+    for (let i = 0; i < 3; i++) created[0]!.push((await createCustomer(apis[0]!)).id);
+    for (let i = 0; i < 2; i++) created[1]!.push((await createCustomer(apis[1]!)).id);
+    const sandboxApi = client(server.sandbox, tenants[0]!.sandboxKey);
+    const asks = [
+      ...Array.from({ length: 8 }, (_, i) => ({ api: apis[i % 2]!, ids: [...created[i % 2]!].reverse() })),
+      ...Array.from({ length: 4 }, () => ({ api: sandboxApi, ids: [] as string[] })),
+    ];
+    const answers = await Promise.all(asks.map(({ api }) => api.get('/customers')));
+    answers.forEach((answer, index) => {
+      const page = answer.json();
+      expect(page.data.map((c: { id: string }) => c.id)).toEqual(asks[index]!.ids);
+      expect(page.pagination.total).toBe(asks[index]!.ids.length);
+    });
+  });
+
   it('keeps pagination.total exact from a count the database maintains, per environment, under concurrent creations and refusals', async () => {
     const tenant = await server.newTenant();
     const api = client(server.production, tenant.productionKey);

@@ -111,6 +111,38 @@ describe('GET /customers/{id}/limit-requests', () => {
     expect(last.pagination).toEqual({ size: 2, total: 5, hasNextPage: false, page: 3, nextCursor: null });
   });
 
+  it('answers pages asked for together each with its own items and total, another tenant’s customer 404', async () => {
+    const other = await approvedCustomer(sandbox);
+    const otherCreated = await requestsOf(other, 3);
+    const newestFirst = (list: LimitRequest[]) => list.map((r) => r.id).reverse();
+    const asks = [
+      ...Array.from({ length: 6 }, (_, i) => ({
+        api: sandbox,
+        url: `${path(customer.id)}?limit=2&page=${(i % 3) + 1}`,
+        ids: newestFirst(created).slice((i % 3) * 2, (i % 3) * 2 + 2),
+        total: 5,
+      })),
+      ...Array.from({ length: 6 }, () => ({
+        api: sandbox,
+        url: path(other.id),
+        ids: newestFirst(otherCreated),
+        total: 3,
+      })),
+      ...Array.from({ length: 4 }, () => ({ api: otherTenant, url: path(customer.id), ids: null, total: 0 })),
+    ];
+    const answers = await Promise.all(asks.map(({ api, url }) => api.get(url)));
+    answers.forEach((answer, index) => {
+      const ask = asks[index]!;
+      if (ask.ids === null) {
+        expect(answer.statusCode).toBe(404);
+        return;
+      }
+      expect(answer.statusCode).toBe(200);
+      expect(ids(answer.json())).toEqual(ask.ids);
+      expect(answer.json().pagination.total).toBe(ask.total);
+    });
+  });
+
   it('answers the same items as reading each one', async () => {
     const page = (await sandbox.get(path(customer.id))).json();
     for (const item of page.data) {

@@ -1,4 +1,4 @@
-import { queryPage } from '../../db/page-query.ts';
+import { batchedPages } from '../../db/page-query.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { VerificationStatus } from '../verifications/state.ts';
@@ -99,22 +99,41 @@ export async function lockCustomers(
   );
 }
 
-export async function listCustomers(
+/**
+ * A page of the tenant's customers, newest first, and their total (the count the database keeps,
+ * migration 023, not a count over every customer of the project), in one statement coalesced with the
+ * pages asked for meanwhile (`batchedPages`).
+ */
+export function customerPageReader(
   db: Executor,
-  tenant: Tenant,
-  limit: number,
-  offset: number,
-): Promise<{ rows: CustomerWithVerification[]; total: number }> {
-  // the count the database keeps (migration 023), not a count over every customer of the project
-  const { rows, total } = await queryPage<CustomerWithVerification>(
+): (read: {
+  tenant: Tenant;
+  limit: number;
+  offset: number;
+}) => Promise<{ rows: CustomerWithVerification[]; total: number }> {
+  const readPage = batchedPages<{ tenant: Tenant; limit: number; offset: number }, CustomerWithVerification>(
     db,
-    `SELECT coalesce((SELECT total FROM customer_counts WHERE project_id = $1 AND environment = $2), 0)
-       AS total`,
-    `${SELECT} WHERE c.project_id = $1 AND c.environment = $2
-      ORDER BY c.created_at DESC, c.id DESC LIMIT $3 OFFSET $4`,
-    [tenant.projectId, tenant.environment, limit, offset],
+    {
+      reads: {
+        unnest: 'unnest($1::uuid[], $2::text[], $3::int[], $4::int[])',
+        columns: ['project_id', 'environment', 'page_limit', 'page_offset'],
+      },
+      totalSql: `SELECT coalesce((SELECT k.total FROM customer_counts k
+                                 WHERE k.project_id = r.project_id AND k.environment = r.environment), 0) AS total`,
+      pageSql: `${SELECT} WHERE c.project_id = r.project_id AND c.environment = r.environment
+               ORDER BY c.created_at DESC, c.id DESC LIMIT r.page_limit OFFSET r.page_offset`,
+      params: (reads) => [
+        reads.map((read) => read.tenant.projectId),
+        reads.map((read) => read.tenant.environment),
+        reads.map((read) => read.limit),
+        reads.map((read) => read.offset),
+      ],
+    },
   );
-  return { rows, total: total ?? 0 };
+  return async (read) => {
+    const { rows, total } = await readPage(read);
+    return { rows, total: total ?? 0 };
+  };
 }
 
 /**

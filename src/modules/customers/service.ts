@@ -65,6 +65,7 @@ export function createCustomerService(deps: {
   config: Pick<Config, 'defaultLimits'>;
 }) {
   const { db, clock, link, config } = deps;
+  const readPage = repo.customerPageReader(db);
 
   async function create(tenant: Tenant, input: CreateCustomerInput): Promise<CustomerView> {
     const now = clock();
@@ -169,7 +170,7 @@ export function createCustomerService(deps: {
   }
 
   async function list(tenant: Tenant, page: PageRequest): Promise<PageResult<CustomerView>> {
-    const { rows, total } = await repo.listCustomers(db, tenant, page.limit, page.offset);
+    const { rows, total } = await readPage({ tenant, limit: page.limit, offset: page.offset });
     return pageResult(
       page,
       rows.map((row) => presentCustomer(row, link)),

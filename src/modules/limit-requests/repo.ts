@@ -1,4 +1,4 @@
-import { queryPage } from '../../db/page-query.ts';
+import { batchedPages, type Page } from '../../db/page-query.ts';
 import { batchedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
@@ -83,26 +83,38 @@ export function limitRequestReader(
 
 /**
  * A page of a customer's requests, newest first (served by the index `limit_requests_list`), and their
- * total, read from the per-customer count the database keeps, in one statement. `total` is undefined
- * when the customer is not one of the tenant's.
+ * total, read from the per-customer count the database keeps, in one statement coalesced with the pages
+ * asked for meanwhile (`batchedPages`). `total` is undefined when the customer is not one of the
+ * tenant's.
  */
-export async function listLimitRequests(
+export function limitRequestPageReader(
   db: Executor,
-  tenant: Tenant,
-  customerId: string,
-  limit: number,
-  offset: number,
-): Promise<{ rows: LimitRequestRow[]; total: number | undefined }> {
-  return queryPage<LimitRequestRow>(
-    db,
-    `SELECT coalesce(k.total, 0) AS total
-       FROM customers c LEFT JOIN limit_request_counts k ON k.customer_id = c.id
-      WHERE c.id = $1 AND c.project_id = $2 AND c.environment = $3`,
-    `SELECT ${COLUMNS} FROM limit_requests
-      WHERE customer_id = $1 AND project_id = $2 AND environment = $3
-      ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
-    [customerId, tenant.projectId, tenant.environment, limit, offset],
-  );
+): (read: {
+  tenant: Tenant;
+  customerId: string;
+  limit: number;
+  offset: number;
+}) => Promise<Page<LimitRequestRow>> {
+  return batchedPages(db, {
+    reads: {
+      unnest: 'unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::int[])',
+      columns: ['customer_id', 'project_id', 'environment', 'page_limit', 'page_offset'],
+    },
+    totalSql: `SELECT coalesce(k.total, 0) AS total
+                 FROM customers c LEFT JOIN limit_request_counts k ON k.customer_id = c.id
+                WHERE c.id = r.customer_id AND c.project_id = r.project_id AND c.environment = r.environment`,
+    pageSql: `SELECT ${COLUMNS} FROM limit_requests l
+               WHERE l.customer_id = r.customer_id AND l.project_id = r.project_id
+                 AND l.environment = r.environment
+               ORDER BY l.created_at DESC, l.id DESC LIMIT r.page_limit OFFSET r.page_offset`,
+    params: (reads) => [
+      reads.map((read) => read.customerId),
+      reads.map((read) => read.tenant.projectId),
+      reads.map((read) => read.tenant.environment),
+      reads.map((read) => read.limit),
+      reads.map((read) => read.offset),
+    ],
+  });
 }
 
 /** Locks one request by id for its review (operators work across tenants). */

@@ -50,6 +50,7 @@ function validate(input: CreateLimitRequestInput): LimitAmounts {
 export function createLimitRequestService(deps: { db: Database; clock: Clock }) {
   const { db, clock } = deps;
   const read = repo.limitRequestReader(db);
+  const readPage = repo.limitRequestPageReader(db);
 
   /**
    * Opens a request for review. The customer row is locked so that requests of one customer are
@@ -125,7 +126,7 @@ export function createLimitRequestService(deps: { db: Database; clock: Clock }) 
     customerId: string,
     page: PageRequest,
   ): Promise<PageResult<LimitRequestView>> {
-    const { rows, total } = await repo.listLimitRequests(db, tenant, customerId, page.limit, page.offset);
+    const { rows, total } = await readPage({ tenant, customerId, limit: page.limit, offset: page.offset });
     if (total === undefined) throw notFound('Customer');
     return pageResult(page, rows.map(presentLimitRequest), total);
   }
