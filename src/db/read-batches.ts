@@ -11,6 +11,8 @@
  * A statement that fails answers none of its reads: each then runs again on its own, so that one read's
  * bad key fails that read alone.
  */
+
+import type { Tenant } from '../lib/environment.ts';
 import { createBatches } from './batches.ts';
 import type { Executor } from './types.ts';
 
@@ -59,3 +61,54 @@ export function batchedReads<K, Row>(
   const rows = batchedRows<K, Row>(db, options);
   return async (key) => (await rows(key))[0];
 }
+
+export type KeyedReadOptions<K> = {
+  /** The table read, and its columns answered (comma-separated). */
+  table: string;
+  columns: string;
+  /** The columns a row is matched on, each with its SQL type, and a read's values for them, in order. */
+  keys: [column: string, type: string][];
+  values: (read: K) => unknown[];
+  /** A further condition on the row, over the table's alias `t` (`t.deleted_at IS NULL`). */
+  where?: string;
+};
+
+/**
+ * Reads one row of a table by the values of its key columns (an id and the tenant it must belong to),
+ * coalesced: one statement joins the table to the reads' values on every key column.
+ */
+export function keyedReads<K, Row>(
+  db: Executor,
+  { table, columns, keys, values, where }: KeyedReadOptions<K>,
+): (read: K) => Promise<Row | undefined> {
+  const answered = columns
+    .split(',')
+    .map((column) => `t.${column.trim()}`)
+    .join(', ');
+  const arrays = keys.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
+  const names = keys.map(([column]) => column).join(', ');
+  const matches = keys.map(([column]) => `t.${column} = r.${column}`).join(' AND ');
+  return batchedReads(db, {
+    sql: `SELECT r.read_index::int AS read_index, ${answered}
+            FROM unnest(${arrays}) WITH ORDINALITY AS r (${names}, read_index)
+            JOIN ${table} t ON ${matches}${where ? ` WHERE ${where}` : ''}`,
+    params: (reads) => {
+      const rows = reads.map(values);
+      return keys.map((_, index) => rows.map((row) => row[index]));
+    },
+  });
+}
+
+/** The keys of a row of one of a tenant's customers, read by its id (limit requests, verifications). */
+export const customerRowKeys: Pick<
+  KeyedReadOptions<{ tenant: Tenant; customerId: string; id: string }>,
+  'keys' | 'values'
+> = {
+  keys: [
+    ['id', 'uuid'],
+    ['customer_id', 'uuid'],
+    ['project_id', 'uuid'],
+    ['environment', 'text'],
+  ],
+  values: (read) => [read.id, read.customerId, read.tenant.projectId, read.tenant.environment],
+};

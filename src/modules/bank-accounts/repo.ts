@@ -1,5 +1,5 @@
 import type { StatementPart } from '../../db/one-statement.ts';
-import { batchedReads } from '../../db/read-batches.ts';
+import { keyedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { PixKeyType } from '../../lib/pix-key.ts';
@@ -73,19 +73,16 @@ export async function insertBankAccount(db: Executor, row: BankAccountRow): Prom
 export function bankAccountReader(
   db: Executor,
 ): (read: { tenant: Tenant; id: string }) => Promise<BankAccountRow | undefined> {
-  return batchedReads(db, {
-    sql: `SELECT r.i::int AS read_index, ${COLUMNS.split(',')
-      .map((column) => `b.${column.trim()}`)
-      .join(', ')}
-            FROM unnest($1::uuid[], $2::uuid[], $3::text[]) WITH ORDINALITY AS r (id, project_id, environment, i)
-            JOIN bank_accounts b
-              ON b.id = r.id AND b.project_id = r.project_id AND b.environment = r.environment
-           WHERE b.deleted_at IS NULL`,
-    params: (reads) => [
-      reads.map((read) => read.id),
-      reads.map((read) => read.tenant.projectId),
-      reads.map((read) => read.tenant.environment),
+  return keyedReads(db, {
+    table: 'bank_accounts',
+    columns: COLUMNS,
+    keys: [
+      ['id', 'uuid'],
+      ['project_id', 'uuid'],
+      ['environment', 'text'],
     ],
+    values: (read) => [read.id, read.tenant.projectId, read.tenant.environment],
+    where: 't.deleted_at IS NULL',
   });
 }
 

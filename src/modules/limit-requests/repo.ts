@@ -1,5 +1,5 @@
 import { batchedPages, type Page } from '../../db/page-query.ts';
-import { batchedReads } from '../../db/read-batches.ts';
+import { customerRowKeys, keyedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { LimitAmounts, LimitRequestStatus, SupportingDocumentType } from './rules.ts';
@@ -63,22 +63,7 @@ export async function insertLimitRequestUnlessInReview(db: Executor, row: LimitR
 export function limitRequestReader(
   db: Executor,
 ): (read: { tenant: Tenant; customerId: string; id: string }) => Promise<LimitRequestRow | undefined> {
-  return batchedReads(db, {
-    sql: `SELECT r.i::int AS read_index, ${COLUMNS.split(',')
-      .map((column) => `l.${column.trim()}`)
-      .join(', ')}
-            FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[])
-                 WITH ORDINALITY AS r (id, customer_id, project_id, environment, i)
-            JOIN limit_requests l
-              ON l.id = r.id AND l.customer_id = r.customer_id AND l.project_id = r.project_id
-             AND l.environment = r.environment`,
-    params: (reads) => [
-      reads.map((read) => read.id),
-      reads.map((read) => read.customerId),
-      reads.map((read) => read.tenant.projectId),
-      reads.map((read) => read.tenant.environment),
-    ],
-  });
+  return keyedReads(db, { table: 'limit_requests', columns: COLUMNS, ...customerRowKeys });
 }
 
 /**

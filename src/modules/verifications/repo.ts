@@ -1,4 +1,4 @@
-import { batchedReads } from '../../db/read-batches.ts';
+import { customerRowKeys, keyedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { StatusReason, VerificationStatus } from './state.ts';
@@ -43,22 +43,7 @@ export async function insertVerification(
 export function verificationReader(
   db: Executor,
 ): (read: { tenant: Tenant; customerId: string; id: string }) => Promise<VerificationRow | undefined> {
-  return batchedReads(db, {
-    sql: `SELECT r.i::int AS read_index, ${COLUMNS.split(',')
-      .map((column) => `v.${column.trim()}`)
-      .join(', ')}
-            FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[])
-                 WITH ORDINALITY AS r (id, customer_id, project_id, environment, i)
-            JOIN verifications v
-              ON v.id = r.id AND v.customer_id = r.customer_id AND v.project_id = r.project_id
-             AND v.environment = r.environment`,
-    params: (reads) => [
-      reads.map((read) => read.id),
-      reads.map((read) => read.customerId),
-      reads.map((read) => read.tenant.projectId),
-      reads.map((read) => read.tenant.environment),
-    ],
-  });
+  return keyedReads(db, { table: 'verifications', columns: COLUMNS, ...customerRowKeys });
 }
 
 /** Locks the verification row for a state change. */
