@@ -21,6 +21,7 @@ import { connectPostgres } from '../src/db/postgres.ts';
 import { recordEvent } from '../src/modules/events/outbox.ts';
 import { authorization, type BenchContext, databaseName, serviceEnv } from './context.ts';
 import { cpuMeter } from './cpu.ts';
+import { median } from './load.ts';
 import { startChild, waitUntilReady } from './processes.ts';
 import { table } from './report.ts';
 
@@ -28,8 +29,6 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Measured rounds of the dispatcher and of the baseline; each figure is the median round. */
 const ROUNDS = 3;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** The receiver: counts and keeps what it is sent, answers 200 at once. */
 async function startReceiver() {
@@ -217,18 +216,17 @@ export async function measureWebhooks(ctx: BenchContext): Promise<number> {
     );
     await new Promise<void>((resolve) => poster.process.once('exit', () => resolve()));
     const result = JSON.parse(poster.output().split('\n').at(-1) ?? '{}') as {
-      seconds?: number;
       rounds?: number[];
       cpuPerPost?: number;
       failed?: number;
     };
-    if (result.seconds === undefined) throw new Error(`baseline poster failed:\n${poster.output()}`);
+    if (!result.rounds?.length) throw new Error(`baseline poster failed:\n${poster.output()}`);
     if (result.failed) checks.push(`baseline: ${result.failed} POSTs not answered 200`);
-    const baselineRate = events / result.seconds;
+    const baselineSeconds = median(result.rounds);
+    const baselineRate = events / baselineSeconds;
     const ratio = serviceRate / baselineRate;
 
-    const listed = (rounds: number[] | undefined) =>
-      (rounds ?? []).map((seconds) => seconds.toFixed(2)).join(', ');
+    const listed = (rounds: number[]) => rounds.map((seconds) => seconds.toFixed(2)).join(', ');
     log(`rounds (s): dispatcher ${listed(roundSeconds)}; baseline ${listed(result.rounds)}`);
     log('');
     log(
@@ -238,7 +236,7 @@ export async function measureWebhooks(ctx: BenchContext): Promise<number> {
           [
             'baseline: POST the same bodies, no database',
             baselineRate.toFixed(0),
-            result.seconds.toFixed(2),
+            baselineSeconds.toFixed(2),
             result.cpuPerPost === undefined ? '' : result.cpuPerPost.toFixed(0),
             '',
             '',
