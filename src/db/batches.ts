@@ -4,9 +4,10 @@
  * flush) are paid once for all of them instead of once each.
  *
  * A call is queued; a batch starts at once when fewer than `inFlight` batches run, and otherwise when
- * one of them ends, taking what queued meanwhile (up to `size` calls, at most one per key: calls with
- * the same key, such as two movements of one customer, always run in different batches, whose own
- * locks then order them). No call waits for a timer: alone, a call runs at once in a batch of one.
+ * one of them ends, taking what queued meanwhile (up to `size` calls, at most one per key when calls
+ * have keys: calls with the same key, such as two movements of one customer, always run in different
+ * batches, whose own locks then order them; calls without, such as reads, never exclude each other). No
+ * call waits for a timer: alone, a call runs at once in a batch of one.
  *
  * `run` answers one outcome per call, in order: a call's own refusal (an error for it alone) does not
  * touch the others. When `run` itself fails (the batch's transaction rolled back), every call of the
@@ -23,14 +24,15 @@ export type Outcome<O> = { ok: true; value: O } | { ok: false; error: unknown };
 export type BatchOptions<I, O> = {
   run: (items: I[]) => Promise<Outcome<O>[]>;
   runOne: (item: I) => Promise<O>;
-  keyOf: (item: I) => string;
+  /** What a batch holds at most one call of; without it, any calls may share a batch. */
+  keyOf?: (item: I) => string;
   size: number;
   inFlight: number;
 };
 
 type Waiting<I, O> = {
   item: I;
-  key: string;
+  key: string | undefined;
   context: AsyncResource;
   resolve: (value: O) => void;
   reject: (error: unknown) => void;
@@ -50,8 +52,8 @@ export function createBatches<I, O>(options: BatchOptions<I, O>) {
       const keys = new Set<string>();
       const rest: Waiting<I, O>[] = [];
       for (const waiting of queue) {
-        if (batch.length < size && !keys.has(waiting.key)) {
-          keys.add(waiting.key);
+        if (batch.length < size && (waiting.key === undefined || !keys.has(waiting.key))) {
+          if (waiting.key !== undefined) keys.add(waiting.key);
           batch.push(waiting);
         } else rest.push(waiting);
       }
@@ -89,7 +91,7 @@ export function createBatches<I, O>(options: BatchOptions<I, O>) {
     submit(item: I): Promise<O> {
       return new Promise<O>((resolve, reject) => {
         const context = new AsyncResource('batch-call');
-        queue.push({ item, key: keyOf(item), context, resolve, reject });
+        queue.push({ item, key: keyOf?.(item), context, resolve, reject });
         next();
       });
     },

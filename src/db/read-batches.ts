@@ -41,12 +41,10 @@ export function batchedRows<K, Row>(
     for (const row of await db.query<Found>(sql, params(keys))) found[row.read_index - 1]!.push(row);
     return found;
   }
-  let reads = 0;
+  // no keyOf: reads never exclude each other, two reads of one row may share a statement
   const batches = createBatches<K, Found[]>({
     run: async (keys) => (await readAll(keys)).map((value) => ({ ok: true, value })),
     runOne: async (key) => (await readAll([key]))[0]!,
-    // every read its own key: two reads of one row may share a statement
-    keyOf: () => String(reads++),
     size: SIZE,
     inFlight: IN_FLIGHT,
   });

@@ -5,7 +5,7 @@ import { createBatches, type Outcome } from '../../src/db/batches.ts';
 type Call = { key: string; value: number };
 
 /** Batches whose runs wait until released, recording what each run was given. */
-function held(options: { size?: number; inFlight?: number } = {}) {
+function held(options: { size?: number; inFlight?: number; keyed?: boolean } = {}) {
   const runs: Call[][] = [];
   const releases: (() => void)[] = [];
   const batches = createBatches<Call, number>({
@@ -20,7 +20,7 @@ function held(options: { size?: number; inFlight?: number } = {}) {
       );
     },
     runOne: async (item) => item.value * 100,
-    keyOf: (item) => item.key,
+    ...(options.keyed === false ? {} : { keyOf: (item: Call) => item.key }),
     size: options.size ?? 10,
     inFlight: options.inFlight ?? 1,
   });
@@ -42,6 +42,20 @@ describe('batches of concurrent calls', () => {
     expect(runs.map((run) => run.map((call) => call.value))).toEqual([[1], [2, 3, 4]]);
     release();
     expect(await Promise.all(rest)).toEqual([20, 30, 40]);
+  });
+
+  it('puts calls without keys together whatever they hold, up to the size', async () => {
+    const { batches, runs, release } = held({ size: 3, keyed: false });
+    const first = batches.submit({ key: 'a', value: 0 });
+    const rest = [1, 2, 3, 4].map((value) => batches.submit({ key: 'a', value }));
+    // each batch released in turn: the one of the first call, then the two that queued behind it
+    for (let batch = 0; batch < 3; batch++) {
+      release();
+      await tick();
+    }
+    expect(await first).toBe(0);
+    expect(await Promise.all(rest)).toEqual([10, 20, 30, 40]);
+    expect(runs.map((run) => run.map((call) => call.value))).toEqual([[0], [1, 2, 3], [4]]);
   });
 
   it('never puts two calls with the same key in one batch, and keeps them in order', async () => {
