@@ -64,49 +64,43 @@ export type KeyedReadOptions<K> = {
   /** The table read, and its columns answered (comma-separated). */
   table: string;
   columns: string;
-  /** The columns a row is matched on, each with its SQL type, and a read's values for them, in order. */
+  /** The row's own columns it is matched on, each with its SQL type, and a read's values for them. */
   keys: [column: string, type: string][];
   values: (read: K) => unknown[];
   /** A further condition on the row, over the table's alias `t` (`t.deleted_at IS NULL`). */
   where?: string;
 };
 
+/** The columns every partner read is scoped by, after the row's own: the read's tenant. */
+const TENANT_KEYS: [column: string, type: string][] = [
+  ['project_id', 'uuid'],
+  ['environment', 'text'],
+];
+
 /**
- * Reads one row of a table by the values of its key columns (an id and the tenant it must belong to),
- * coalesced: one statement joins the table to the reads' values on every key column.
+ * Reads one row of a tenant by the values of its key columns (its id, and its customer where it has one),
+ * coalesced: one statement joins the table to the reads' values on every key column and on the read's
+ * own tenant (`project_id`, `environment`), so that no read can answer another tenant's row.
  */
-export function keyedReads<K, Row>(
+export function keyedReads<K extends { tenant: Tenant }, Row>(
   db: Executor,
   { table, columns, keys, values, where }: KeyedReadOptions<K>,
 ): (read: K) => Promise<Row | undefined> {
+  const all = [...keys, ...TENANT_KEYS];
   const answered = columns
     .split(',')
     .map((column) => `t.${column.trim()}`)
     .join(', ');
-  const arrays = keys.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
-  const names = keys.map(([column]) => column).join(', ');
-  const matches = keys.map(([column]) => `t.${column} = r.${column}`).join(' AND ');
+  const arrays = all.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
+  const names = all.map(([column]) => column).join(', ');
+  const matches = all.map(([column]) => `t.${column} = r.${column}`).join(' AND ');
   return batchedReads(db, {
     sql: `SELECT r.read_index::int AS read_index, ${answered}
             FROM unnest(${arrays}) WITH ORDINALITY AS r (${names}, read_index)
             JOIN ${table} t ON ${matches}${where ? ` WHERE ${where}` : ''}`,
     params: (reads) => {
-      const rows = reads.map(values);
-      return keys.map((_, index) => rows.map((row) => row[index]));
+      const rows = reads.map((read) => [...values(read), read.tenant.projectId, read.tenant.environment]);
+      return all.map((_, index) => rows.map((row) => row[index]));
     },
   });
 }
-
-/** The keys of a row of one of a tenant's customers, read by its id (limit requests, verifications). */
-export const customerRowKeys: Pick<
-  KeyedReadOptions<{ tenant: Tenant; customerId: string; id: string }>,
-  'keys' | 'values'
-> = {
-  keys: [
-    ['id', 'uuid'],
-    ['customer_id', 'uuid'],
-    ['project_id', 'uuid'],
-    ['environment', 'text'],
-  ],
-  values: (read) => [read.id, read.customerId, read.tenant.projectId, read.tenant.environment],
-};

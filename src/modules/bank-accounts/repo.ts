@@ -76,12 +76,8 @@ export function bankAccountReader(
   return keyedReads(db, {
     table: 'bank_accounts',
     columns: COLUMNS,
-    keys: [
-      ['id', 'uuid'],
-      ['project_id', 'uuid'],
-      ['environment', 'text'],
-    ],
-    values: (read) => [read.id, read.tenant.projectId, read.tenant.environment],
+    keys: [['id', 'uuid']],
+    values: (read) => [read.id],
     where: 't.deleted_at IS NULL',
   });
 }

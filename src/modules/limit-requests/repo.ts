@@ -1,5 +1,5 @@
 import { batchedPages, type Page } from '../../db/page-query.ts';
-import { customerRowKeys, keyedReads } from '../../db/read-batches.ts';
+import { keyedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { LimitAmounts, LimitRequestStatus, SupportingDocumentType } from './rules.ts';
@@ -63,7 +63,15 @@ export async function insertLimitRequestUnlessInReview(db: Executor, row: LimitR
 export function limitRequestReader(
   db: Executor,
 ): (read: { tenant: Tenant; customerId: string; id: string }) => Promise<LimitRequestRow | undefined> {
-  return keyedReads(db, { table: 'limit_requests', columns: COLUMNS, ...customerRowKeys });
+  return keyedReads(db, {
+    table: 'limit_requests',
+    columns: COLUMNS,
+    keys: [
+      ['id', 'uuid'],
+      ['customer_id', 'uuid'],
+    ],
+    values: (read) => [read.id, read.customerId],
+  });
 }
 
 /**

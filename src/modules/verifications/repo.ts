@@ -1,4 +1,4 @@
-import { customerRowKeys, keyedReads } from '../../db/read-batches.ts';
+import { keyedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { StatusReason, VerificationStatus } from './state.ts';
@@ -43,7 +43,15 @@ export async function insertVerification(
 export function verificationReader(
   db: Executor,
 ): (read: { tenant: Tenant; customerId: string; id: string }) => Promise<VerificationRow | undefined> {
-  return keyedReads(db, { table: 'verifications', columns: COLUMNS, ...customerRowKeys });
+  return keyedReads(db, {
+    table: 'verifications',
+    columns: COLUMNS,
+    keys: [
+      ['id', 'uuid'],
+      ['customer_id', 'uuid'],
+    ],
+    values: (read) => [read.id, read.customerId],
+  });
 }
 
 /** Locks the verification row for a state change. */
