@@ -118,8 +118,10 @@ export function customerPageReader(
         unnest: 'unnest($1::uuid[], $2::text[], $3::int[], $4::int[])',
         columns: ['project_id', 'environment', 'page_limit', 'page_offset'],
       },
-      totalSql: `SELECT coalesce((SELECT k.total FROM customer_counts k
-                                 WHERE k.project_id = r.project_id AND k.environment = r.environment), 0) AS total`,
+      // an aggregate, read once per page: a scalar subquery here would be pulled up into the statement
+      // and read again for every row of the page
+      totalSql: `SELECT coalesce(sum(k.total), 0) AS total FROM customer_counts k
+                  WHERE k.project_id = r.project_id AND k.environment = r.environment`,
       pageSql: `${SELECT} WHERE c.project_id = r.project_id AND c.environment = r.environment
                ORDER BY c.created_at DESC, c.id DESC LIMIT r.page_limit OFFSET r.page_offset`,
       params: (reads) => [
