@@ -22,6 +22,7 @@ import { authorization, type BenchContext, databaseName, serviceEnv } from './co
 import { median } from './load.ts';
 import { approvedCustomers, drive } from './onramp.ts';
 import { freePorts, startChild, startProgram, waitUntilReady } from './processes.ts';
+import { SEEDED_BR_CODE } from './seed.ts';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -115,9 +116,10 @@ async function countFor(url: string, customerId: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const rows = await client.query('SELECT count(*)::int AS n FROM transactions WHERE customer_id = $1', [
-      customerId,
-    ]);
+    const rows = await client.query(
+      'SELECT count(*)::int AS n FROM transactions WHERE customer_id = $1 AND br_code IS DISTINCT FROM $2',
+      [customerId, SEEDED_BR_CODE],
+    );
     return rows.rows[0].n as number;
   } finally {
     await client.end();

@@ -11,6 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { connectPostgres } from '../src/db/postgres.ts';
 import { authorization, type BenchContext, databaseName, minimalServerEnv, serviceEnv } from './context.ts';
 import { startChild, waitUntilReady } from './processes.ts';
+import { SEEDED_BR_CODE } from './seed.ts';
+import { BASELINE_BR_CODE } from './servers/write.ts';
 import {
   type Contender,
   compareWrites,
@@ -47,8 +49,8 @@ async function countTransactions(ctx: BenchContext): Promise<number> {
   const db = connectPostgres(ctx.databaseUrl, { max: 1 });
   try {
     const rows = await db.query<{ n: bigint }>(
-      "SELECT count(*) AS n FROM transactions WHERE project_id = $1 AND br_code <> 'baseline'",
-      [ctx.tenant.projectId],
+      'SELECT count(*) AS n FROM transactions WHERE project_id = $1 AND br_code NOT IN ($2, $3)',
+      [ctx.tenant.projectId, BASELINE_BR_CODE, SEEDED_BR_CODE],
     );
     return Number(rows[0]!.n);
   } finally {

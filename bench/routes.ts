@@ -101,6 +101,39 @@ export function routeSpecs(
       },
       check: pageOf(sizes.customers, pageSize),
     },
+    {
+      name: `GET /transactions?limit=${pageSize} (${samples.transactions} transactions)`,
+      openapiPath: '/transactions',
+      paths: [`/transactions?limit=${pageSize}`],
+      byId: false,
+      baseline: {
+        name: `baseline (f) Fastify + pg pages of ${samples.transactions} transactions`,
+        paths: [`/transactions?limit=${pageSize}`],
+      },
+      check: pageOf(samples.transactions, pageSize),
+    },
+    {
+      name: `GET /transactions?customerId={id}&limit=${pageSize} (${sizes.smallRequests} transactions)`,
+      openapiPath: '/transactions',
+      paths: samples.smallListCustomers.map((id) => `/transactions?customerId=${id}&limit=${pageSize}`),
+      byId: false,
+      baseline: {
+        name: `baseline (g) Fastify + pg pages of ${sizes.smallRequests} transactions`,
+        paths: samples.smallListCustomers.map((id) => `/transactions?customerId=${id}&limit=${pageSize}`),
+      },
+      check: pageOf(sizes.smallRequests, pageSize),
+    },
+    {
+      name: `GET /transactions?customerId={id}&limit=${pageSize} (${sizes.largeRequests} transactions)`,
+      openapiPath: '/transactions',
+      paths: [`/transactions?customerId=${samples.largeListCustomer}&limit=${pageSize}`],
+      byId: false,
+      baseline: {
+        name: `baseline (h) Fastify + pg pages of ${sizes.largeRequests} transactions`,
+        paths: [`/transactions?customerId=${samples.largeListCustomer}&limit=${pageSize}`],
+      },
+      check: pageOf(sizes.largeRequests, pageSize),
+    },
   ];
   return specs;
 }

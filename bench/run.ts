@@ -72,7 +72,7 @@ async function main(): Promise<number> {
     const counts = await seed(database.url, tenant, shape);
     log(
       `seeded ${counts.customers} customers, ${counts.bankAccounts} bank accounts, ${counts.limitRequests} ` +
-        `limit requests in ${counts.seconds.toFixed(1)} s`,
+        `limit requests, ${counts.transactions} on-ramps in ${counts.seconds.toFixed(1)} s`,
     );
     const samples = await drawSamples(database.url, tenant, shape);
     const ctx: BenchContext = { settings, databaseUrl: database.url, tenant, apiKey, samples };

@@ -12,6 +12,8 @@ export type Samples = {
   /** Customers with exactly `smallRequests` limit requests. */
   smallListCustomers: string[];
   largeListCustomer: string;
+  /** The tenant's transactions, in all. */
+  transactions: number;
 };
 
 const SAMPLE = 1_000;
@@ -55,6 +57,11 @@ export async function drawSamples(
     if (accounts.length === 0 || requests.length === 0 || small.length === 0 || large.length !== 1) {
       throw new Error('the seeded data set is missing rows the benchmark needs');
     }
+    const transactions = await client.query<{ n: string }>(
+      `SELECT (SELECT count(*) FROM transactions WHERE project_id = $1 AND environment = $2)
+            + (SELECT count(*) FROM chain_transactions WHERE project_id = $1 AND environment = $2) AS n`,
+      t,
+    );
     const pair = (row: { id: string; customer_id: string }) => ({ id: row.id, customerId: row.customer_id });
     return {
       bankAccounts: accounts.map((row) => row.id),
@@ -62,6 +69,7 @@ export async function drawSamples(
       verifications: verifications.map(pair),
       smallListCustomers: small.map((row) => row.id),
       largeListCustomer: large[0]!.id,
+      transactions: Number(transactions.rows[0]!.n),
     };
   } finally {
     await client.end();

@@ -8,7 +8,9 @@
  * has a verification that is not APPROVED (and so no limit requests); every other customer is APPROVED
  * with `smallRequests` requests. Each customer owns `accountsPerCustomer` PIX accounts: the first keyed by
  * its own tax id, then e-mail, phone and random (EVP) keys; every tenth is a third-party individual holder;
- * every fiftieth has been deleted.
+ * every fiftieth has been deleted. Each approved customer has `smallRequests` on-ramps too (the large one
+ * `largeRequests`), every one EXPIRED: a charge issued, never paid, so no money moved and no ledger entry
+ * is owed; their BR Codes read `seeded`, so they can be told from the ones a bench creates.
  */
 import pg from 'pg';
 import type { Tenant } from '../src/lib/environment.ts';
@@ -21,7 +23,16 @@ export type SeedShape = {
   smallRequests: number;
 };
 
-export type SeedCounts = { customers: number; bankAccounts: number; limitRequests: number; seconds: number };
+export type SeedCounts = {
+  customers: number;
+  bankAccounts: number;
+  limitRequests: number;
+  transactions: number;
+  seconds: number;
+};
+
+/** The BR Code of the seeded on-ramps. */
+export const SEEDED_BR_CODE = 'seeded';
 
 const UUID7 = `CREATE FUNCTION pg_temp.uuid7(at timestamptz) RETURNS uuid LANGUAGE sql VOLATILE AS $$
   SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
@@ -184,17 +195,44 @@ export async function seed(url: string, tenant: Tenant, shape: SeedShape): Promi
         ) a`,
       [...params, shape.accountsPerCustomer, holders],
     );
+    // On-ramps start two days after the customer, one an hour; each charge expired half an hour later.
+    await client.query(
+      `INSERT INTO transactions (id, customer_id, project_id, environment, type, status, currency, amount,
+                                 target_currency, rail, pix_txid, br_code, expires_at, fee_basis_points, fee_flat,
+                                 limit_amount_brl, blockchain, failure_reason, timeline, created_at, updated_at)
+       SELECT o.id, c.id, $1, $2, 'ON_RAMP', 'EXPIRED', 'BRL', o.amount, 'USDC', 'PIX',
+              substr(replace(o.id::text, '-', ''), 1, 25), $3, o.at + interval '30 minutes', 100, 0, o.amount,
+              'ETHEREUM', 'No deposit arrived before ' || to_char((o.at + interval '30 minutes') AT TIME ZONE 'UTC',
+                                                                   'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              jsonb_build_array(jsonb_build_object('status', 'AWAITING_FUNDS', 'at', o.at),
+                                jsonb_build_object('status', 'EXPIRED', 'at', o.at + interval '30 minutes')),
+              o.at, o.at + interval '30 minutes'
+         FROM bench_customers c
+        CROSS JOIN LATERAL generate_series(1, c.requests) AS j
+        CROSS JOIN LATERAL (
+          SELECT pg_temp.uuid7(c.created_at + interval '2 days' + j * interval '1 hour') AS id,
+                 c.created_at + interval '2 days' + j * interval '1 hour' AS at,
+                 (10000 + (j % 89) * 2500)::bigint AS amount
+        ) o`,
+      [...params, SEEDED_BR_CODE],
+    );
     await client.query('COMMIT');
     await client.query('VACUUM ANALYZE');
-    const counts = await client.query<{ customers: string; accounts: string; requests: string }>(
+    const counts = await client.query<{
+      customers: string;
+      accounts: string;
+      requests: string;
+      ramps: string;
+    }>(
       `SELECT (SELECT count(*) FROM customers) AS customers, (SELECT count(*) FROM bank_accounts) AS accounts,
-              (SELECT count(*) FROM limit_requests) AS requests`,
+              (SELECT count(*) FROM limit_requests) AS requests, (SELECT count(*) FROM transactions) AS ramps`,
     );
     const row = counts.rows[0]!;
     return {
       customers: Number(row.customers),
       bankAccounts: Number(row.accounts),
       limitRequests: Number(row.requests),
+      transactions: Number(row.ramps),
       seconds: (performance.now() - started) / 1000,
     };
   } catch (error) {

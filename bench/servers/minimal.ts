@@ -5,7 +5,7 @@
  *   /bank-accounts/:id            the first driver of BENCH_DRIVERS (pg for the baseline)
  *   /<driver>/bank-accounts/:id   each driver of BENCH_DRIVERS (pg, postgres, postgres-unprepared)
  * and the list baselines, each the service's page SELECT alone (no total), a named pg statement:
- *   /customers/:id/limit-requests?limit=N, /customers?limit=N
+ *   /customers/:id/limit-requests?limit=N, /customers?limit=N, /transactions?limit=N[&customerId=...]
  * and the minimal write transaction, POST /transactions/on-ramp (see write.ts).
  */
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
@@ -63,6 +63,15 @@ app.get('/customers', async (request: FastifyRequest, reply: FastifyReply) => {
   const tenant = tenants.get(request.headers.authorization ?? '');
   if (!tenant) return reply.code(401).send({ code: 'unauthorized' });
   return { data: await pages.customers(tenant.projectId, tenant.environment, pageSize(request)) };
+});
+
+app.get('/transactions', async (request: FastifyRequest, reply: FastifyReply) => {
+  const tenant = tenants.get(request.headers.authorization ?? '');
+  if (!tenant) return reply.code(401).send({ code: 'unauthorized' });
+  const { customerId } = request.query as { customerId?: string };
+  return {
+    data: await pages.transactions(tenant.projectId, tenant.environment, pageSize(request), customerId),
+  };
 });
 
 const writes = openWrites(url, poolSize);

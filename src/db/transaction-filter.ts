@@ -2,7 +2,7 @@
  * The filters of a transaction list (the dashboard's, the operator's search) as SQL, shared by the two
  * tables transactions live in: on- and off-ramps, and on-chain transfers and deposits.
  */
-import type { Environment } from '../lib/environment.ts';
+import type { Environment, Tenant } from '../lib/environment.ts';
 
 /** What a list may be narrowed to; every field left out matches everything. */
 export type ListFilter = {
@@ -50,4 +50,38 @@ export function listConditions(
   add((p) => `created_at < ${p}`, filter.createdBefore);
   add((p) => `id = ${p}::uuid`, filter.id);
   return { where: conditions.length > 0 ? conditions.join(' AND ') : 'true', params };
+}
+
+/** A page of a partner's transaction list, read from each table: the tenant's, or one customer's in it. */
+export type ListPageRead = { tenant: Tenant; customerId: string | undefined; limit: number };
+
+/** The customer `transaction_counts` keeps the count of every customer's transactions under. */
+export const ALL_CUSTOMERS = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * List pages read together (`read-batches.ts`), as the rows `r` of an `unnest`: `r.project_id`,
+ * `r.environment`, `r.customer_id` (`ALL_CUSTOMERS` when the page is the tenant's) and `r.page_limit`.
+ */
+export const listPageReads = {
+  unnest: 'unnest($1::uuid[], $2::text[], $3::uuid[], $4::int[])',
+  columns: ['project_id', 'environment', 'customer_id', 'page_limit'],
+  params: (reads: readonly ListPageRead[]) => [
+    reads.map((read) => read.tenant.projectId),
+    reads.map((read) => read.tenant.environment),
+    reads.map((read) => read.customerId ?? ALL_CUSTOMERS),
+    reads.map((read) => read.limit),
+  ],
+};
+
+/**
+ * The condition of a list page's rows (the table's alias `t`) on its read `r`: the read's tenant and,
+ * for one customer's page, that customer on any of `customerColumns`.
+ */
+export function listPageConditions(
+  ofCustomer: boolean,
+  customerColumns: readonly string[] = ['customer_id'],
+) {
+  const tenant = 't.project_id = r.project_id AND t.environment = r.environment';
+  if (!ofCustomer) return tenant;
+  return `${tenant} AND (${customerColumns.map((column) => `t.${column} = r.customer_id`).join(' OR ')})`;
 }

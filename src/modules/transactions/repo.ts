@@ -1,6 +1,13 @@
 import type { StatementPart } from '../../db/one-statement.ts';
-import { queryPage } from '../../db/page-query.ts';
-import { type ListFilter, listConditions, type Scope } from '../../db/transaction-filter.ts';
+import { batchedPages, type Page, queryPage } from '../../db/page-query.ts';
+import {
+  type ListFilter,
+  type ListPageRead,
+  listConditions,
+  listPageConditions,
+  listPageReads,
+  type Scope,
+} from '../../db/transaction-filter.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { Currency } from '../ledger/accounts.ts';
@@ -203,6 +210,30 @@ export async function listTransactions(
     [...params, limit, offset],
   );
   return { rows, total: total ?? 0 };
+}
+
+/**
+ * The newest `limit` on- and off-ramps of a partner's list (the tenant's, or one customer's), with the
+ * list's exact total over both tables from `transaction_counts`, coalesced with the pages read
+ * meanwhile. A customer of another tenant has no count there and no rows: an empty page.
+ */
+export function transactionPageReader(db: Executor): (read: ListPageRead) => Promise<Page<TransactionRow>> {
+  const pages = (ofCustomer: boolean) =>
+    batchedPages<ListPageRead, TransactionRow>(db, {
+      reads: listPageReads,
+      // an aggregate, read once per page: a scalar subquery here would be pulled up into the statement
+      // and read again for every row of the page
+      totalSql: `SELECT coalesce(sum(k.total), 0) AS total FROM transaction_counts k
+                  WHERE k.project_id = r.project_id AND k.environment = r.environment
+                    AND k.customer_id = r.customer_id`,
+      pageSql: `SELECT ${COLUMNS} FROM transactions t WHERE ${listPageConditions(ofCustomer)}
+                 ORDER BY t.created_at DESC, t.id DESC LIMIT r.page_limit`,
+      params: listPageReads.params,
+    });
+  // one statement each: the planner reads the tenant's list index, or the customer's
+  const ofTenant = pages(false);
+  const ofCustomer = pages(true);
+  return (read) => (read.customerId === undefined ? ofTenant : ofCustomer)(read);
 }
 
 /** Fields a step may set besides the status. */

@@ -35,7 +35,12 @@ import type { Blockchain } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { onRampFee } from '../rates/convert.ts';
 import { type ChainTransactionView, presentChainTransaction } from '../wallets/presenter.ts';
-import { findChainTransaction, listChainTransactions } from '../wallets/service.ts';
+import {
+  type ChainTransactionRow,
+  chainTransactionPageReader,
+  findChainTransaction,
+  listChainTransactions,
+} from '../wallets/service.ts';
 import { type CreationRequest, createdEvent, creationBatches } from './creation-batches.ts';
 import { assertWithinLimits } from './limits.ts';
 import { presentTransaction, type TransactionView } from './presenter.ts';
@@ -312,34 +317,38 @@ export function createTransactionService(deps: {
     throw notFound('Transaction');
   }
 
-  /** On-ramps and stablecoin transfers/deposits, merged newest first. */
+  const readTransactionPage = repo.transactionPageReader(db);
+  const readChainPage = chainTransactionPageReader(db);
+
+  /**
+   * A tenant's transactions, on- and off-ramps and stablecoin transfers and deposits merged newest first.
+   * The partner's list (every customer's, or one customer's) reads its exact total from the counts the
+   * database keeps; a list narrowed further (the dashboard's filters) counts what it finds.
+   */
   async function list(
     tenant: Tenant,
     filter: repo.ListFilter,
     page: PageRequest,
   ): Promise<PageResult<AnyTransactionView>> {
-    const found = await search(
-      { projectId: tenant.projectId, environment: tenant.environment },
-      filter,
-      page,
+    const narrowed = Object.entries(filter).some(
+      ([name, value]) => name !== 'customerId' && value !== undefined,
     );
-    return { ...found, data: found.data.map((item) => item.transaction) };
+    if (narrowed) {
+      const found = await search(
+        { projectId: tenant.projectId, environment: tenant.environment },
+        filter,
+        page,
+      );
+      return { ...found, data: found.data.map((item) => item.transaction) };
+    }
+    const read = { tenant, customerId: filter.customerId, limit: page.offset + page.limit };
+    const [ramps, moves] = await Promise.all([readTransactionPage(read), readChainPage(read)]);
+    const data = newestFirst(ramps.rows, moves, page).map((item) => item.transaction);
+    return pageResult(page, data, ramps.total ?? 0);
   }
 
-  /**
-   * Transactions of every type, newest first, in a scope: one tenant (the partner's lists), or any
-   * project and environment (the platform staff's search, which also finds one by its id).
-   */
-  async function search(
-    scope: repo.Scope,
-    filter: repo.ListFilter,
-    page: PageRequest,
-  ): Promise<PageResult<{ transaction: AnyTransactionView; projectId: string; environment: Environment }>> {
-    const upTo = page.offset + page.limit;
-    const [ramps, moves] = await Promise.all([
-      repo.listTransactions(db, scope, filter, upTo, 0),
-      listChainTransactions(db, scope, filter, upTo),
-    ]);
+  /** The page's part of both tables' rows (each read up to the page's end), merged newest first. */
+  function newestFirst(ramps: repo.TransactionRow[], moves: ChainTransactionRow[], page: PageRequest) {
     const found = (
       row: { id: string; created_at: Date; project_id: string; environment: Environment },
       transaction: AnyTransactionView,
@@ -351,13 +360,29 @@ export function createTransactionService(deps: {
       environment: row.environment,
     });
     const merged = [
-      ...ramps.rows.map((row) => found(row, presentTransaction(row) as AnyTransactionView)),
-      ...moves.rows.map((row) => found(row, presentChainTransaction(chains, row))),
+      ...ramps.map((row) => found(row, presentTransaction(row) as AnyTransactionView)),
+      ...moves.map((row) => found(row, presentChainTransaction(chains, row))),
     ].sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-    const data = merged
-      .slice(page.offset, upTo)
+    return merged
+      .slice(page.offset, page.offset + page.limit)
       .map(({ transaction, projectId, environment }) => ({ transaction, projectId, environment }));
-    return pageResult(page, data, ramps.total + moves.total);
+  }
+
+  /**
+   * Transactions of every type, newest first, in a scope: one tenant (the dashboard's filtered search),
+   * or any project and environment (the platform staff's search, which also finds one by its id).
+   */
+  async function search(
+    scope: repo.Scope,
+    filter: repo.ListFilter,
+    page: PageRequest,
+  ): Promise<PageResult<{ transaction: AnyTransactionView; projectId: string; environment: Environment }>> {
+    const upTo = page.offset + page.limit;
+    const [ramps, moves] = await Promise.all([
+      repo.listTransactions(db, scope, filter, upTo, 0),
+      listChainTransactions(db, scope, filter, upTo),
+    ]);
+    return pageResult(page, newestFirst(ramps.rows, moves.rows, page), ramps.total + moves.total);
   }
 
   return { create, get, list, search };

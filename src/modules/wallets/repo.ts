@@ -1,5 +1,12 @@
 /** SQL of wallets and of stablecoin transactions (transfers and deposits). */
-import { type ListFilter, listConditions } from '../../db/transaction-filter.ts';
+import { batchedRows } from '../../db/read-batches.ts';
+import {
+  type ListFilter,
+  type ListPageRead,
+  listConditions,
+  listPageConditions,
+  listPageReads,
+} from '../../db/transaction-filter.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
@@ -217,6 +224,29 @@ export async function updateChainTransaction(
     [id, status, appended, at, changes.transactionHash ?? null, changes.failureReason ?? null],
   );
   return rows[0]!;
+}
+
+/**
+ * The newest `limit` transfers and deposits of a partner's list (the tenant's, or one customer's, on
+ * either side of a transfer), coalesced with the pages read meanwhile; the list's total comes with its
+ * ramps (`transactionPageReader`).
+ */
+export function chainTransactionPageReader(
+  db: Executor,
+): (read: ListPageRead) => Promise<ChainTransactionRow[]> {
+  const pages = (ofCustomer: boolean) =>
+    batchedRows<ListPageRead, ChainTransactionRow>(db, {
+      sql: `SELECT r.read_index::int AS read_index, p.*
+              FROM ${listPageReads.unnest} WITH ORDINALITY AS r (${listPageReads.columns.join(', ')}, read_index)
+              CROSS JOIN LATERAL (
+                SELECT ${TX_COLUMNS} FROM chain_transactions t
+                 WHERE ${listPageConditions(ofCustomer, ['customer_id', 'to_customer_id'])}
+                 ORDER BY t.created_at DESC, t.id DESC LIMIT r.page_limit) p`,
+      params: listPageReads.params,
+    });
+  const ofTenant = pages(false);
+  const ofCustomer = pages(true);
+  return (read) => (read.customerId === undefined ? ofTenant : ofCustomer)(read);
 }
 
 export async function listChainTransactions(

@@ -85,4 +85,5 @@ export function createWalletService(deps: { db: Database; chains: ChainRegistry;
 
   return { list };
 }
-export { findChainTransaction, listChainTransactions } from './repo.ts';
+export type { ChainTransactionRow } from './repo.ts';
+export { chainTransactionPageReader, findChainTransaction, listChainTransactions } from './repo.ts';
