@@ -55,6 +55,20 @@ export function routeSpecs(
       check: sameId,
     },
     {
+      name: 'GET /customers/{id}',
+      openapiPath: '/customers/{id}',
+      paths: samples.customers.map((id) => `/customers/${id}`),
+      byId: true,
+      check: sameId,
+    },
+    {
+      name: 'GET /transactions/{id}',
+      openapiPath: '/transactions/{id}',
+      paths: samples.transactionIds.map((id) => `/transactions/${id}`),
+      byId: true,
+      check: sameId,
+    },
+    {
       name: 'GET /customers/{id}/limit-requests/{limitRequestId}',
       openapiPath: '/customers/{id}/limit-requests/{limitRequestId}',
       paths: samples.limitRequests.map((r) => `/customers/${r.customerId}/limit-requests/${r.id}`),

@@ -7,6 +7,8 @@ import type { Tenant } from '../src/lib/environment.ts';
 
 export type Samples = {
   bankAccounts: string[];
+  customers: string[];
+  transactionIds: string[];
   limitRequests: { id: string; customerId: string }[];
   verifications: { id: string; customerId: string }[];
   /** Customers with exactly `smallRequests` limit requests. */
@@ -36,6 +38,14 @@ export async function drawSamples(
         ORDER BY random() LIMIT ${SAMPLE}`,
       t,
     );
+    const customers = await ids(
+      `SELECT id FROM customers WHERE project_id = $1 AND environment = $2 ORDER BY random() LIMIT ${SAMPLE}`,
+      t,
+    );
+    const ramps = await ids(
+      `SELECT id FROM transactions WHERE project_id = $1 AND environment = $2 ORDER BY random() LIMIT ${SAMPLE}`,
+      t,
+    );
     const requests = await ids(
       `SELECT id, customer_id FROM limit_requests WHERE project_id = $1 AND environment = $2
         ORDER BY random() LIMIT ${SAMPLE}`,
@@ -54,7 +64,14 @@ export async function drawSamples(
       );
     const small = await byCount(sizes.smallRequests);
     const large = await byCount(sizes.largeRequests);
-    if (accounts.length === 0 || requests.length === 0 || small.length === 0 || large.length !== 1) {
+    if (
+      accounts.length === 0 ||
+      customers.length === 0 ||
+      ramps.length === 0 ||
+      requests.length === 0 ||
+      small.length === 0 ||
+      large.length !== 1
+    ) {
       throw new Error('the seeded data set is missing rows the benchmark needs');
     }
     const transactions = await client.query<{ n: string }>(
@@ -65,6 +82,8 @@ export async function drawSamples(
     const pair = (row: { id: string; customer_id: string }) => ({ id: row.id, customerId: row.customer_id });
     return {
       bankAccounts: accounts.map((row) => row.id),
+      customers: customers.map((row) => row.id),
+      transactionIds: ramps.map((row) => row.id),
       limitRequests: requests.map(pair),
       verifications: verifications.map(pair),
       smallListCustomers: small.map((row) => row.id),

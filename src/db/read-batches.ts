@@ -69,6 +69,11 @@ export type KeyedReadOptions<K> = {
   values: (read: K) => unknown[];
   /** A further condition on the row, over the table's alias `t` (`t.deleted_at IS NULL`). */
   where?: string;
+  /**
+   * A table joined to the row (`JOIN verifications v ON v.customer_id = t.id`); its columns are named
+   * in `columns` with their alias (`v.status AS verification_status`), the row's own without one.
+   */
+  join?: string;
 };
 
 /** The columns every partner read is scoped by, after the row's own: the read's tenant. */
@@ -84,12 +89,12 @@ const TENANT_KEYS: [column: string, type: string][] = [
  */
 export function keyedReads<K extends { tenant: Tenant }, Row>(
   db: Executor,
-  { table, columns, keys, values, where }: KeyedReadOptions<K>,
+  { table, columns, keys, values, where, join }: KeyedReadOptions<K>,
 ): (read: K) => Promise<Row | undefined> {
   const all = [...keys, ...TENANT_KEYS];
   const answered = columns
     .split(',')
-    .map((column) => `t.${column.trim()}`)
+    .map((column) => (column.includes('.') ? column.trim() : `t.${column.trim()}`))
     .join(', ');
   const arrays = all.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
   const names = all.map(([column]) => column).join(', ');
@@ -97,7 +102,7 @@ export function keyedReads<K extends { tenant: Tenant }, Row>(
   return batchedReads(db, {
     sql: `SELECT r.read_index::int AS read_index, ${answered}
             FROM unnest(${arrays}) WITH ORDINALITY AS r (${names}, read_index)
-            JOIN ${table} t ON ${matches}${where ? ` WHERE ${where}` : ''}`,
+            JOIN ${table} t ON ${matches}${join ? ` ${join}` : ''}${where ? ` WHERE ${where}` : ''}`,
     params: (reads) => {
       const rows = reads.map((read) => [...values(read), read.tenant.projectId, read.tenant.environment]);
       return all.map((_, index) => rows.map((row) => row[index]));

@@ -1,4 +1,5 @@
 import { batchedPages } from '../../db/page-query.ts';
+import { keyedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { VerificationStatus } from '../verifications/state.ts';
@@ -63,6 +64,21 @@ export async function findCustomer(
     [id, tenant.projectId, tenant.environment],
   );
   return rows[0];
+}
+
+/** Reads one customer of the tenant, coalesced with the reads made meanwhile (`read-batches.ts`). */
+export function customerReader(
+  db: Executor,
+): (read: { tenant: Tenant; id: string }) => Promise<CustomerWithVerification | undefined> {
+  return keyedReads(db, {
+    table: 'customers',
+    columns: `id, project_id, environment, type, name, tax_id, country, email, birth_date, incorporation_date,
+              created_at, updated_at, v.id AS verification_id, v.status AS verification_status,
+              v.level AS verification_level`,
+    join: 'JOIN verifications v ON v.customer_id = t.id',
+    keys: [['id', 'uuid']],
+    values: (read) => [read.id],
+  });
 }
 
 /** Locks the customer row: serialises changes that depend on the customer's state (limits, requests). */

@@ -66,6 +66,7 @@ export function createCustomerService(deps: {
 }) {
   const { db, clock, link, config } = deps;
   const readPage = repo.customerPageReader(db);
+  const readCustomer = repo.customerReader(db);
 
   async function create(tenant: Tenant, input: CreateCustomerInput): Promise<CustomerView> {
     const now = clock();
@@ -161,7 +162,7 @@ export function createCustomerService(deps: {
     id: string,
     options: { includeTransactionLimits?: boolean } = {},
   ): Promise<CustomerView & { transactionLimits?: TransactionLimits }> {
-    const row = await repo.findCustomer(db, tenant, id);
+    const row = await readCustomer({ tenant, id });
     if (!row) throw notFound('Customer');
     const view = presentCustomer(row, link);
     return options.includeTransactionLimits

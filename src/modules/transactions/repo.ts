@@ -1,5 +1,6 @@
 import type { StatementPart } from '../../db/one-statement.ts';
 import { batchedPages, type Page, queryPage } from '../../db/page-query.ts';
+import { keyedReads } from '../../db/read-batches.ts';
 import {
   type ListFilter,
   type ListPageRead,
@@ -168,6 +169,18 @@ export async function findTransaction(
     [id, tenant.projectId, tenant.environment],
   );
   return rows[0];
+}
+
+/** Reads one on- or off-ramp of the tenant, coalesced with the reads made meanwhile (`read-batches.ts`). */
+export function transactionReader(
+  db: Executor,
+): (read: { tenant: Tenant; id: string }) => Promise<TransactionRow | undefined> {
+  return keyedReads(db, {
+    table: 'transactions',
+    columns: COLUMNS,
+    keys: [['id', 'uuid']],
+    values: (read) => [read.id],
+  });
 }
 
 /** Locks a transaction for a state change. */

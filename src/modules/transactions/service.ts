@@ -38,7 +38,7 @@ import { type ChainTransactionView, presentChainTransaction } from '../wallets/p
 import {
   type ChainTransactionRow,
   chainTransactionPageReader,
-  findChainTransaction,
+  chainTransactionReader,
   listChainTransactions,
 } from '../wallets/service.ts';
 import { type CreationRequest, createdEvent, creationBatches } from './creation-batches.ts';
@@ -309,10 +309,13 @@ export function createTransactionService(deps: {
     return batches.submit(request);
   }
 
+  const readTransaction = repo.transactionReader(db);
+  const readChainTransaction = chainTransactionReader(db);
+
   async function get(tenant: Tenant, id: string): Promise<AnyTransactionView> {
-    const row = await repo.findTransaction(db, tenant, id);
+    const row = await readTransaction({ tenant, id });
     if (row) return presentTransaction(row);
-    const moved = await findChainTransaction(db, tenant, id);
+    const moved = await readChainTransaction({ tenant, id });
     if (moved) return presentChainTransaction(chains, moved);
     throw notFound('Transaction');
   }

@@ -1,5 +1,5 @@
 /** SQL of wallets and of stablecoin transactions (transfers and deposits). */
-import { batchedRows } from '../../db/read-batches.ts';
+import { batchedRows, keyedReads } from '../../db/read-batches.ts';
 import {
   type ListFilter,
   type ListPageRead,
@@ -224,6 +224,18 @@ export async function updateChainTransaction(
     [id, status, appended, at, changes.transactionHash ?? null, changes.failureReason ?? null],
   );
   return rows[0]!;
+}
+
+/** Reads one transfer or deposit of the tenant, coalesced with the reads made meanwhile. */
+export function chainTransactionReader(
+  db: Executor,
+): (read: { tenant: Tenant; id: string }) => Promise<ChainTransactionRow | undefined> {
+  return keyedReads(db, {
+    table: 'chain_transactions',
+    columns: TX_COLUMNS,
+    keys: [['id', 'uuid']],
+    values: (read) => [read.id],
+  });
 }
 
 /**

@@ -86,4 +86,9 @@ export function createWalletService(deps: { db: Database; chains: ChainRegistry;
   return { list };
 }
 export type { ChainTransactionRow } from './repo.ts';
-export { chainTransactionPageReader, findChainTransaction, listChainTransactions } from './repo.ts';
+export {
+  chainTransactionPageReader,
+  chainTransactionReader,
+  findChainTransaction,
+  listChainTransactions,
+} from './repo.ts';
