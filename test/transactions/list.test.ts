@@ -63,6 +63,9 @@ describe('GET /transactions', () => {
     const ofPayee = await list(sandbox, `?customerId=${payee.id}`);
     expect(ids(ofPayee)).toEqual([rampOfPayee.id, moved.id]);
     expect(ofPayee.pagination.total).toBe(2);
+    // the count of all customers is kept under the nil UUID: asked as a customer, it is no one's
+    const nobody = await list(sandbox, `?customerId=${ALL_CUSTOMERS}`);
+    expect(nobody).toMatchObject({ data: [], pagination: { total: 0 } });
     // pages across both tables: the second page starts where the first ended
     const second = await list(sandbox, `?customerId=${payer.id}&limit=2&cursor=2`);
     expect(ids(second)).toEqual([ramp.id]);

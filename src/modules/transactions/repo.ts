@@ -2,6 +2,7 @@ import type { StatementPart } from '../../db/one-statement.ts';
 import { batchedPages, type Page, queryPage } from '../../db/page-query.ts';
 import { keyedReads } from '../../db/read-batches.ts';
 import {
+  ALL_CUSTOMERS,
   type ListFilter,
   type ListPageRead,
   listConditions,
@@ -238,7 +239,7 @@ export function transactionPageReader(db: Executor): (read: ListPageRead) => Pro
       // and read again for every row of the page
       totalSql: `SELECT coalesce(sum(k.total), 0) AS total FROM transaction_counts k
                   WHERE k.project_id = r.project_id AND k.environment = r.environment
-                    AND k.customer_id = r.customer_id`,
+                    AND k.customer_id = r.customer_id${ofCustomer ? ` AND k.customer_id <> '${ALL_CUSTOMERS}'` : ''}`,
       pageSql: `SELECT ${COLUMNS} FROM transactions t WHERE ${listPageConditions(ofCustomer)}
                  ORDER BY t.created_at DESC, t.id DESC LIMIT r.page_limit`,
       params: listPageReads.params,
