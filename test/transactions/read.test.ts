@@ -58,19 +58,18 @@ describe('GET /transactions/{id}', () => {
 });
 
 describe('GET /customers/{id}', () => {
+  // in production, where no simulated verification moves a customer on between its creation and the reads
   it('answers reads made together each with its own customer: another tenant’s or environment’s 404', async () => {
+    const other = client(server.production, (await server.newTenant('Other')).productionKey);
     const mine = [];
-    for (let i = 0; i < 12; i++) mine.push(await createCustomer(sandbox));
-    const theirs = [await createCustomer(stranger), await createCustomer(stranger)];
-    const inProduction = await createCustomer(production);
+    for (let i = 0; i < 12; i++) mine.push(await createCustomer(production));
+    const theirs = [await createCustomer(other), await createCustomer(other)];
     const at = (id: string) => `/customers/${id}`;
     await readTogether([
-      ...mine.map((customer) => ({ api: sandbox, path: at(customer.id), expected: customer })),
-      ...theirs.map((customer) => ({ api: stranger, path: at(customer.id), expected: customer })),
-      ...theirs.map((customer) => ({ api: sandbox, path: at(customer.id), expected: undefined })),
-      { api: production, path: at(inProduction.id), expected: inProduction },
-      { api: sandbox, path: at(inProduction.id), expected: undefined },
-      { api: production, path: at(mine[0]!.id), expected: undefined },
+      ...mine.map((customer) => ({ api: production, path: at(customer.id), expected: customer })),
+      ...theirs.map((customer) => ({ api: other, path: at(customer.id), expected: customer })),
+      ...theirs.map((customer) => ({ api: production, path: at(customer.id), expected: undefined })),
+      ...mine.slice(0, 3).map((customer) => ({ api: sandbox, path: at(customer.id), expected: undefined })),
     ]);
   });
 });
