@@ -6,7 +6,11 @@
 --
 -- Kept by the statement triggers below under any writer (the API, bulk loads, operators), so it cannot
 -- drift from the rows it counts. A statement that writes transactions updates its counts in one
--- statement, in key order, so two writers never wait for each other's rows in opposite orders.
+-- statement, in key order (a project's count before its customers'), so two single statements never
+-- wait for each other's rows in opposite orders. A transaction that writes transactions in several
+-- statements (the deposit watcher's pass, one deposit at a time) can still meet another writer in the
+-- opposite order on two customers' counts: PostgreSQL then ends one of them, and the service runs it
+-- again (`db.transaction` retries a deadlock).
 --
 -- A count's row stays locked until the transaction that changed it commits. One row for all of a
 -- project's transactions let one transaction of the project commit at a time: a minimal lock, insert
@@ -29,7 +33,7 @@ CREATE TABLE transaction_counts (
 
 -- The stripe this connection writes the count of all of a project's transactions to.
 CREATE FUNCTION transaction_count_stripe() RETURNS smallint
-  LANGUAGE sql STABLE PARALLEL SAFE AS $$ SELECT (pg_backend_pid() % 64)::smallint $$;
+  LANGUAGE sql STABLE PARALLEL RESTRICTED AS $$ SELECT (pg_backend_pid() % 64)::smallint $$;
 
 -- No transaction may be created or removed while the counts are taken.
 LOCK TABLE transactions, chain_transactions IN SHARE MODE;
