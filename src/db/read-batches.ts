@@ -70,10 +70,10 @@ export type KeyedReadOptions<K> = {
   /** A further condition on the row, over the table's alias `t` (`t.deleted_at IS NULL`). */
   where?: string;
   /**
-   * A table joined to the row (`JOIN verifications v ON v.customer_id = t.id`); its columns are named
-   * in `columns` with their alias (`v.status AS verification_status`), the row's own without one.
+   * A table joined to the row (`JOIN verifications v ON v.customer_id = t.id`) and the columns answered
+   * from it, as written (`v.status AS verification_status`).
    */
-  join?: string;
+  join?: { sql: string; columns: string };
 };
 
 /** The columns every partner read is scoped by, after the row's own: the read's tenant. */
@@ -92,17 +92,18 @@ export function keyedReads<K extends { tenant: Tenant }, Row>(
   { table, columns, keys, values, where, join }: KeyedReadOptions<K>,
 ): (read: K) => Promise<Row | undefined> {
   const all = [...keys, ...TENANT_KEYS];
-  const answered = columns
+  const own = columns
     .split(',')
-    .map((column) => (column.includes('.') ? column.trim() : `t.${column.trim()}`))
+    .map((column) => `t.${column.trim()}`)
     .join(', ');
+  const answered = join ? `${own}, ${join.columns}` : own;
   const arrays = all.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
   const names = all.map(([column]) => column).join(', ');
   const matches = all.map(([column]) => `t.${column} = r.${column}`).join(' AND ');
   return batchedReads(db, {
     sql: `SELECT r.read_index::int AS read_index, ${answered}
             FROM unnest(${arrays}) WITH ORDINALITY AS r (${names}, read_index)
-            JOIN ${table} t ON ${matches}${join ? ` ${join}` : ''}${where ? ` WHERE ${where}` : ''}`,
+            JOIN ${table} t ON ${matches}${join ? ` ${join.sql}` : ''}${where ? ` WHERE ${where}` : ''}`,
     params: (reads) => {
       const rows = reads.map((read) => [...values(read), read.tenant.projectId, read.tenant.environment]);
       return all.map((_, index) => rows.map((row) => row[index]));

@@ -27,9 +27,16 @@ export type CustomerWithVerification = CustomerRow & {
   verification_level: 'STANDARD';
 };
 
-const SELECT = `SELECT c.id, c.project_id, c.environment, c.type, c.name, c.tax_id, c.country, c.email,
-       c.birth_date, c.incorporation_date, c.created_at, c.updated_at,
-       v.id AS verification_id, v.status AS verification_status, v.level AS verification_level
+const COLUMNS = `id, project_id, environment, type, name, tax_id, country, email, birth_date, incorporation_date,
+  created_at, updated_at`;
+
+/** A customer's verification as its rows carry it, from the verifications joined as `v`. */
+const VERIFICATION_COLUMNS =
+  'v.id AS verification_id, v.status AS verification_status, v.level AS verification_level';
+
+const SELECT = `SELECT ${COLUMNS.split(',')
+  .map((column) => `c.${column.trim()}`)
+  .join(', ')}, ${VERIFICATION_COLUMNS}
   FROM customers c JOIN verifications v ON v.customer_id = c.id`;
 
 export async function insertCustomer(db: Executor, row: CustomerRow): Promise<void> {
@@ -72,10 +79,8 @@ export function customerReader(
 ): (read: { tenant: Tenant; id: string }) => Promise<CustomerWithVerification | undefined> {
   return keyedReads(db, {
     table: 'customers',
-    columns: `id, project_id, environment, type, name, tax_id, country, email, birth_date, incorporation_date,
-              created_at, updated_at, v.id AS verification_id, v.status AS verification_status,
-              v.level AS verification_level`,
-    join: 'JOIN verifications v ON v.customer_id = t.id',
+    columns: COLUMNS,
+    join: { sql: 'JOIN verifications v ON v.customer_id = t.id', columns: VERIFICATION_COLUMNS },
     keys: [['id', 'uuid']],
     values: (read) => [read.id],
   });
@@ -120,34 +125,29 @@ export async function lockCustomers(
  * migration 023, not a count over every customer of the project), in one statement coalesced with the
  * pages asked for meanwhile (`batchedPages`).
  */
+type CustomerPageRead = { tenant: Tenant; limit: number; offset: number };
+
 export function customerPageReader(
   db: Executor,
-): (read: {
-  tenant: Tenant;
-  limit: number;
-  offset: number;
-}) => Promise<{ rows: CustomerWithVerification[]; total: number }> {
-  const readPage = batchedPages<{ tenant: Tenant; limit: number; offset: number }, CustomerWithVerification>(
-    db,
-    {
-      reads: {
-        unnest: 'unnest($1::uuid[], $2::text[], $3::int[], $4::int[])',
-        columns: ['project_id', 'environment', 'page_limit', 'page_offset'],
-      },
-      // an aggregate, read once per page: a scalar subquery here would be pulled up into the statement
-      // and read again for every row of the page
-      totalSql: `SELECT coalesce(sum(k.total), 0) AS total FROM customer_counts k
-                  WHERE k.project_id = r.project_id AND k.environment = r.environment`,
-      pageSql: `${SELECT} WHERE c.project_id = r.project_id AND c.environment = r.environment
-               ORDER BY c.created_at DESC, c.id DESC LIMIT r.page_limit OFFSET r.page_offset`,
-      params: (reads) => [
-        reads.map((read) => read.tenant.projectId),
-        reads.map((read) => read.tenant.environment),
-        reads.map((read) => read.limit),
-        reads.map((read) => read.offset),
-      ],
+): (read: CustomerPageRead) => Promise<{ rows: CustomerWithVerification[]; total: number }> {
+  const readPage = batchedPages<CustomerPageRead, CustomerWithVerification>(db, {
+    reads: {
+      unnest: 'unnest($1::uuid[], $2::text[], $3::int[], $4::int[])',
+      columns: ['project_id', 'environment', 'page_limit', 'page_offset'],
     },
-  );
+    // an aggregate, read once per page: a scalar subquery here would be pulled up into the statement
+    // and read again for every row of the page
+    totalSql: `SELECT coalesce(sum(k.total), 0) AS total FROM customer_counts k
+                  WHERE k.project_id = r.project_id AND k.environment = r.environment`,
+    pageSql: `${SELECT} WHERE c.project_id = r.project_id AND c.environment = r.environment
+               ORDER BY c.created_at DESC, c.id DESC LIMIT r.page_limit OFFSET r.page_offset`,
+    params: (reads) => [
+      reads.map((read) => read.tenant.projectId),
+      reads.map((read) => read.tenant.environment),
+      reads.map((read) => read.limit),
+      reads.map((read) => read.offset),
+    ],
+  });
   return async (read) => {
     const { rows, total } = await readPage(read);
     return { rows, total: total ?? 0 };
