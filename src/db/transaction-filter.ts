@@ -85,3 +85,15 @@ export function listPageConditions(
   if (!ofCustomer) return tenant;
   return `${tenant} AND (${customerColumns.map((column) => `t.${column} = r.customer_id`).join(' OR ')})`;
 }
+
+/**
+ * A list page reader choosing, per read, the statement built for the tenant's list or the one built for
+ * one customer's (each planned for its own index).
+ */
+export function byListScope<Answer>(
+  build: (ofCustomer: boolean) => (read: ListPageRead) => Promise<Answer>,
+): (read: ListPageRead) => Promise<Answer> {
+  const ofTenant = build(false);
+  const ofCustomer = build(true);
+  return (read) => (read.customerId === undefined ? ofTenant : ofCustomer)(read);
+}

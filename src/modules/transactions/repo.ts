@@ -3,6 +3,7 @@ import { batchedPages, type Page, queryPage } from '../../db/page-query.ts';
 import { keyedReads } from '../../db/read-batches.ts';
 import {
   ALL_CUSTOMERS,
+  byListScope,
   type ListFilter,
   type ListPageRead,
   listConditions,
@@ -232,7 +233,7 @@ export async function listTransactions(
  * meanwhile. A customer of another tenant has no count there and no rows: an empty page.
  */
 export function transactionPageReader(db: Executor): (read: ListPageRead) => Promise<Page<TransactionRow>> {
-  const pages = (ofCustomer: boolean) =>
+  return byListScope((ofCustomer) =>
     batchedPages<ListPageRead, TransactionRow>(db, {
       reads: listPageReads,
       // an aggregate, read once per page: a scalar subquery here would be pulled up into the statement
@@ -243,11 +244,8 @@ export function transactionPageReader(db: Executor): (read: ListPageRead) => Pro
       pageSql: `SELECT ${COLUMNS} FROM transactions t WHERE ${listPageConditions(ofCustomer)}
                  ORDER BY t.created_at DESC, t.id DESC LIMIT r.page_limit`,
       params: listPageReads.params,
-    });
-  // one statement each: the planner reads the tenant's list index, or the customer's
-  const ofTenant = pages(false);
-  const ofCustomer = pages(true);
-  return (read) => (read.customerId === undefined ? ofTenant : ofCustomer)(read);
+    }),
+  );
 }
 
 /** Fields a step may set besides the status. */

@@ -1,6 +1,7 @@
 /** SQL of wallets and of stablecoin transactions (transfers and deposits). */
 import { batchedRows, keyedReads } from '../../db/read-batches.ts';
 import {
+  byListScope,
   type ListFilter,
   type ListPageRead,
   listConditions,
@@ -246,7 +247,7 @@ export function chainTransactionReader(
 export function chainTransactionPageReader(
   db: Executor,
 ): (read: ListPageRead) => Promise<ChainTransactionRow[]> {
-  const pages = (ofCustomer: boolean) =>
+  return byListScope((ofCustomer) =>
     batchedRows<ListPageRead, ChainTransactionRow>(db, {
       sql: `SELECT r.read_index::int AS read_index, p.*
               FROM ${listPageReads.unnest} WITH ORDINALITY AS r (${listPageReads.columns.join(', ')}, read_index)
@@ -255,10 +256,8 @@ export function chainTransactionPageReader(
                  WHERE ${listPageConditions(ofCustomer, ['customer_id', 'to_customer_id'])}
                  ORDER BY t.created_at DESC, t.id DESC LIMIT r.page_limit) p`,
       params: listPageReads.params,
-    });
-  const ofTenant = pages(false);
-  const ofCustomer = pages(true);
-  return (read) => (read.customerId === undefined ? ofTenant : ofCustomer)(read);
+    }),
+  );
 }
 
 export async function listChainTransactions(
