@@ -333,10 +333,8 @@ export function createTransactionService(deps: {
     filter: repo.ListFilter,
     page: PageRequest,
   ): Promise<PageResult<AnyTransactionView>> {
-    const narrowed = Object.entries(filter).some(
-      ([name, value]) => name !== 'customerId' && value !== undefined,
-    );
-    if (narrowed) {
+    const { customerId, ...narrowing } = filter;
+    if (Object.values(narrowing).some((value) => value !== undefined)) {
       const found = await search(
         { projectId: tenant.projectId, environment: tenant.environment },
         filter,
@@ -344,31 +342,28 @@ export function createTransactionService(deps: {
       );
       return { ...found, data: found.data.map((item) => item.transaction) };
     }
-    const read = { tenant, customerId: filter.customerId, limit: page.offset + page.limit };
+    const read = { tenant, customerId, limit: page.offset + page.limit };
     const [ramps, moves] = await Promise.all([readTransactionPage(read), readChainPage(read)]);
-    const data = newestFirst(ramps.rows, moves, page).map((item) => item.transaction);
+    const data = pageOfBoth(ramps.rows, moves, page).map(({ transaction }) => transaction);
     return pageResult(page, data, ramps.total ?? 0);
   }
 
-  /** The page's part of both tables' rows (each read up to the page's end), merged newest first. */
-  function newestFirst(ramps: repo.TransactionRow[], moves: ChainTransactionRow[], page: PageRequest) {
-    const found = (
-      row: { id: string; created_at: Date; project_id: string; environment: Environment },
-      transaction: AnyTransactionView,
-    ) => ({
-      at: row.created_at,
-      id: row.id,
-      transaction,
-      projectId: row.project_id,
-      environment: row.environment,
-    });
-    const merged = [
-      ...ramps.map((row) => found(row, presentTransaction(row) as AnyTransactionView)),
-      ...moves.map((row) => found(row, presentChainTransaction(chains, row))),
-    ].sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-    return merged
-      .slice(page.offset, page.offset + page.limit)
-      .map(({ transaction, projectId, environment }) => ({ transaction, projectId, environment }));
+  /**
+   * The page's part of both tables' rows (each read up to the page's end), newest first, each with its
+   * view: only the rows on the page are presented.
+   */
+  function pageOfBoth(ramps: repo.TransactionRow[], moves: ChainTransactionRow[], page: PageRequest) {
+    const rows: (repo.TransactionRow | ChainTransactionRow)[] = [...ramps, ...moves];
+    rows.sort(
+      (a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+    );
+    const isRamp = new Set<unknown>(ramps);
+    return rows.slice(page.offset, page.offset + page.limit).map((row) => ({
+      row,
+      transaction: isRamp.has(row)
+        ? (presentTransaction(row as repo.TransactionRow) as AnyTransactionView)
+        : presentChainTransaction(chains, row as ChainTransactionRow),
+    }));
   }
 
   /**
@@ -385,7 +380,12 @@ export function createTransactionService(deps: {
       repo.listTransactions(db, scope, filter, upTo, 0),
       listChainTransactions(db, scope, filter, upTo),
     ]);
-    return pageResult(page, newestFirst(ramps.rows, moves.rows, page), ramps.total + moves.total);
+    const data = pageOfBoth(ramps.rows, moves.rows, page).map(({ row, transaction }) => ({
+      transaction,
+      projectId: row.project_id,
+      environment: row.environment,
+    }));
+    return pageResult(page, data, ramps.total + moves.total);
   }
 
   return { create, get, list, search };
