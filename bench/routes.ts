@@ -41,115 +41,108 @@ function pageOf(expectedTotal: number, size: number) {
   };
 }
 
+const PAGE_SIZE = 20;
+
+/** A read by id over sampled paths, held to the target against baseline (b). */
+const byId = (openapiPath: string, paths: string[]): RouteSpec => ({
+  name: `GET ${openapiPath}`,
+  openapiPath,
+  paths,
+  byId: true,
+  check: sameId,
+});
+
+/**
+ * A list page over sampled paths, held to the list target against baseline `letter` on the minimal
+ * server (the same page SELECT alone, on the same paths), its answer checked against `total`.
+ */
+const page = (
+  name: string,
+  openapiPath: string,
+  paths: string[],
+  letter: string,
+  what: string,
+  total: number,
+) => ({
+  name: `${name} (${total} ${what})`,
+  openapiPath,
+  paths,
+  byId: false,
+  baseline: { name: `baseline (${letter}) Fastify + pg page of ${total} ${what}`, paths },
+  check: pageOf(total, PAGE_SIZE),
+});
+
 export function routeSpecs(
   samples: Samples,
   sizes: { smallRequests: number; largeRequests: number; customers: number },
-) {
-  const pageSize = 20;
-  const specs: RouteSpec[] = [
-    {
-      name: 'GET /bank-accounts/{id}',
-      openapiPath: '/bank-accounts/{id}',
-      paths: samples.bankAccounts.map((id) => `/bank-accounts/${id}`),
-      byId: true,
-      check: sameId,
-    },
-    {
-      name: 'GET /customers/{id}',
-      openapiPath: '/customers/{id}',
-      paths: samples.customers.map((id) => `/customers/${id}`),
-      byId: true,
-      check: sameId,
-    },
-    {
-      name: 'GET /transactions/{id}',
-      openapiPath: '/transactions/{id}',
-      paths: samples.transactionIds.map((id) => `/transactions/${id}`),
-      byId: true,
-      check: sameId,
-    },
-    {
-      name: 'GET /customers/{id}/limit-requests/{limitRequestId}',
-      openapiPath: '/customers/{id}/limit-requests/{limitRequestId}',
-      paths: samples.limitRequests.map((r) => `/customers/${r.customerId}/limit-requests/${r.id}`),
-      byId: true,
-      check: sameId,
-    },
-    {
-      name: 'GET /customers/{id}/verifications/{verificationId}',
-      openapiPath: '/customers/{id}/verifications/{verificationId}',
-      paths: samples.verifications.map((v) => `/customers/${v.customerId}/verifications/${v.id}`),
-      byId: true,
-      check: sameId,
-    },
-    {
-      name: `GET /customers/{id}/limit-requests?limit=${pageSize} (${sizes.smallRequests} requests)`,
-      openapiPath: '/customers/{id}/limit-requests',
-      paths: samples.smallListCustomers.map((id) => `/customers/${id}/limit-requests?limit=${pageSize}`),
-      byId: false,
-      baseline: {
-        name: `baseline (c) Fastify + pg page of ${sizes.smallRequests} limit requests`,
-        paths: samples.smallListCustomers.map((id) => `/customers/${id}/limit-requests?limit=${pageSize}`),
-      },
-      check: pageOf(sizes.smallRequests, pageSize),
-    },
-    {
-      name: `GET /customers/{id}/limit-requests?limit=${pageSize} (${sizes.largeRequests} requests)`,
-      openapiPath: '/customers/{id}/limit-requests',
-      paths: [`/customers/${samples.largeListCustomer}/limit-requests?limit=${pageSize}`],
-      byId: false,
-      baseline: {
-        name: `baseline (d) Fastify + pg page of ${sizes.largeRequests} limit requests`,
-        paths: [`/customers/${samples.largeListCustomer}/limit-requests?limit=${pageSize}`],
-      },
-      check: pageOf(sizes.largeRequests, pageSize),
-    },
-    {
-      name: `GET /customers?limit=${pageSize} (${sizes.customers} customers)`,
-      openapiPath: '/customers',
-      paths: [`/customers?limit=${pageSize}`],
-      byId: false,
-      baseline: {
-        name: `baseline (e) Fastify + pg page of ${sizes.customers} customers`,
-        paths: [`/customers?limit=${pageSize}`],
-      },
-      check: pageOf(sizes.customers, pageSize),
-    },
-    {
-      name: `GET /transactions?limit=${pageSize} (${samples.transactions} transactions)`,
-      openapiPath: '/transactions',
-      paths: [`/transactions?limit=${pageSize}`],
-      byId: false,
-      baseline: {
-        name: `baseline (f) Fastify + pg pages of ${samples.transactions} transactions`,
-        paths: [`/transactions?limit=${pageSize}`],
-      },
-      check: pageOf(samples.transactions, pageSize),
-    },
-    {
-      name: `GET /transactions?customerId={id}&limit=${pageSize} (${sizes.smallRequests} transactions)`,
-      openapiPath: '/transactions',
-      paths: samples.smallListCustomers.map((id) => `/transactions?customerId=${id}&limit=${pageSize}`),
-      byId: false,
-      baseline: {
-        name: `baseline (g) Fastify + pg pages of ${sizes.smallRequests} transactions`,
-        paths: samples.smallListCustomers.map((id) => `/transactions?customerId=${id}&limit=${pageSize}`),
-      },
-      check: pageOf(sizes.smallRequests, pageSize),
-    },
-    {
-      name: `GET /transactions?customerId={id}&limit=${pageSize} (${sizes.largeRequests} transactions)`,
-      openapiPath: '/transactions',
-      paths: [`/transactions?customerId=${samples.largeListCustomer}&limit=${pageSize}`],
-      byId: false,
-      baseline: {
-        name: `baseline (h) Fastify + pg pages of ${sizes.largeRequests} transactions`,
-        paths: [`/transactions?customerId=${samples.largeListCustomer}&limit=${pageSize}`],
-      },
-      check: pageOf(sizes.largeRequests, pageSize),
-    },
+): RouteSpec[] {
+  const limit = `limit=${PAGE_SIZE}`;
+  const requests = (id: string) => `/customers/${id}/limit-requests?${limit}`;
+  const transactions = (id: string) => `/transactions?customerId=${id}&${limit}`;
+  return [
+    byId(
+      '/bank-accounts/{id}',
+      samples.bankAccounts.map((id) => `/bank-accounts/${id}`),
+    ),
+    byId(
+      '/customers/{id}',
+      samples.customers.map((id) => `/customers/${id}`),
+    ),
+    byId(
+      '/transactions/{id}',
+      samples.transactionIds.map((id) => `/transactions/${id}`),
+    ),
+    byId(
+      '/customers/{id}/limit-requests/{limitRequestId}',
+      samples.limitRequests.map((r) => `/customers/${r.customerId}/limit-requests/${r.id}`),
+    ),
+    byId(
+      '/customers/{id}/verifications/{verificationId}',
+      samples.verifications.map((v) => `/customers/${v.customerId}/verifications/${v.id}`),
+    ),
+    page(
+      `GET /customers/{id}/limit-requests?${limit}`,
+      '/customers/{id}/limit-requests',
+      samples.smallListCustomers.map(requests),
+      'c',
+      'limit requests',
+      sizes.smallRequests,
+    ),
+    page(
+      `GET /customers/{id}/limit-requests?${limit}`,
+      '/customers/{id}/limit-requests',
+      [requests(samples.largeListCustomer)],
+      'd',
+      'limit requests',
+      sizes.largeRequests,
+    ),
+    page(`GET /customers?${limit}`, '/customers', [`/customers?${limit}`], 'e', 'customers', sizes.customers),
+    // the list reads two tables: its baselines run both page SELECTs at once
+    page(
+      `GET /transactions?${limit}`,
+      '/transactions',
+      [`/transactions?${limit}`],
+      'f',
+      'transactions',
+      samples.transactionTotal,
+    ),
+    page(
+      `GET /transactions?customerId={id}&${limit}`,
+      '/transactions',
+      samples.smallListCustomers.map(transactions),
+      'g',
+      'transactions',
+      sizes.smallRequests,
+    ),
+    page(
+      `GET /transactions?customerId={id}&${limit}`,
+      '/transactions',
+      [transactions(samples.largeListCustomer)],
+      'h',
+      'transactions',
+      sizes.largeRequests,
+    ),
   ];
-  return specs;
 }
 
 /** The paths the service publishes (its OpenAPI document is generated from the registered routes). */

@@ -11,11 +11,11 @@ export type Samples = {
   transactionIds: string[];
   limitRequests: { id: string; customerId: string }[];
   verifications: { id: string; customerId: string }[];
-  /** Customers with exactly `smallRequests` limit requests. */
+  /** Customers with exactly `smallRequests` limit requests (and as many on-ramps). */
   smallListCustomers: string[];
   largeListCustomer: string;
-  /** The tenant's transactions, in all. */
-  transactions: number;
+  /** How many transactions the tenant has, in both tables. */
+  transactionTotal: number;
 };
 
 const SAMPLE = 1_000;
@@ -74,7 +74,7 @@ export async function drawSamples(
     ) {
       throw new Error('the seeded data set is missing rows the benchmark needs');
     }
-    const transactions = await client.query<{ n: string }>(
+    const total = await client.query<{ n: string }>(
       `SELECT (SELECT count(*) FROM transactions WHERE project_id = $1 AND environment = $2)
             + (SELECT count(*) FROM chain_transactions WHERE project_id = $1 AND environment = $2) AS n`,
       t,
@@ -88,7 +88,7 @@ export async function drawSamples(
       verifications: verifications.map(pair),
       smallListCustomers: small.map((row) => row.id),
       largeListCustomer: large[0]!.id,
-      transactions: Number(transactions.rows[0]!.n),
+      transactionTotal: Number(total.rows[0]!.n),
     };
   } finally {
     await client.end();
