@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectPostgres } from '../src/db/postgres.ts';
 import { recordEvent } from '../src/modules/events/outbox.ts';
@@ -128,7 +128,11 @@ export async function measureWebhooks(ctx: BenchContext): Promise<number> {
      * Records `count` events in one transaction and waits until each is delivered and recorded so;
      * `onCommit` runs once the events are committed, as the delivery starts.
      */
-    const deliver = async (count: number, deliveredBefore: number, onCommit?: () => void) => {
+    const deliver = async (
+      count: number,
+      deliveredBefore: number,
+      on: { commit?: () => void; received?: () => void } = {},
+    ) => {
       const at = new Date();
       await db.transaction(async (tx) => {
         for (let i = 0; i < count; i++) {
@@ -145,8 +149,9 @@ export async function measureWebhooks(ctx: BenchContext): Promise<number> {
         }
       });
       const committed = performance.now();
-      onCommit?.();
+      on.commit?.();
       await receiver.until(count, 300_000);
+      on.received?.();
       // delivered means recorded too: wait until every delivery is DELIVERED in the database
       for (const deadline = Date.now() + 60_000; ; ) {
         const [row] = await db.query<{ n: bigint }>(
@@ -164,16 +169,24 @@ export async function measureWebhooks(ctx: BenchContext): Promise<number> {
     // Rounds of `events` each, the median taken (as the baseline's): a round of a few seconds moves with
     // whatever else the machine does. CPU from each commit on: delivering the events, not recording them.
     const roundSeconds: number[] = [];
-    const cpu = { server: 0, database: 0 };
+    const cpu = { server: 0, database: 0, receiver: 0 };
     const problems: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       receiver.reset();
       let meter: ReturnType<typeof cpuMeter> | undefined;
+      let receiverCpu: NodeJS.CpuUsage | undefined;
       roundSeconds.push(
-        await deliver(events, warmup + round * events, () => {
-          meter = cpuMeter(child.process.pid, databaseName(ctx));
+        await deliver(events, warmup + round * events, {
+          commit() {
+            meter = cpuMeter(child.process.pid, databaseName(ctx));
+            receiverCpu = process.cpuUsage();
+          },
+          received() {
+            receiverCpu = process.cpuUsage(receiverCpu);
+          },
         }),
       );
+      cpu.receiver += (receiverCpu!.user + receiverCpu!.system) / 1e6;
       const used = meter!.read();
       cpu.server += used.server ?? Number.NaN;
       cpu.database += used.database ?? Number.NaN;
@@ -202,6 +215,7 @@ export async function measureWebhooks(ctx: BenchContext): Promise<number> {
     const bodiesFile = join(scratch, 'bodies.jsonl');
     writeFileSync(bodiesFile, `${receiver.bodies.join('\n')}\n`);
     receiver.reset();
+    const receiverBefore = process.cpuUsage();
     const poster = startChild(
       'baseline poster',
       'bench/servers/webhook-poster.ts',
@@ -215,6 +229,9 @@ export async function measureWebhooks(ctx: BenchContext): Promise<number> {
       settings.profileDir,
     );
     await new Promise<void>((resolve) => poster.process.once('exit', () => resolve()));
+    // the receiver answered the poster's warm-up and its rounds
+    const receiverUsed = process.cpuUsage(receiverBefore);
+    const baselineReceiverCpu = (receiverUsed.user + receiverUsed.system) / (warmup + ROUNDS * events);
     const result = JSON.parse(poster.output().split('\n').at(-1) ?? '{}') as {
       rounds?: number[];
       cpuPerPost?: number;
@@ -231,7 +248,16 @@ export async function measureWebhooks(ctx: BenchContext): Promise<number> {
     log('');
     log(
       table(
-        ['target', 'events/s', 'seconds', 'server µs/event', 'PostgreSQL µs/event', 'x baseline', 'verdict'],
+        [
+          'target',
+          'events/s',
+          'seconds',
+          'server µs/event',
+          'PostgreSQL µs/event',
+          'receiver µs/event',
+          'x baseline',
+          'verdict',
+        ],
         [
           [
             'baseline: POST the same bodies, no database',
@@ -239,6 +265,7 @@ export async function measureWebhooks(ctx: BenchContext): Promise<number> {
             baselineSeconds.toFixed(2),
             result.cpuPerPost === undefined ? '' : result.cpuPerPost.toFixed(0),
             '',
+            baselineReceiverCpu.toFixed(0),
             '',
             '',
           ],
@@ -248,11 +275,26 @@ export async function measureWebhooks(ctx: BenchContext): Promise<number> {
             serviceSeconds.toFixed(2),
             Number.isNaN(cpu.server) ? '' : ((cpu.server / (ROUNDS * events)) * 1e6).toFixed(0),
             Number.isNaN(cpu.database) ? '' : ((cpu.database / (ROUNDS * events)) * 1e6).toFixed(0),
+            ((cpu.receiver / (ROUNDS * events)) * 1e6).toFixed(0),
             ratio.toFixed(2),
             ratio >= settings.webhookTarget ? 'ok' : `BELOW ${settings.webhookTarget}`,
           ],
         ],
       ),
+    );
+    // Where the machine's CPU goes: the baseline's two processes against what the dispatcher needs
+    const perEvent = {
+      baseline: (result.cpuPerPost ?? Number.NaN) + baselineReceiverCpu,
+      dispatcher: ((cpu.server + cpu.database + cpu.receiver) / (ROUNDS * events)) * 1e6,
+    };
+    const busy = (micros: number, rate: number) => ((micros * rate) / 1e6).toFixed(2);
+    const cores = availableParallelism();
+    log(
+      `CPU per event: baseline ${perEvent.baseline.toFixed(0)} µs (poster and receiver, ` +
+        `${busy(perEvent.baseline, baselineRate)} cores busy), dispatcher ${perEvent.dispatcher.toFixed(0)} µs ` +
+        `(server, PostgreSQL backends and receiver, ${busy(perEvent.dispatcher, serviceRate)} cores busy); ` +
+        `at ${settings.webhookTarget} of the baseline, all of it fits ${cores} cores only within ` +
+        `${((cores * 1e6) / (settings.webhookTarget * baselineRate)).toFixed(0)} µs an event`,
     );
     log(
       `load average ${loadavg()

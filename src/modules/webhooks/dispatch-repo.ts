@@ -299,6 +299,27 @@ export async function settleDeliveries(tx: Executor, settlements: Settlement[], 
   );
 }
 
+/**
+ * Brings back to health the endpoints among `endpointIds` that were failing or disabled, after attempts
+ * that all delivered. Healthy endpoints are not even locked: concurrent recordings of deliveries to a
+ * healthy endpoint never wait for one another, and a recording of failures that locks the endpoint
+ * meanwhile is simply ordered after this one. Same lock order as `lockEndpointsHealth` (endpoints first,
+ * by id), so the two never deadlock.
+ */
+export async function restoreEndpointsHealth(tx: Executor, endpointIds: string[], at: Date): Promise<void> {
+  await tx.query(
+    `UPDATE webhook_endpoints e
+        SET status = 'ENABLED', failing_since = NULL, disabled_reason = NULL,
+            updated_at = CASE WHEN e.status = 'ENABLED' THEN e.updated_at ELSE $2 END
+       FROM (SELECT id FROM webhook_endpoints
+              WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL
+                AND (status = 'DISABLED' OR failing_since IS NOT NULL)
+              ORDER BY id FOR UPDATE) unhealthy
+      WHERE e.id = unhealthy.id`,
+    [endpointIds, at],
+  );
+}
+
 export type EndpointHealth = {
   id: string;
   status: 'ENABLED' | 'DISABLED';

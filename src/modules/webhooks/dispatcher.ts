@@ -22,6 +22,7 @@ import {
   fanOutEvents,
   insertAttempts,
   lockEndpointsHealth,
+  restoreEndpointsHealth,
   type Settlement,
   setEndpointHealth,
   settleDeliveries,
@@ -92,6 +93,10 @@ const RECORD_GATHER_MS = 20;
 
 /** Signing keys kept decrypted, at most (the least recently decrypted one goes first). */
 const KEYS_KEPT = 1_000;
+
+/** A 2xx answer delivers the event. */
+const delivered = (result: AttemptResult) =>
+  result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 
 function describeDuration(ms: number): string {
   const units: [number, string][] = [
@@ -174,6 +179,8 @@ export function createDispatcher(deps: DispatcherDeps) {
   }
 
   type Outcome = { delivery: ClaimedDelivery; token: string; at: Date; result: AttemptResult };
+  const attemptsOf = (outcomes: Outcome[]) =>
+    outcomes.map(({ delivery, token, at, result }) => ({ deliveryId: delivery.id, token, at, ...result }));
   type HealthState = {
     status: 'ENABLED' | 'DISABLED';
     failingSince: Date | null;
@@ -182,26 +189,42 @@ export function createDispatcher(deps: DispatcherDeps) {
   };
 
   /**
-   * Records a batch of attempts in one transaction: the endpoints locked once, the attempts inserted in one
-   * statement, the deliveries counted and settled in one, then each endpoint's health as the attempts, in
-   * the order they were made, leave it.
+   * Records a batch of attempts in one transaction: the attempts inserted in one statement, the deliveries
+   * counted and settled in one. Where every attempt delivered, the endpoints' health can only come back:
+   * the failing or disabled ones among them are enabled, and healthy ones are not even locked. Otherwise
+   * the endpoints are locked first, and each one's health follows the attempts, in the order they were
+   * made, that leave it.
    */
   async function recordOutcomes(tx: Transaction, outcomes: Outcome[]): Promise<void> {
     const endpointIds = [...new Set(outcomes.map((outcome) => outcome.delivery.endpoint_id))].sort();
+    if (outcomes.every(({ result }) => delivered(result))) {
+      // the usual case: nothing to decide from the endpoints' health, which only failing ones change
+      const settledAt = clock();
+      await restoreEndpointsHealth(tx, endpointIds, settledAt);
+      await insertAttempts(tx, attemptsOf(outcomes));
+      await settleDeliveries(
+        tx,
+        outcomes.map(({ delivery, token }) => ({
+          id: delivery.id,
+          token,
+          status: 'DELIVERED',
+          nextAttemptAt: null,
+          error: null,
+        })),
+        settledAt,
+      );
+      return;
+    }
     const health = new Map<string, HealthState>();
     for (const row of await lockEndpointsHealth(tx, endpointIds)) {
-      const disabledReason = null;
       health.set(row.id, {
         status: row.status,
         failingSince: row.failing_since,
-        disabledReason,
+        disabledReason: null,
         deleted: row.deleted,
       });
     }
-    await insertAttempts(
-      tx,
-      outcomes.map(({ delivery, token, at, result }) => ({ deliveryId: delivery.id, token, at, ...result })),
-    );
+    await insertAttempts(tx, attemptsOf(outcomes));
     const settledAt = clock();
     const settlements: Settlement[] = [];
     const changed = new Set<string>();
@@ -209,8 +232,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     const inOrder = [...outcomes].sort((a, b) => a.at.getTime() - b.at.getTime());
     for (const { delivery, token, at, result } of inOrder) {
       const endpoint = health.get(delivery.endpoint_id)!;
-      const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-      if (delivered) {
+      if (delivered(result)) {
         settlements.push({ id: delivery.id, token, status: 'DELIVERED', nextAttemptAt: null, error: null });
         if (!endpoint.deleted && (endpoint.status === 'DISABLED' || endpoint.failingSince !== null)) {
           Object.assign(endpoint, { status: 'ENABLED', failingSince: null, disabledReason: null });
@@ -345,8 +367,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     } finally {
       release(delivery);
     }
-    const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-    metrics.deliveryAttempts.inc({ outcome: delivered ? 'delivered' : 'failed' });
+    metrics.deliveryAttempts.inc({ outcome: delivered(result) ? 'delivered' : 'failed' });
     await record({ delivery, token, at, result });
   }
 
