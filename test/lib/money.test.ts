@@ -13,6 +13,11 @@ describe('amounts', () => {
     expect(formatAmount(150000n)).toBe('1500.00');
     expect(formatAmount(1n)).toBe('0.01');
     expect(formatAmount(-250n)).toBe('-2.50');
+    expect(formatAmount(0n)).toBe('0.00');
+    expect(formatAmount(99n)).toBe('0.99');
+    expect(formatAmount(-1n)).toBe('-0.01');
+    expect(formatAmount(100n)).toBe('1.00');
+    expect(formatAmount(123456789012345678901n)).toBe('1234567890123456789.01');
   });
   it('refuse anything but up to 13 digits and 2 decimals', () => {
     for (const bad of ['', '1.234', '-1', '1e3', '1,00', ' 1', '12345678901234', '.5', '1.']) {

@@ -93,9 +93,13 @@ export function limitRequestPageReader(
       unnest: 'unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::int[])',
       columns: ['customer_id', 'project_id', 'environment', 'page_limit', 'page_offset'],
     },
+    // LIMIT 1 (the customer's id is its key) keeps this a lookup by primary key for each page asked
+    // for: flattened into the statement, the planner joined the pages to every customer of the
+    // database by a hash join over a full scan of the table
     totalSql: `SELECT coalesce(k.total, 0) AS total
                  FROM customers c LEFT JOIN limit_request_counts k ON k.customer_id = c.id
-                WHERE c.id = r.customer_id AND c.project_id = r.project_id AND c.environment = r.environment`,
+                WHERE c.id = r.customer_id AND c.project_id = r.project_id AND c.environment = r.environment
+                LIMIT 1`,
     pageSql: `SELECT ${COLUMNS} FROM limit_requests l
                WHERE l.customer_id = r.customer_id AND l.project_id = r.project_id
                  AND l.environment = r.environment
