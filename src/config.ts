@@ -81,7 +81,12 @@ export type Config = {
   databasePreparedStatements: boolean;
   /** LISTEN on a session of its own so that workers wake on work; off where there is no session (a pooler). */
   databaseNotifications: boolean;
-  /** The longest an idle background worker sleeps between looks (doubling from its interval up to this). */
+  /**
+   * The longest an idle background worker sleeps between looks (doubling from its interval up to this):
+   * 10 s on PostgreSQL; 30 s on the embedded database, where every look runs in this process (a few
+   * milliseconds of its CPU each, against a tenth of that for PostgreSQL), and new work still wakes
+   * the workers at once through in-process notifications.
+   */
   workerMaxIdleMs: number;
   dataDir: string;
   operatorToken: string | undefined;
@@ -260,7 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'PONTE_DATABASE_NOTIFICATIONS',
       flag(env, 'PONTE_DATABASE_PREPARED_STATEMENTS', true),
     ),
-    workerMaxIdleMs: atLeastOne(env, 'PONTE_WORKER_MAX_IDLE_MS', 10_000),
+    workerMaxIdleMs: atLeastOne(env, 'PONTE_WORKER_MAX_IDLE_MS', databaseUrl ? 10_000 : 30_000),
     dataDir: env.PONTE_DATA_DIR?.trim() || './data',
     operatorToken: operatorToken(env),
     instanceSecret: env.PONTE_INSTANCE_SECRET || undefined,

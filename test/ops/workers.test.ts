@@ -54,3 +54,11 @@ describe('PONTE_WORKERS', () => {
     }
   });
 });
+
+describe('PONTE_WORKER_MAX_IDLE_MS', () => {
+  it('defaults to 10 s on PostgreSQL and 30 s on the embedded database, where every look costs the process itself', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/ponte' }).workerMaxIdleMs).toBe(10_000);
+    expect(loadConfig({}).workerMaxIdleMs).toBe(30_000);
+    expect(loadConfig({ PONTE_WORKER_MAX_IDLE_MS: '5000' }).workerMaxIdleMs).toBe(5_000);
+  });
+});
