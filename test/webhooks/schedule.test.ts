@@ -134,16 +134,40 @@ describe('webhook retries over time', () => {
   });
 });
 
+/** Waits until the endpoint has `count` deliveries and its newest one has been attempted. */
+const newestAttempted = (api: Client, endpointId: string, count: number) =>
+  waitFor(
+    () => deliveries(api, endpointId),
+    (list) => list.length === count && list[0]!.attempts.length >= 1,
+  );
+
 describe('disabling a failing endpoint', () => {
+  it('starts the failing period again after a delivery: failures since then alone count', async () => {
+    hooks.respond = () => 500;
+    const api = client(server.sandbox, (await server.newTenant()).sandboxKey);
+    const endpoint = await createEndpoint(api, { url: hooks.url });
+    const withAttempts = (count: number) => newestAttempted(api, endpoint.id, count);
+    await quietCustomer(api);
+    await withAttempts(1);
+    const failingSince = time.now().getTime();
+    // the endpoint answers again: a delivery ends the failing period
+    hooks.respond = () => 200;
+    await quietCustomer(api);
+    expect((await withAttempts(2))[0]!.status).toBe('DELIVERED');
+    // past the period counted from the first failure, a new failure starts a period of its own
+    hooks.respond = () => 500;
+    time.set(new Date(failingSince + 2 * DAY + HOUR));
+    await quietCustomer(api);
+    await withAttempts(3);
+    const read = (await api.get(`/webhook-endpoints/${endpoint.id}`)).json();
+    expect(read.status).toBe('ENABLED');
+  });
+
   it('disables an endpoint whose deliveries have all failed for the configured period, and says why', async () => {
     hooks.respond = () => 500;
     const api = client(server.sandbox, (await server.newTenant()).sandboxKey);
     const endpoint = await createEndpoint(api, { url: hooks.url });
-    const attemptsOf = async (count: number) =>
-      waitFor(
-        () => deliveries(api, endpoint.id),
-        (list) => list.length === count && list[0]!.attempts.length >= 1,
-      );
+    const attemptsOf = (count: number) => newestAttempted(api, endpoint.id, count);
     await quietCustomer(api);
     await attemptsOf(1);
     const failingSince = time.now().getTime();

@@ -353,16 +353,19 @@ export function createTransactionService(deps: {
    * view: only the rows on the page are presented.
    */
   function pageOfBoth(ramps: repo.TransactionRow[], moves: ChainTransactionRow[], page: PageRequest) {
-    const rows: (repo.TransactionRow | ChainTransactionRow)[] = [...ramps, ...moves];
+    const rows = [
+      ...ramps.map((row) => ({ ramp: true as const, row })),
+      ...moves.map((row) => ({ ramp: false as const, row })),
+    ];
     rows.sort(
-      (a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+      ({ row: a }, { row: b }) =>
+        b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
     );
-    const isRamp = new Set<unknown>(ramps);
-    return rows.slice(page.offset, page.offset + page.limit).map((row) => ({
-      row,
-      transaction: isRamp.has(row)
-        ? (presentTransaction(row as repo.TransactionRow) as AnyTransactionView)
-        : presentChainTransaction(chains, row as ChainTransactionRow),
+    return rows.slice(page.offset, page.offset + page.limit).map((found) => ({
+      row: found.row,
+      transaction: found.ramp
+        ? (presentTransaction(found.row) as AnyTransactionView)
+        : presentChainTransaction(chains, found.row),
     }));
   }
 

@@ -86,9 +86,4 @@ export function createWalletService(deps: { db: Database; chains: ChainRegistry;
   return { list };
 }
 export type { ChainTransactionRow } from './repo.ts';
-export {
-  chainTransactionPageReader,
-  chainTransactionReader,
-  findChainTransaction,
-  listChainTransactions,
-} from './repo.ts';
+export { chainTransactionPageReader, chainTransactionReader, listChainTransactions } from './repo.ts';

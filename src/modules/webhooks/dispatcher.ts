@@ -98,6 +98,15 @@ const KEYS_KEPT = 1_000;
 const delivered = (result: AttemptResult) =>
   result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 
+/** How a delivery delivered by the attempt made under `token` ends up. */
+const deliveredSettlement = (id: string, token: string): Settlement => ({
+  id,
+  token,
+  status: 'DELIVERED',
+  nextAttemptAt: null,
+  error: null,
+});
+
 function describeDuration(ms: number): string {
   const units: [number, string][] = [
     [86_400_000, 'day'],
@@ -204,13 +213,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       await insertAttempts(tx, attemptsOf(outcomes));
       await settleDeliveries(
         tx,
-        outcomes.map(({ delivery, token }) => ({
-          id: delivery.id,
-          token,
-          status: 'DELIVERED',
-          nextAttemptAt: null,
-          error: null,
-        })),
+        outcomes.map(({ delivery, token }) => deliveredSettlement(delivery.id, token)),
         settledAt,
       );
       return;
@@ -233,7 +236,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     for (const { delivery, token, at, result } of inOrder) {
       const endpoint = health.get(delivery.endpoint_id)!;
       if (delivered(result)) {
-        settlements.push({ id: delivery.id, token, status: 'DELIVERED', nextAttemptAt: null, error: null });
+        settlements.push(deliveredSettlement(delivery.id, token));
         if (!endpoint.deleted && (endpoint.status === 'DISABLED' || endpoint.failingSince !== null)) {
           Object.assign(endpoint, { status: 'ENABLED', failingSince: null, disabledReason: null });
           changed.add(delivery.endpoint_id);
