@@ -91,7 +91,7 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
     startLoop('pix-payouts', 500, () => submitDuePayouts(ctx), log, idle),
     startLoop('chain-signer', chainPoll, () => signQueued(ctx), log, idle),
     startLoop('chain-confirmations', chainPoll, () => checkSubmitted(ctx), log, idle),
-    startLoop('chain-deposits', chainPoll, () => watchChains(ctx), log, idle),
+    startLoop('chain-deposits', chainPoll, () => watchChains({ ...ctx, log }), log, idle),
     startLoop('sandbox-chain-deposits', 500, () => confirmSimulatedDeposits(ctx), log, idle),
     startLoop(
       'request-log-retention',

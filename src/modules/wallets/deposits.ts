@@ -63,6 +63,42 @@ export async function recordInbound(
   return row.id;
 }
 
+/**
+ * Keeps a log that cannot become a deposit, with its reason, once per log per block; whether it is new.
+ * Only logs to a customer's address are kept: anything else was never a deposit.
+ */
+export async function rejectInbound(
+  tx: Executor,
+  environment: Environment,
+  blockchain: Blockchain,
+  log: InboundTransfer,
+  reason: string,
+  at: Date,
+): Promise<boolean> {
+  const wallet = await walletByAddress(tx, environment, blockchain, log.to);
+  if (!wallet) return false;
+  const rows = await tx.query(
+    `INSERT INTO chain_rejected_logs (environment, blockchain, transaction_hash, log_index, block_hash,
+                                      block_number, to_address, currency, amount, reason, seen_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+     ON CONFLICT DO NOTHING RETURNING 1`,
+    [
+      environment,
+      blockchain,
+      log.transactionHash,
+      log.logIndex,
+      log.blockHash,
+      log.blockNumber,
+      wallet.address,
+      log.currency,
+      log.amount.toString(),
+      reason,
+      at,
+    ],
+  );
+  return rows.length > 0;
+}
+
 /** Credits a PROCESSING deposit to its wallet; a deposit already decided is left alone. */
 export async function creditDeposit(
   tx: Executor,

@@ -20,7 +20,8 @@ export function blockchainReceipt(
 }
 
 function receipt(chains: ChainRegistry, row: ChainTransactionRow) {
-  if (row.status === 'FAILED') return null;
+  // a failed transfer that reached the chain (it reverted there) shows where; anything else failed shows none
+  if (row.status === 'FAILED' && (row.type !== 'TRANSFER' || row.transaction_hash === null)) return null;
   if (row.status === 'PROCESSING' && row.transaction_hash === null) return null;
   const amount = formatDecimal(row.amount, SCALE);
   const zero = formatDecimal(0n, SCALE);

@@ -53,7 +53,12 @@ export async function completeSend(
     entries: chainSendReversed(row.customer_id, row.currency, row.amount, row.blockchain),
     at,
   });
+  if (send.transaction_hash === null) {
+    // nothing of it is on chain: the hash it was signed with names no transaction to look at
+    await tx.query(`UPDATE chain_transactions SET transaction_hash = NULL WHERE id = $1`, [row.id]);
+  }
   await moveChainTransaction(tx, chains, row, 'FAILED', at, {
+    transactionHash: send.transaction_hash,
     failureReason: `The transfer failed on chain and its amount is back in the wallet: ${reason ?? 'unknown'}`,
   });
 }

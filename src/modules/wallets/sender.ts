@@ -7,29 +7,34 @@
  *   queued sends with consecutive nonces and stores the signed bytes, then commits and broadcasts. Only
  *   the holder of the row hands out that address's nonces, and a unique index refuses a repeated one.
  * - checkSubmitted: follows each submitted send to its confirmations (rebroadcasting the same bytes while
- *   the chain does not have it), then settles what it was for: the on-ramp or the transfer.
+ *   the chain does not have it, signing a replacement with a higher fee within the chain's ceiling while
+ *   the base fee is above what it offers, failing it once another transaction took its nonce), then
+ *   settles what it was for, once: the on-ramp or the transfer.
  */
 import type { Clock } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
-import { type ChainAdapter, SendRefused, type SendStatus } from '../rails/chains/adapter.ts';
+import { type ChainAdapter, type FeeMarket, type SendFees, SendRefused } from '../rails/chains/adapter.ts';
 import { TREASURY_INDEX } from '../rails/chains/keys.ts';
 import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { completeSend } from './send-outcome.ts';
 import {
+  attemptHashes,
   claimSender,
   claimSubmitted,
   ensureSender,
   insertSend,
   lockSend,
+  markReplaced,
   markSend,
   markSubmitted,
   queuedSendsOf,
   type SendPurpose,
   type SendRow,
   setNextNonce,
+  setSendHash,
   touchSend,
 } from './sends-repo.ts';
 
@@ -78,10 +83,50 @@ export async function enqueueSend(
 
 type Deps = { db: Database; chains: ChainRegistry; clock: Clock };
 
+/** Signed bytes to hand to a chain once the transaction that recorded them has committed. */
+type Broadcast = { raw: string; adapter: ChainAdapter };
+
+async function broadcastAll(broadcasts: Broadcast[]): Promise<void> {
+  for (const { raw, adapter } of broadcasts) {
+    try {
+      await adapter.node!.broadcast(raw);
+    } catch {
+      // the send is SUBMITTED with its signed bytes; checkSubmitted broadcasts them again
+    }
+  }
+}
+
+const atMost = (value: bigint, ceiling: bigint) => (value > ceiling ? ceiling : value);
+const larger = (a: bigint, b: bigint) => (a > b ? a : b);
+/** What a node asks of a replacement with the same nonce: both fees 10% above the previous (12.5% here). */
+const bumped = (fee: bigint) => fee + fee / 8n + 1n;
+
+/** The fees a first signature offers: what the chain asks now, never above the chain's ceiling. */
+export function firstFees(market: FeeMarket, ceiling: bigint): SendFees {
+  const maxFeePerGas = atMost(market.maxFeePerGas, ceiling);
+  return { maxFeePerGas, maxPriorityFeePerGas: atMost(market.maxPriorityFeePerGas, maxFeePerGas) };
+}
+
+/**
+ * The fees of a replacement for a send the chain cannot include (its fee cap is below the base fee): what
+ * the chain asks now and at least a node's replacement bump over the previous offer, within the ceiling.
+ * Null when the ceiling leaves no room for a replacement a node would accept.
+ */
+export function replacementFees(previous: SendFees, market: FeeMarket, ceiling: bigint): SendFees | null {
+  const maxFeePerGas = atMost(larger(market.maxFeePerGas, bumped(previous.maxFeePerGas)), ceiling);
+  const maxPriorityFeePerGas = atMost(
+    larger(market.maxPriorityFeePerGas, bumped(previous.maxPriorityFeePerGas)),
+    maxFeePerGas,
+  );
+  if (maxFeePerGas < bumped(previous.maxFeePerGas)) return null;
+  if (maxPriorityFeePerGas < bumped(previous.maxPriorityFeePerGas)) return null;
+  return { maxFeePerGas, maxPriorityFeePerGas };
+}
+
 /** Signs the queued sends of one sending address; returns how many it signed or refused. */
 export async function signQueued(deps: Deps, batch = 20): Promise<number> {
   const { db, chains, clock } = deps;
-  const signed: { raw: string; adapter: ChainAdapter }[] = [];
+  const signed: Broadcast[] = [];
   const done = await db.transaction(async (tx) => {
     const sender = await claimSender(tx);
     if (!sender) return 0;
@@ -90,6 +135,8 @@ export async function signQueued(deps: Deps, batch = 20): Promise<number> {
     if (!node) return 0;
     let nonce = sender.next_nonce ?? BigInt(await node.pendingNonce(sender.address));
     const queued = await queuedSendsOf(tx, sender, batch);
+    if (queued.length === 0) return 0;
+    const fees = firstFees(await node.fees(), chains.config.networks[sender.blockchain].maxFeePerGas);
     for (const send of queued) {
       const at = clock();
       try {
@@ -99,8 +146,9 @@ export async function signQueued(deps: Deps, batch = 20): Promise<number> {
           currency: send.currency,
           amount: send.amount,
           nonce: Number(nonce),
+          fees,
         });
-        await markSubmitted(tx, send.id, { nonce, hash: result.hash, raw: result.raw }, at);
+        await markSubmitted(tx, send.id, { ...result, nonce }, at);
         await completeSend(tx, chains, { ...send, transaction_hash: result.hash }, 'SUBMITTED', at);
         signed.push({ raw: result.raw, adapter });
         nonce += 1n;
@@ -113,62 +161,138 @@ export async function signQueued(deps: Deps, batch = 20): Promise<number> {
     await setNextNonce(tx, sender, nonce);
     return queued.length;
   });
-  for (const { raw, adapter } of signed) {
-    try {
-      await adapter.node!.broadcast(raw);
-    } catch {
-      // the send is SUBMITTED with its signed bytes; checkSubmitted broadcasts them again
-    }
-  }
+  await broadcastAll(signed);
   return done;
 }
 
-async function statusOf(
+/** Where a send stands, and what it needs now. */
+type Look =
+  | { state: 'PENDING' }
+  | { state: 'CONFIRMED'; hash: string }
+  | { state: 'FAILED'; hash: string | null; reason: string };
+
+/**
+ * A send of a node-backed chain. Every transaction signed for it (its nonce's first signature and any
+ * replacement) is looked for: the one mined decides. None mined:
+ * - its nonce already used at the final block by a transaction that is none of them: the send can never
+ *   be mined, FAILED (its hash named nothing on chain);
+ * - its fee cap below the chain's base fee: signed again with the same nonce and higher fees within the
+ *   ceiling, broadcast once this is committed;
+ * - otherwise the same bytes are broadcast again.
+ */
+async function lookOnChain(
+  tx: Executor,
+  deps: Deps,
   adapter: ChainAdapter,
   send: SendRow,
-  now: Date,
-  delayMs: number,
-): Promise<SendStatus> {
-  if (adapter.mode === 'SIMULATED') {
-    return now.getTime() - send.submitted_at!.getTime() >= delayMs
-      ? { state: 'CONFIRMED' }
-      : { state: 'PENDING' };
-  }
+  broadcasts: Broadcast[],
+): Promise<Look> {
   const node = adapter.node!;
-  const status = await node.status(send.transaction_hash!);
-  if (status.state === 'PENDING' && send.raw_transaction) {
-    try {
-      await node.broadcast(send.raw_transaction);
-    } catch {
-      // the node is unreachable or refuses it for now: looked at again on the next pass
+  const now = deps.clock();
+  for (const hash of await attemptHashes(tx, send)) {
+    const status = await node.status(hash);
+    if (status.state === 'UNKNOWN') continue;
+    if (hash !== send.transaction_hash) {
+      await setSendHash(tx, send.id, hash);
+      await completeSend(tx, deps.chains, { ...send, transaction_hash: hash }, 'SUBMITTED', now);
+    }
+    if (status.state === 'PENDING') return { state: 'PENDING' };
+    if (status.state === 'CONFIRMED') return { state: 'CONFIRMED', hash };
+    return { state: 'FAILED', hash, reason: status.reason };
+  }
+  const head = await node.head();
+  const final = head - BigInt(adapter.confirmations) + 1n;
+  if (
+    send.nonce !== null &&
+    final >= 0n &&
+    BigInt(await node.nonceAt(send.from_address, final)) > send.nonce
+  ) {
+    return {
+      state: 'FAILED',
+      hash: null,
+      reason: `another transaction from the sending address used its nonce ${send.nonce}; it was never mined`,
+    };
+  }
+  const previous =
+    send.max_fee_per_gas != null && send.max_priority_fee_per_gas != null
+      ? {
+          maxFeePerGas: BigInt(send.max_fee_per_gas),
+          maxPriorityFeePerGas: BigInt(send.max_priority_fee_per_gas),
+        }
+      : null;
+  if (previous && send.nonce !== null) {
+    const market = await node.fees();
+    const ceiling = deps.chains.config.networks[send.blockchain].maxFeePerGas;
+    const fees =
+      market.baseFeePerGas > previous.maxFeePerGas ? replacementFees(previous, market, ceiling) : null;
+    if (fees) {
+      const replacement = await node.sign({
+        fromIndex: send.signer_index,
+        to: send.to_address,
+        currency: send.currency,
+        amount: send.amount,
+        nonce: Number(send.nonce),
+        fees,
+      });
+      await markReplaced(tx, send.id, replacement, now);
+      await completeSend(tx, deps.chains, { ...send, transaction_hash: replacement.hash }, 'SUBMITTED', now);
+      broadcasts.push({ raw: replacement.raw, adapter });
+      return { state: 'PENDING' };
     }
   }
-  return status;
+  if (send.raw_transaction) broadcasts.push({ raw: send.raw_transaction, adapter });
+  return { state: 'PENDING' };
 }
 
-async function settleSend(tx: Executor, deps: Deps, send: SendRow): Promise<boolean> {
+async function lookAt(tx: Executor, deps: Deps, send: SendRow, broadcasts: Broadcast[]): Promise<Look> {
   const adapter = deps.chains.get(send.environment, send.blockchain);
+  if (adapter.mode === 'SIMULATED') {
+    const waited = deps.clock().getTime() - send.submitted_at!.getTime();
+    return waited >= deps.chains.config.sandboxConfirmationMs
+      ? { state: 'CONFIRMED', hash: send.transaction_hash! }
+      : { state: 'PENDING' };
+  }
+  return lookOnChain(tx, deps, adapter, send, broadcasts);
+}
+
+async function settleSend(
+  tx: Executor,
+  deps: Deps,
+  send: SendRow,
+  broadcasts: Broadcast[],
+): Promise<boolean> {
+  const look = await lookAt(tx, deps, send, broadcasts);
   const now = deps.clock();
-  const status = await statusOf(adapter, send, now, deps.chains.config.sandboxConfirmationMs);
-  if (status.state === 'PENDING') {
+  if (look.state === 'PENDING') {
     await touchSend(tx, send.id, now);
     return false;
   }
-  const reason = status.state === 'FAILED' ? status.reason : null;
-  await markSend(tx, send.id, status.state, now, reason);
-  await completeSend(tx, deps.chains, send, status.state, now, reason ?? undefined);
+  const reason = look.state === 'FAILED' ? look.reason : null;
+  await markSend(tx, send.id, look.state, now, reason);
+  await completeSend(
+    tx,
+    deps.chains,
+    { ...send, transaction_hash: look.hash },
+    look.state,
+    now,
+    reason ?? undefined,
+  );
   return true;
 }
 
 /** Follows submitted sends; returns how many reached CONFIRMED or FAILED. */
 export async function checkSubmitted(deps: Deps, batch = 20): Promise<number> {
-  return deps.db.transaction(async (tx) => {
-    let settled = 0;
+  const broadcasts: Broadcast[] = [];
+  const settled = await deps.db.transaction(async (tx) => {
+    broadcasts.length = 0;
+    let count = 0;
     for (const send of await claimSubmitted(tx, batch)) {
-      if (await settleSend(tx, deps, send)) settled++;
+      if (await settleSend(tx, deps, send, broadcasts)) count++;
     }
-    return settled;
+    return count;
   });
+  await broadcastAll(broadcasts);
+  return settled;
 }
 
 /** Carries one send as far as it goes now (the request that created it, so a quick chain answers at once). */
@@ -178,10 +302,13 @@ export async function progressSend(deps: Deps, id: string): Promise<void> {
       id,
     ]);
     if (send[0]?.status === 'QUEUED') await signQueued(deps);
+    const broadcasts: Broadcast[] = [];
     await deps.db.transaction(async (tx) => {
+      broadcasts.length = 0;
       const row = await lockSend(tx, id);
-      if (row?.status === 'SUBMITTED') await settleSend(tx, deps, row);
+      if (row?.status === 'SUBMITTED') await settleSend(tx, deps, row, broadcasts);
     });
+    await broadcastAll(broadcasts);
   } catch {
     // left to the workers
   }

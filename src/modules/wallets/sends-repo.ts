@@ -1,6 +1,7 @@
 /** SQL of the outbound send queue and of the one-sender-per-address rows that hand out nonces. */
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
+import type { SendFees } from '../rails/chains/adapter.ts';
 import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
 
 export type SendPurpose = 'ON_RAMP' | 'TRANSFER';
@@ -25,11 +26,14 @@ export type SendRow = {
   failure_reason: string | null;
   created_at: Date;
   updated_at: Date;
+  max_fee_per_gas?: bigint | null;
+  max_priority_fee_per_gas?: bigint | null;
 };
 
 const COLUMNS = `id, environment, blockchain, purpose, transaction_id, from_address, signer_index, to_address,
   currency, amount, status, nonce, transaction_hash, raw_transaction, submitted_at, failure_reason,
   created_at, updated_at`;
+const READ_COLUMNS = `${COLUMNS}, max_fee_per_gas, max_priority_fee_per_gas`;
 
 export async function insertSend(db: Executor, row: SendRow): Promise<void> {
   await db.query(
@@ -101,7 +105,7 @@ export async function setNextNonce(db: Executor, sender: SenderRow, nonce: bigin
 
 export async function queuedSendsOf(db: Executor, sender: SenderRow, limit: number): Promise<SendRow[]> {
   return db.query<SendRow>(
-    `SELECT ${COLUMNS} FROM chain_sends
+    `SELECT ${READ_COLUMNS} FROM chain_sends
       WHERE status = 'QUEUED' AND environment = $1 AND blockchain = $2 AND from_address = $3
       ORDER BY created_at, id LIMIT $4 FOR UPDATE`,
     [sender.environment, sender.blockchain, sender.address, limit],
@@ -111,28 +115,77 @@ export async function queuedSendsOf(db: Executor, sender: SenderRow, limit: numb
 /** Submitted sends to look at, oldest look first, locked and skipped by other workers. */
 export async function claimSubmitted(db: Executor, limit: number): Promise<SendRow[]> {
   return db.query<SendRow>(
-    `SELECT ${COLUMNS} FROM chain_sends WHERE status = 'SUBMITTED'
+    `SELECT ${READ_COLUMNS} FROM chain_sends WHERE status = 'SUBMITTED'
       ORDER BY updated_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
     [limit],
   );
 }
 
 export async function lockSend(db: Executor, id: string): Promise<SendRow | undefined> {
-  const rows = await db.query<SendRow>(`SELECT ${COLUMNS} FROM chain_sends WHERE id = $1 FOR UPDATE`, [id]);
+  const rows = await db.query<SendRow>(`SELECT ${READ_COLUMNS} FROM chain_sends WHERE id = $1 FOR UPDATE`, [
+    id,
+  ]);
   return rows[0];
+}
+
+export type SignedAttempt = { hash: string; raw: string; fees: SendFees };
+
+async function insertAttempt(db: Executor, id: string, signed: SignedAttempt, at: Date): Promise<void> {
+  await db.query(
+    `INSERT INTO chain_send_attempts (send_id, transaction_hash, raw_transaction, max_fee_per_gas,
+                                      max_priority_fee_per_gas, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [id, signed.hash, signed.raw, signed.fees.maxFeePerGas, signed.fees.maxPriorityFeePerGas, at],
+  );
 }
 
 export async function markSubmitted(
   db: Executor,
   id: string,
-  signed: { nonce: bigint; hash: string; raw: string },
+  signed: SignedAttempt & { nonce: bigint },
   at: Date,
 ): Promise<void> {
   await db.query(
     `UPDATE chain_sends SET status = 'SUBMITTED', nonce = $2, transaction_hash = $3, raw_transaction = $4,
-            submitted_at = $5, updated_at = $5 WHERE id = $1`,
-    [id, signed.nonce, signed.hash, signed.raw, at],
+            submitted_at = $5, updated_at = $5, max_fee_per_gas = $6, max_priority_fee_per_gas = $7
+      WHERE id = $1`,
+    [
+      id,
+      signed.nonce,
+      signed.hash,
+      signed.raw,
+      at,
+      signed.fees.maxFeePerGas,
+      signed.fees.maxPriorityFeePerGas,
+    ],
   );
+  await insertAttempt(db, id, signed, at);
+}
+
+/** A replacement signed with the send's nonce and higher fees becomes the one broadcast from now on. */
+export async function markReplaced(db: Executor, id: string, signed: SignedAttempt, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE chain_sends SET transaction_hash = $2, raw_transaction = $3, max_fee_per_gas = $4,
+            max_priority_fee_per_gas = $5, updated_at = $6 WHERE id = $1`,
+    [id, signed.hash, signed.raw, signed.fees.maxFeePerGas, signed.fees.maxPriorityFeePerGas, at],
+  );
+  await insertAttempt(db, id, signed, at);
+}
+
+/** Every transaction hash signed for a send, the newest first (one of them may be the one mined). */
+export async function attemptHashes(db: Executor, send: SendRow): Promise<string[]> {
+  const rows = await db.query<{ transaction_hash: string }>(
+    `SELECT transaction_hash FROM chain_send_attempts WHERE send_id = $1 ORDER BY created_at DESC`,
+    [send.id],
+  );
+  const hashes = rows.map((row) => row.transaction_hash);
+  if (send.transaction_hash && !hashes.includes(send.transaction_hash)) hashes.unshift(send.transaction_hash);
+  return hashes;
+}
+
+/** Points the send at the transaction of its nonce that the chain mined. */
+export async function setSendHash(db: Executor, id: string, hash: string): Promise<void> {
+  await db.query(`UPDATE chain_sends SET transaction_hash = $2 WHERE id = $1`, [id, hash]);
 }
 
 export async function markSend(

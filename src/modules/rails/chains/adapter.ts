@@ -16,15 +16,34 @@ import { tronAddressProblem } from './tron-address.ts';
 
 export type ChainMode = 'NODE' | 'SIMULATED' | 'CUSTODIAL';
 
+/** EIP-1559 fees of a signed transaction, in wei per gas. */
+export type SendFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+
 export type SendRequest = {
   fromIndex: number;
   to: string;
   currency: Stablecoin;
   amount: bigint;
   nonce: number;
+  /** The fees to sign with (a replacement); absent: the node's current estimate. */
+  fees?: SendFees;
 };
 
-export type SendStatus = { state: 'PENDING' } | { state: 'CONFIRMED' } | { state: 'FAILED'; reason: string };
+/** A signed transaction: its hash, its bytes and the fees it offers. */
+export type SignedSend = { hash: string; raw: string; fees: SendFees };
+
+/**
+ * Where one signed transaction stands: UNKNOWN (no receipt: not mined, or dropped), PENDING (mined,
+ * its confirmations not reached), CONFIRMED, or FAILED (it reverted, with its confirmations).
+ */
+export type SendStatus =
+  | { state: 'UNKNOWN' }
+  | { state: 'PENDING' }
+  | { state: 'CONFIRMED' }
+  | { state: 'FAILED'; reason: string };
+
+/** What the chain asks now: the latest block's base fee and the fees a new transaction should offer. */
+export type FeeMarket = SendFees & { baseFeePerGas: bigint };
 
 /** A token transfer into one of the watched addresses, as one log of one block. */
 export type InboundTransfer = {
@@ -44,11 +63,18 @@ export class SendRefused extends Error {}
 /** What a node-backed chain does; the EVM adapter implements it over JSON-RPC. */
 export interface ChainNode {
   pendingNonce(address: string): Promise<number>;
-  sign(request: SendRequest): Promise<{ hash: string; raw: string }>;
+  /** How many transactions of `address` are in the chain up to block `block` (its next nonce there). */
+  nonceAt(address: string, block: bigint): Promise<number>;
+  sign(request: SendRequest): Promise<SignedSend>;
   /** Sends signed bytes; sending the same bytes again is harmless. */
   broadcast(raw: string): Promise<void>;
   status(hash: string): Promise<SendStatus>;
+  fees(): Promise<FeeMarket>;
   head(): Promise<bigint>;
+  /** The hash of the canonical block at `number`, or null when the chain is not that long (yet). */
+  blockHash(number: bigint): Promise<string | null>;
+  /** A token balance of `address` as of block `block`. */
+  balanceAt(currency: Stablecoin, address: string, block: bigint): Promise<bigint>;
   inbound(fromBlock: bigint, toBlock: bigint, addresses: string[]): Promise<InboundTransfer[]>;
 }
 

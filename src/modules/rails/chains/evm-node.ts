@@ -5,6 +5,7 @@
  */
 import {
   type Address,
+  BlockNotFoundError,
   createPublicClient,
   encodeFunctionData,
   erc20Abi,
@@ -15,7 +16,14 @@ import {
   parseAbiItem,
   TransactionReceiptNotFoundError,
 } from 'viem';
-import type { ChainNode, InboundTransfer, SendRequest, SendStatus } from './adapter.ts';
+import type {
+  ChainNode,
+  FeeMarket,
+  InboundTransfer,
+  SendRequest,
+  SendStatus,
+  SignedSend,
+} from './adapter.ts';
 import { SendRefused } from './adapter.ts';
 import type { ChainSigner } from './keys.ts';
 import type { NetworkConfig, Stablecoin } from './networks.ts';
@@ -41,7 +49,7 @@ export function evmNode(network: NetworkConfig & { rpcUrl: string }, signer: Cha
     try {
       receipt = await client.getTransactionReceipt({ hash: hash as Hex });
     } catch (error) {
-      if (error instanceof TransactionReceiptNotFoundError) return { state: 'PENDING' };
+      if (error instanceof TransactionReceiptNotFoundError) return { state: 'UNKNOWN' };
       throw error;
     }
     const head = await client.getBlockNumber({ cacheTime: 0 });
@@ -51,11 +59,26 @@ export function evmNode(network: NetworkConfig & { rpcUrl: string }, signer: Cha
     return { state: 'CONFIRMED' };
   }
 
+  async function fees(): Promise<FeeMarket> {
+    const [block, estimate] = await Promise.all([
+      client.getBlock({ blockTag: 'latest' }),
+      client.estimateFeesPerGas(),
+    ]);
+    return {
+      baseFeePerGas: block.baseFeePerGas ?? 0n,
+      maxFeePerGas: estimate.maxFeePerGas,
+      maxPriorityFeePerGas: estimate.maxPriorityFeePerGas,
+    };
+  }
+
   return {
     async pendingNonce(address) {
       return client.getTransactionCount({ address: address as Address, blockTag: 'pending' });
     },
-    async sign(request: SendRequest) {
+    async nonceAt(address, block) {
+      return client.getTransactionCount({ address: address as Address, blockNumber: block });
+    },
+    async sign(request: SendRequest): Promise<SignedSend> {
       const account = signer.evmAccount(request.fromIndex);
       const token = tokenOf(request.currency);
       const data = encodeFunctionData({
@@ -70,7 +93,11 @@ export function evmNode(network: NetworkConfig & { rpcUrl: string }, signer: Cha
       } catch (error) {
         throw new SendRefused(`The chain refuses the transfer: ${(error as Error).message.split('\n')[0]}`);
       }
-      const fees = await client.estimateFeesPerGas();
+      const offered = request.fees ?? (await client.estimateFeesPerGas());
+      const signedFees = {
+        maxFeePerGas: offered.maxFeePerGas,
+        maxPriorityFeePerGas: offered.maxPriorityFeePerGas,
+      };
       const raw = await account.signTransaction({
         chainId,
         type: 'eip1559',
@@ -78,10 +105,9 @@ export function evmNode(network: NetworkConfig & { rpcUrl: string }, signer: Cha
         data,
         nonce: request.nonce,
         gas: (gas * 12n) / 10n,
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        ...signedFees,
       });
-      return { hash: keccak256(raw), raw };
+      return { hash: keccak256(raw), raw, fees: signedFees };
     },
     async broadcast(raw) {
       try {
@@ -94,7 +120,26 @@ export function evmNode(network: NetworkConfig & { rpcUrl: string }, signer: Cha
       }
     },
     status,
+    fees,
     head: () => client.getBlockNumber({ cacheTime: 0 }),
+    async blockHash(number) {
+      try {
+        const block = await client.getBlock({ blockNumber: number });
+        return block.hash;
+      } catch (error) {
+        if (error instanceof BlockNotFoundError) return null;
+        throw error;
+      }
+    },
+    async balanceAt(currency, address, block) {
+      return client.readContract({
+        address: tokenOf(currency),
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [getAddress(address)],
+        blockNumber: block,
+      });
+    },
     async inbound(fromBlock, toBlock, addresses): Promise<InboundTransfer[]> {
       if (addresses.length === 0 || fromBlock > toBlock || currencyByToken.size === 0) return [];
       const logs = await client.getLogs({
@@ -104,18 +149,25 @@ export function evmNode(network: NetworkConfig & { rpcUrl: string }, signer: Cha
         fromBlock,
         toBlock,
       });
-      return logs
-        .filter((log) => !log.removed && log.args.value && log.args.value > 0n)
-        .map((log) => ({
+      // a log that does not decode as a Transfer of a configured token is not a deposit: left out
+      const transfers: InboundTransfer[] = [];
+      for (const log of logs) {
+        const { from, to, value } = log.args;
+        const currency = currencyByToken.get(log.address.toLowerCase());
+        if (log.removed || !from || !to || value === undefined || value <= 0n || !currency) continue;
+        if (log.blockHash === null || log.blockNumber === null || log.logIndex === null) continue;
+        transfers.push({
           transactionHash: log.transactionHash,
           logIndex: log.logIndex,
           blockHash: log.blockHash,
           blockNumber: log.blockNumber,
-          from: getAddress(log.args.from!),
-          to: getAddress(log.args.to!),
-          currency: currencyByToken.get(log.address.toLowerCase())!,
-          amount: log.args.value!,
-        }));
+          from: getAddress(from),
+          to: getAddress(to),
+          currency,
+          amount: value,
+        });
+      }
+      return transfers;
     },
   };
 }

@@ -28,6 +28,11 @@ export type NetworkConfig = {
   explorerUrl: string;
   /** Block explorer base of the chain's test network, used in the sandbox. */
   sandboxExplorerUrl: string;
+  /**
+   * The most a send may offer per gas, in wei (`PONTE_CHAIN_<NAME>_MAX_FEE_GWEI`): a send stuck below the
+   * chain's base fee is signed again with a higher fee up to this ceiling, never above it.
+   */
+  maxFeePerGas: bigint;
 };
 
 export type ChainsConfig = {
@@ -40,7 +45,7 @@ export type ChainsConfig = {
   networks: Record<Blockchain, NetworkConfig>;
 };
 
-export const DEFAULT_NETWORKS: Record<Blockchain, Omit<NetworkConfig, 'rpcUrl'>> = {
+export const DEFAULT_NETWORKS: Record<Blockchain, Omit<NetworkConfig, 'rpcUrl' | 'maxFeePerGas'>> = {
   ETHEREUM: {
     confirmations: 12,
     tokens: {
@@ -74,6 +79,16 @@ export const DEFAULT_NETWORKS: Record<Blockchain, Omit<NetworkConfig, 'rpcUrl'>>
     explorerUrl: 'https://tronscan.org/#',
     sandboxExplorerUrl: 'https://nile.tronscan.org/#',
   },
+};
+
+const GWEI = 1_000_000_000n;
+
+/** The default fee ceiling per chain, in gwei: well above normal fees, below what a fee spike costs. */
+export const DEFAULT_MAX_FEE_GWEI: Record<Blockchain, number> = {
+  ETHEREUM: 1_000,
+  POLYGON: 5_000,
+  BASE: 100,
+  TRON: 1_000,
 };
 
 /** Parses `USDC=0x...,USDT=0x...` (an empty value removes a token from the chain). */
@@ -114,8 +129,11 @@ export function parseChainsConfig(
     if (typeof tokens === 'string') fail(`PONTE_CHAIN_${chain}_TOKENS: ${tokens}`);
     const confirmations = whole(`PONTE_CHAIN_${chain}_CONFIRMATIONS`, defaults.confirmations);
     if (confirmations < 1) fail(`PONTE_CHAIN_${chain}_CONFIRMATIONS must be at least 1`);
+    const maxFeeGwei = whole(`PONTE_CHAIN_${chain}_MAX_FEE_GWEI`, DEFAULT_MAX_FEE_GWEI[chain]);
+    if (maxFeeGwei < 1) fail(`PONTE_CHAIN_${chain}_MAX_FEE_GWEI must be at least 1`);
     networks[chain] = {
       rpcUrl,
+      maxFeePerGas: BigInt(maxFeeGwei) * GWEI,
       confirmations,
       tokens: tokens as Partial<Record<Stablecoin, string>>,
       explorerUrl: env[`PONTE_CHAIN_${chain}_EXPLORER_URL`]?.trim() || defaults.explorerUrl,
