@@ -8,6 +8,7 @@ import { expireDueTransactions } from '../modules/transactions/expiry.ts';
 import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
 import { confirmSimulatedDeposits } from '../modules/wallets/deposits.ts';
+import { reconcileChains } from '../modules/wallets/reconcile.ts';
 import { checkSubmitted, signQueued } from '../modules/wallets/sender.ts';
 import { watchChains } from '../modules/wallets/watcher.ts';
 import { sweepStaleSessions } from '../modules/web-users/sessions.ts';
@@ -92,6 +93,7 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
     startLoop('chain-signer', chainPoll, () => signQueued(ctx), log, idle),
     startLoop('chain-confirmations', chainPoll, () => checkSubmitted(ctx), log, idle),
     startLoop('chain-deposits', chainPoll, () => watchChains({ ...ctx, log }), log, idle),
+    startLoop('chain-reconciliation', 60_000, () => reconcileChains({ ...ctx, log }), log),
     startLoop('sandbox-chain-deposits', 500, () => confirmSimulatedDeposits(ctx), log, idle),
     startLoop(
       'request-log-retention',

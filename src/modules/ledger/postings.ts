@@ -107,3 +107,16 @@ export function chainDeposit(
     { account: 'CUSTOMER_WALLET', customerId, currency, amount: -amount, blockchain },
   ];
 }
+
+/** An operator's correction of a credited deposit the chain no longer holds: the credit taken back. */
+export function chainDepositReversed(
+  customerId: string,
+  currency: Currency,
+  amount: bigint,
+  blockchain: Blockchain,
+): Entry[] {
+  return [
+    { account: 'CUSTOMER_WALLET', customerId, currency, amount, blockchain },
+    { account: 'CHAIN_HOLDINGS', customerId: null, currency, amount: -amount },
+  ];
+}

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { registerAuthRoutes } from '../auth-routes.ts';
 import { registerAssets } from '../html.ts';
 import { registerWebSurface } from '../session.ts';
+import { registerChainBalancePages } from './chain-balances.ts';
 import { CONSOLE_ASSETS, CONSOLE_BRAND, consolePage } from './frame.ts';
 import { registerPlatformPages } from './platform.ts';
 import { registerReviewPages } from './reviews.ts';
@@ -26,4 +27,5 @@ export async function registerConsole(app: FastifyInstance, ctx: AppContext): Pr
   });
   registerReviewPages(app, ctx);
   registerPlatformPages(app, ctx);
+  registerChainBalancePages(app, ctx);
 }

@@ -12,9 +12,20 @@ const NAV = [
   { href: '/console/projects', label: 'Projects', section: 'Platform' },
   { href: '/console/rates', label: 'Rates', section: 'Platform' },
   { href: '/console/transactions', label: 'Transactions', section: 'Platform' },
+  { href: '/console/chain-balances', label: 'Chain balances', section: 'Platform' },
   { href: '/console/audit', label: 'Audit log', section: 'Platform' },
   { href: '/console/account', label: 'Your account', section: 'Platform' },
 ];
+
+/** Open chain balance differences, counted for each console request (an alert on every page). */
+const chainAlerts = new WeakMap<FastifyRequest, number>();
+export const setChainAlert = (request: FastifyRequest, open: number) => chainAlerts.set(request, open);
+
+function chainAlert(request: FastifyRequest): Html {
+  const open = chainAlerts.get(request) ?? 0;
+  if (open === 0) return html``;
+  return html`<div class="notice error" role="alert"><strong>Chain balances differ from the ledger</strong>: ${String(open)} open ${open === 1 ? 'difference' : 'differences'}. <a href="/console/chain-balances">Review and resolve</a></div>`;
+}
 
 export function consolePage(request: FastifyRequest, title: string, body: Html): Html {
   const session = request.session!;
@@ -33,7 +44,7 @@ export function consolePage(request: FastifyRequest, title: string, body: Html):
     nav: NAV,
     current,
     top,
-    body,
+    body: html`${chainAlert(request)}${body}`,
   });
 }
 

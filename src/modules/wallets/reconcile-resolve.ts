@@ -1,0 +1,166 @@
+/**
+ * The operator's tools for a chain balance difference, each audited in the transaction of its change:
+ * - reverse a credited deposit the chain no longer holds (its block is no longer canonical): a balanced
+ *   CHAIN_DEPOSIT_REVERSED journal takes the credit back from the customer's wallet on that chain, once;
+ *   refused while the deposit is still on chain, or when the wallet no longer holds the amount;
+ * - accept the difference with a note (explained elsewhere: tokens sent by mistake, a rejected log);
+ *   a later pass raises it again only if it changes.
+ */
+import type { Clock } from '../../core/clock.ts';
+import { AppError, invalidField, notFound } from '../../core/errors.ts';
+import type { Database, Executor } from '../../db/types.ts';
+import { chainDepositReversed } from '../ledger/postings.ts';
+import { postJournal } from '../ledger/service.ts';
+import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
+import type { ChainRegistry } from '../rails/chains/registry.ts';
+import { refreshDifferenceGauge } from './reconcile.ts';
+import { creditedDepositsTo, type DifferenceRow, lockDifference } from './reconcile-repo.ts';
+import { walletBalance } from './repo.ts';
+
+type Deps = { db: Database; chains: ChainRegistry; clock: Clock };
+
+const MAX_NOTE = 500;
+
+function checkNote(note: string): string {
+  const trimmed = note.trim();
+  if (!trimmed) throw invalidField('/body/note', 'must say why');
+  if (trimmed.length > MAX_NOTE) throw invalidField('/body/note', `must be at most ${MAX_NOTE} characters`);
+  return trimmed;
+}
+
+const figures = (row: DifferenceRow) => ({
+  status: row.status,
+  blockchain: row.blockchain,
+  currency: row.currency,
+  onChain: row.on_chain,
+  ledger: row.ledger,
+});
+
+async function openDifference(db: Executor, id: string): Promise<DifferenceRow> {
+  const row = await lockDifference(db, id);
+  if (!row) throw notFound('Balance difference');
+  if (row.status !== 'OPEN') {
+    throw new AppError('invalid_state_transition', `The difference is ${row.status}, not OPEN`);
+  }
+  return row;
+}
+
+export function createReconciliationService(deps: Deps) {
+  const { db, chains, clock } = deps;
+  return {
+    creditedDeposits: creditedDepositsTo,
+
+    async accept(actor: Actor, id: string, note: string): Promise<void> {
+      const resolution = checkNote(note);
+      await db.transaction(async (tx) => {
+        const row = await openDifference(tx, id);
+        const at = clock();
+        await tx.query(
+          `UPDATE chain_balance_differences SET status = 'RESOLVED', closed_at = $2, resolved_by = $3,
+                  resolution = $4 WHERE id = $1`,
+          [id, at, actorLabel(actor), `Accepted: ${resolution}`],
+        );
+        await recordAudit(tx, {
+          actor,
+          action: 'chain_balance_difference.accepted',
+          resourceType: 'chain_balance_difference',
+          resourceId: id,
+          before: figures(row),
+          after: { ...figures(row), status: 'RESOLVED', resolution },
+          at,
+        });
+      });
+      await refreshDifferenceGauge(db, chains);
+    },
+
+    async reverseDeposit(actor: Actor, id: string, depositId: string, note: string): Promise<void> {
+      const resolution = checkNote(note);
+      const head = await db.query<{ customer_id: string }>(
+        `SELECT customer_id FROM chain_balance_differences WHERE id = $1`,
+        [id],
+      );
+      if (!head[0]) throw notFound('Balance difference');
+      await db.transaction(async (tx) => {
+        // the customer's row first, as every movement of their balance takes it
+        await tx.query(`SELECT 1 FROM customers WHERE id = $1 FOR UPDATE`, [head[0]!.customer_id]);
+        const row = await openDifference(tx, id);
+        const deposit = (await creditedDepositsTo(tx, row)).find((d) => d.id === depositId);
+        if (!deposit) throw invalidField('/body/depositId', 'is not a credited deposit to this address');
+        if (deposit.reversed) {
+          throw new AppError('invalid_state_transition', 'This deposit has been reversed already');
+        }
+        const node = chains.get(row.environment, row.blockchain).node;
+        if (!node || deposit.block_number === null) {
+          throw new AppError('service_unavailable', 'The chain cannot be asked about this deposit now');
+        }
+        let canonical: string | null;
+        try {
+          canonical = await node.blockHash(BigInt(deposit.block_number));
+        } catch {
+          throw new AppError('service_unavailable', 'The chain node did not answer; try again');
+        }
+        if (canonical?.toLowerCase() === deposit.block_hash.toLowerCase()) {
+          throw new AppError(
+            'conflict',
+            'The deposit is still in the canonical chain; it cannot be reversed',
+          );
+        }
+        const amount = BigInt(deposit.amount);
+        const held = await walletBalance(
+          tx,
+          row.customer_id,
+          row.blockchain,
+          row.currency,
+          chains.config.defaultChain,
+        );
+        if (held < amount) {
+          throw new AppError(
+            'insufficient_funds',
+            'The customer’s wallet no longer holds the amount; accept the difference with a note instead',
+          );
+        }
+        const at = clock();
+        await postJournal(tx, {
+          tenant: { projectId: row.project_id, environment: row.environment },
+          kind: 'CHAIN_DEPOSIT_REVERSED',
+          reference: deposit.id,
+          transactionId: null,
+          entries: chainDepositReversed(row.customer_id, row.currency, amount, row.blockchain),
+          at,
+        });
+        const ledger = BigInt(row.ledger) - amount;
+        const closes = ledger === BigInt(row.on_chain);
+        await tx.query(
+          `UPDATE chain_balance_differences SET ledger = $2, status = $3, closed_at = $4, resolved_by = $5,
+                  resolution = $6 WHERE id = $1`,
+          [
+            id,
+            ledger.toString(),
+            closes ? 'RESOLVED' : 'OPEN',
+            closes ? at : null,
+            closes ? actorLabel(actor) : null,
+            closes ? `Deposit ${deposit.id} reversed: ${resolution}` : null,
+          ],
+        );
+        await recordAudit(tx, {
+          actor,
+          action: 'chain_balance_difference.deposit_reversed',
+          resourceType: 'chain_balance_difference',
+          resourceId: id,
+          before: figures(row),
+          after: {
+            ...figures(row),
+            status: closes ? 'RESOLVED' : 'OPEN',
+            ledger: ledger.toString(),
+            depositId: deposit.id,
+            transactionHash: deposit.transaction_hash,
+            amount: amount.toString(),
+            resolution,
+          },
+          at,
+        });
+      });
+      await refreshDifferenceGauge(db, chains);
+    },
+  };
+}

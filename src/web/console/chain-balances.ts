@@ -1,0 +1,126 @@
+/**
+ * Chain balances in the console: every watched address whose token balance on chain differs from the
+ * ledger (an alert on every console page while one is open), and the operator's tools to resolve each:
+ * reverse a credited deposit the chain no longer holds, or accept the difference with a note. Both audited.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { formatDecimal } from '../../core/decimal.ts';
+import { StringEnum } from '../../http/schemas.ts';
+import {
+  type DifferenceRow,
+  listDifferences,
+  openDifferenceCounts,
+} from '../../modules/wallets/reconcile-repo.ts';
+import { createReconciliationService } from '../../modules/wallets/reconcile-resolve.ts';
+import { webActor } from '../../modules/web-users/service.ts';
+import { pageOf } from '../dashboard/render.ts';
+import { badge, csrfField, dateTime, type Html, html, notice, pager, table, when } from '../html.ts';
+import { sendConsole, setChainAlert } from './frame.ts';
+
+const Csrf = { _csrf: Type.Optional(Type.String({ maxLength: 64 })) };
+const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+const STATUSES = ['OPEN', 'CLEARED', 'RESOLVED'] as const;
+const Note = Type.String({ maxLength: 1000 });
+
+const units = (text: string) => formatDecimal(BigInt(text), 6);
+
+export function registerChainBalancePages(app: FastifyInstance, ctx: AppContext) {
+  const service = createReconciliationService(ctx);
+
+  // after the surface's sign-in check: an operator's every page carries the alert
+  app.addHook('preHandler', async (request) => {
+    if (request.session?.user.role !== 'operator' || !request.url.startsWith('/console')) return;
+    const counts = await openDifferenceCounts(ctx.db);
+    setChainAlert(
+      request,
+      counts.reduce((sum, row) => sum + Number(row.n), 0),
+    );
+  });
+
+  async function tools(row: DifferenceRow, csrf: string): Promise<Html> {
+    const deposits = (await service.creditedDeposits(ctx.db, row)).filter((d) => !d.reversed);
+    const label = `${row.blockchain} ${row.currency} ${row.address.slice(0, 10)}`;
+    return html`<details><summary>Resolve</summary>
+${when(
+  deposits.length > 0,
+  () => html`<form method="post" action="/console/chain-balances/${row.id}/reverse" data-confirm="Take this deposit back from the customer's wallet?">${csrfField(csrf)}
+<div class="field"><label for="deposit-${row.id}">Credited deposit the chain no longer holds</label><select id="deposit-${row.id}" name="depositId">${deposits.map(
+    (d) =>
+      html`<option value="${d.id}">${formatDecimal(BigInt(d.amount), 6)} ${row.currency} · ${d.transaction_hash.slice(0, 18)}… · block ${String(d.block_number ?? '')}</option>`,
+  )}</select></div>
+<div class="field"><label for="reverse-note-${row.id}">Why</label><input id="reverse-note-${row.id}" name="note" required maxlength="500"></div>
+<button type="submit" class="danger" aria-label="Reverse the deposit (${label})">Reverse deposit</button></form>`,
+)}
+<form method="post" action="/console/chain-balances/${row.id}/accept">${csrfField(csrf)}
+<div class="field"><label for="accept-note-${row.id}">Explanation</label><input id="accept-note-${row.id}" name="note" required maxlength="500"></div>
+<button type="submit" class="secondary" aria-label="Accept the difference (${label})">Accept with note</button></form></details>`;
+  }
+
+  app.get(
+    '/console/chain-balances',
+    {
+      schema: {
+        querystring: Type.Object({
+          status: Type.Optional(StringEnum(STATUSES)),
+          done: Type.Optional(Type.String({ maxLength: 20 })),
+          page: Type.Optional(Type.String({ maxLength: 7 })),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const q = request.query as { status?: (typeof STATUSES)[number]; done?: string; page?: string };
+      const page = pageOf(q.page, 50);
+      const rows = await listDifferences(ctx.db, q.status ?? null, page.limit + 1, page.offset);
+      const csrf = request.session!.csrfToken;
+      const message = { reversed: 'The deposit was reversed.', accepted: 'The difference was accepted.' }[
+        q.done ?? ''
+      ];
+      const cells = await Promise.all(
+        rows.slice(0, page.limit).map(
+          async (
+            row,
+          ) => html`<tr><td>${row.blockchain}<br>${row.currency}</td><td><code>${row.address}</code><br><a href="/console/transactions?customerId=${row.customer_id}">customer’s transactions</a></td>
+<td>${units(row.on_chain)}</td><td>${units(row.ledger)}</td><td><strong>${units((BigInt(row.on_chain) - BigInt(row.ledger)).toString())}</strong></td>
+<td>${String(row.block_number)}<br><span class="hint">${dateTime(row.checked_at.toISOString())}</span></td><td>${badge(row.status)}${when(row.resolution, () => html`<br><span class="hint">${row.resolution ?? ''}</span>`)}</td>
+<td>${row.status === 'OPEN' ? await tools(row, csrf) : html``}</td></tr>`,
+        ),
+      );
+      const body = html`${notice(message)}
+<p class="hint">Each watched address’s token balance at the chain’s last final block against what the ledger says arrived there (credited deposits and confirmed on-ramp deliveries).</p>
+<form class="panel formrow" method="get" action="/console/chain-balances" role="search" aria-label="Filter differences">
+<div class="field"><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${STATUSES.map((s) => html`<option value="${s}"${s === q.status ? html` selected` : html``}>${s}</option>`)}</select></div>
+<div class="field"><button type="submit">Filter</button></div></form>
+${table(['Chain', 'Address', 'On chain', 'Ledger', 'Difference', 'Block', 'Status', ''], cells, 'No differences: every watched balance matches the ledger.')}
+${pager('/console/chain-balances', { status: q.status }, page.page, rows.length > page.limit)}`;
+      return sendConsole(request, reply, 'Chain balances', body);
+    },
+  );
+
+  app.post(
+    '/console/chain-balances/:id/reverse',
+    {
+      schema: {
+        params: IdParams,
+        body: Type.Object({ ...Csrf, depositId: Type.String({ format: 'uuid' }), note: Note }),
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const body = request.body as { depositId: string; note: string };
+      await service.reverseDeposit(webActor(request.session!.user), id, body.depositId, body.note);
+      return reply.redirect('/console/chain-balances?done=reversed', 303);
+    },
+  );
+
+  app.post(
+    '/console/chain-balances/:id/accept',
+    { schema: { params: IdParams, body: Type.Object({ ...Csrf, note: Note }) } },
+    async (request, reply) => {
+      const { id } = request.params as { id: string };
+      await service.accept(webActor(request.session!.user), id, (request.body as { note: string }).note);
+      return reply.redirect('/console/chain-balances?done=accepted', 303);
+    },
+  );
+}
