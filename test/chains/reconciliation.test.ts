@@ -201,5 +201,101 @@ describe.skipIf(!anvil)('chain balance reconciliation (anvil)', { timeout: 60_00
       expect(again.status()).toBe(409);
       expect(await usdcBalance(world, customer.id)).toBe('0.000000');
     });
+
+    it('credits from the console a transfer the watcher missed when one eth_getLogs answer came incomplete', async () => {
+      const missed = await approvedCustomer(world);
+      await node.mint(world.usdc, node.deployer.account.address, 7_000_000n);
+      const hash = await node.transfer(world.usdc, missed.address, 7_000_000n);
+      await node.mine(CONFIRMATIONS); // final before the watcher looks
+      world.proxy.dropNextNonEmptyLogs();
+      await watch();
+      await node.mine(1);
+      await watch();
+      expect(await transactionsOf(world, missed.id)).toEqual([]);
+
+      expect(await reconcile()).toBe(1);
+      const open = (await differences()).find((d) => d.status === 'OPEN')!;
+      expect(open).toMatchObject({ address: missed.address, on_chain: '7000000', ledger: '0' });
+      await page.goto(`${origin}/console/chain-balances`);
+      expect(await page.locator('[role=alert]:has-text("1 open difference")').count()).toBe(1);
+
+      // a hash that is not one is refused with a 4xx and changes nothing
+      const csrf = (await page.getAttribute('input[name=_csrf]', 'value')) ?? '';
+      const bad = await page.request.post(`${origin}/console/chain-balances/${open.id}/credit`, {
+        form: { transactionHash: '0x1234', note: 'typo', _csrf: csrf },
+        headers: { origin },
+      });
+      expect(bad.status()).toBe(400);
+      const unrelated = await page.request.post(`${origin}/console/chain-balances/${open.id}/credit`, {
+        form: { transactionHash: `0x${'ab'.repeat(32)}`, note: 'wrong one', _csrf: csrf },
+        headers: { origin },
+      });
+      expect(unrelated.status()).toBe(400);
+      expect(await transactionsOf(world, missed.id)).toEqual([]);
+
+      await page.click('summary:has-text("Resolve")');
+      await page.fill(`#credit-hash-${open.id}`, hash);
+      await page.fill(`#credit-note-${open.id}`, 'Missed by an incomplete node answer');
+      await checkPage(page, 'console-chain-balances-credit');
+      expect(await submit(page, 'button:has-text("Credit transfer")')).toBe(200);
+      expect(await page.locator('[role=status]:has-text("The transfer was credited.")').count()).toBe(1);
+
+      const [deposit] = await transactionsOf(world, missed.id);
+      expect(deposit).toMatchObject({ type: 'DEPOSIT', status: 'SUCCESS', request: { amount: '7.000000' } });
+      expect(await usdcBalance(world, missed.id)).toBe('7.000000');
+      expect((await differences()).find((d) => d.id === open.id)).toMatchObject({
+        status: 'RESOLVED',
+        ledger: '7000000',
+      });
+      const audit = await world.server.ctx.db.query<{ after: { transactionHash: string; amount: string } }>(
+        `SELECT after FROM audit_log WHERE action = 'chain_balance_difference.deposit_credited' AND resource_id = $1`,
+        [open.id],
+      );
+      expect(audit).toHaveLength(1);
+      expect(audit[0]!.after).toMatchObject({ transactionHash: hash, amount: '7000000' });
+      expect(await reconcile()).toBe(0);
+      expect(await metricLine()).toMatch(/ 0$/);
+      // the watcher, seeing the log again some day, credits nothing twice
+      await watch();
+      expect(await usdcBalance(world, missed.id)).toBe('7.000000');
+    });
+
+    it('accepts with a note, audited, a difference from a log the ledger cannot hold; it is not raised again', async () => {
+      const whale = await approvedCustomer(world);
+      await node.mint(world.usdc, whale.address, 2n ** 64n);
+      await watch();
+      await node.mine(CONFIRMATIONS);
+      await watch();
+      expect(await reconcile()).toBe(1);
+      const open = (await differences()).find((d) => d.status === 'OPEN')!;
+      expect(open).toMatchObject({ address: whale.address, on_chain: (2n ** 64n).toString(), ledger: '0' });
+
+      await page.goto(`${origin}/console/chain-balances?status=OPEN`);
+      await page.click('summary:has-text("Resolve")');
+      // no explanation: the form is not sent; a blank one sent anyway is refused with a 4xx
+      const csrf = (await page.getAttribute('input[name=_csrf]', 'value')) ?? '';
+      const blank = await page.request.post(`${origin}/console/chain-balances/${open.id}/accept`, {
+        form: { note: '   ', _csrf: csrf },
+        headers: { origin },
+      });
+      expect(blank.status()).toBe(400);
+      await page.fill(
+        `#accept-note-${open.id}`,
+        'Test token minted beyond the ledger range; not customer money',
+      );
+      expect(await submit(page, 'button:has-text("Accept with note")')).toBe(200);
+      expect(await page.locator('[role=status]:has-text("The difference was accepted.")').count()).toBe(1);
+      expect((await differences()).find((d) => d.id === open.id)).toMatchObject({ status: 'RESOLVED' });
+      const audit = await world.server.ctx.db.query<{ actor: string }>(
+        `SELECT actor FROM audit_log WHERE action = 'chain_balance_difference.accepted' AND resource_id = $1`,
+        [open.id],
+      );
+      expect(audit).toHaveLength(1);
+      expect(audit[0]!.actor).toContain('olga@ponte.example');
+      await node.mine(1);
+      expect(await reconcile()).toBe(0);
+      expect((await differences()).filter((d) => d.status === 'OPEN')).toEqual([]);
+      expect(await usdcBalance(world, whale.id)).toBe('0.000000');
+    });
   });
 });

@@ -16,6 +16,9 @@ import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { createChainTransaction, moveChainTransaction } from './events.ts';
 import { type ChainTransactionRow, lockChainTransaction, walletByAddress } from './repo.ts';
 
+/** The largest amount the ledger holds in one entry (PostgreSQL bigint). */
+export const MAX_AMOUNT = 2n ** 63n - 1n;
+
 /** Records a log seen on chain; returns its DEPOSIT transaction id (null: not to a customer's wallet). */
 export async function recordInbound(
   tx: Executor,

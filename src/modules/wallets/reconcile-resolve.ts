@@ -3,6 +3,9 @@
  * - reverse a credited deposit the chain no longer holds (its block is no longer canonical): a balanced
  *   CHAIN_DEPOSIT_REVERSED journal takes the credit back from the customer's wallet on that chain, once;
  *   refused while the deposit is still on chain, or when the wallet no longer holds the amount;
+ * - credit a transfer the watcher missed (a node's incomplete answer as its block became final): the
+ *   operator names its transaction; its Transfer logs of the currency to the address, in a final canonical
+ *   block, are recorded and credited as deposits, each once;
  * - accept the difference with a note (explained elsewhere: tokens sent by mistake, a rejected log);
  *   a later pass raises it again only if it changes.
  */
@@ -13,9 +16,11 @@ import { chainDepositReversed } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
+import { creditDeposit, MAX_AMOUNT, recordInbound } from './deposits.ts';
 import { refreshDifferenceGauge } from './reconcile.ts';
-import { creditedDepositsTo, type DifferenceRow, lockDifference } from './reconcile-repo.ts';
+import { creditedDepositsTo, type DifferenceRow, findDifference, lockDifference } from './reconcile-repo.ts';
 import { walletBalance } from './repo.ts';
+import { isOnRampDelivery } from './sends-repo.ts';
 
 type Deps = { db: Database; chains: ChainRegistry; clock: Clock };
 
@@ -67,6 +72,104 @@ export function createReconciliationService(deps: Deps) {
           resourceId: id,
           before: figures(row),
           after: { ...figures(row), status: 'RESOLVED', resolution },
+          at,
+        });
+      });
+      await refreshDifferenceGauge(db, chains);
+    },
+
+    async creditMissed(actor: Actor, id: string, transactionHash: string, note: string): Promise<void> {
+      const resolution = checkNote(note);
+      const hash = transactionHash.trim();
+      if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) {
+        throw invalidField(
+          '/body/transactionHash',
+          'must be a transaction hash: 0x and 64 hexadecimal digits',
+        );
+      }
+      const found = await findDifference(db, id);
+      if (!found) throw notFound('Balance difference');
+      if (found.status !== 'OPEN') {
+        throw new AppError('invalid_state_transition', `The difference is ${found.status}, not OPEN`);
+      }
+      const adapter = chains.get(found.environment, found.blockchain);
+      const node = adapter.node;
+      if (!node) throw new AppError('conflict', 'The chain has no node to ask');
+      if (await isOnRampDelivery(db, found.blockchain, hash)) {
+        throw invalidField('/body/transactionHash', 'is an on-ramp delivery, counted when it was confirmed');
+      }
+      // the chain first, outside the database transaction: the transfers, and that their blocks are final
+      let transfers: Awaited<ReturnType<typeof node.transfersOf>>;
+      let final: bigint;
+      const canonical = new Map<bigint, string | null>();
+      try {
+        transfers = (await node.transfersOf(hash)).filter(
+          (t) => t.to.toLowerCase() === found.address.toLowerCase() && t.currency === found.currency,
+        );
+        final = (await node.head()) - BigInt(adapter.confirmations) + 1n;
+        for (const t of transfers) canonical.set(t.blockNumber, await node.blockHash(t.blockNumber));
+      } catch {
+        throw new AppError('service_unavailable', 'The chain node did not answer; try again');
+      }
+      if (transfers.length === 0) {
+        throw invalidField('/body/transactionHash', `made no ${found.currency} transfer to this address`);
+      }
+      for (const t of transfers) {
+        if (
+          t.blockNumber > final ||
+          canonical.get(t.blockNumber)?.toLowerCase() !== t.blockHash.toLowerCase()
+        ) {
+          throw new AppError(
+            'conflict',
+            'The transfer is not final in the canonical chain yet; try again later',
+          );
+        }
+        if (t.amount > MAX_AMOUNT)
+          throw new AppError('conflict', 'The amount is larger than the ledger can hold');
+      }
+      await db.transaction(async (tx) => {
+        await tx.query(`SELECT 1 FROM customers WHERE id = $1 FOR UPDATE`, [found.customer_id]);
+        const row = await openDifference(tx, id);
+        const at = clock();
+        let credited = 0n;
+        const deposits: string[] = [];
+        for (const t of transfers) {
+          const depositId = await recordInbound(tx, chains, row.environment, row.blockchain, t, at);
+          if (depositId && (await creditDeposit(tx, chains, depositId, at))) {
+            credited += t.amount;
+            deposits.push(depositId);
+          }
+        }
+        if (credited === 0n) throw new AppError('conflict', 'The transfer has been credited already');
+        const ledger = BigInt(row.ledger) + credited;
+        const closes = ledger === BigInt(row.on_chain);
+        await tx.query(
+          `UPDATE chain_balance_differences SET ledger = $2, status = $3, closed_at = $4, resolved_by = $5,
+                  resolution = $6 WHERE id = $1`,
+          [
+            id,
+            ledger.toString(),
+            closes ? 'RESOLVED' : 'OPEN',
+            closes ? at : null,
+            closes ? actorLabel(actor) : null,
+            closes ? `Transfer ${hash} credited: ${resolution}` : null,
+          ],
+        );
+        await recordAudit(tx, {
+          actor,
+          action: 'chain_balance_difference.deposit_credited',
+          resourceType: 'chain_balance_difference',
+          resourceId: id,
+          before: figures(row),
+          after: {
+            ...figures(row),
+            status: closes ? 'RESOLVED' : 'OPEN',
+            ledger: ledger.toString(),
+            transactionHash: hash,
+            depositIds: deposits,
+            amount: credited.toString(),
+            resolution,
+          },
           at,
         });
       });

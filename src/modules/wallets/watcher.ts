@@ -18,14 +18,11 @@ import type { Logger } from '../../core/logger.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { ChainAdapter, InboundTransfer } from '../rails/chains/adapter.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
-import { creditDeposit, dropDeposit, recordInbound, rejectInbound } from './deposits.ts';
+import { creditDeposit, dropDeposit, MAX_AMOUNT, recordInbound, rejectInbound } from './deposits.ts';
 import { walletAddresses } from './repo.ts';
 import { isOnRampDelivery } from './sends-repo.ts';
 
 type Deps = { db: Database; chains: ChainRegistry; clock: Clock; log?: Logger };
-
-/** The largest amount the ledger holds in one entry (PostgreSQL bigint). */
-const MAX_AMOUNT = 2n ** 63n - 1n;
 
 /** Why a log cannot become a deposit, or null. */
 function logProblem(log: InboundTransfer): string | null {

@@ -1,7 +1,8 @@
 /**
  * Chain balances in the console: every watched address whose token balance on chain differs from the
  * ledger (an alert on every console page while one is open), and the operator's tools to resolve each:
- * reverse a credited deposit the chain no longer holds, or accept the difference with a note. Both audited.
+ * reverse a credited deposit the chain no longer holds, credit a transfer the watcher missed, or accept the
+ * difference with a note. Each audited.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -51,11 +52,18 @@ ${when(
       html`<option value="${d.id}">${formatDecimal(BigInt(d.amount), 6)} ${row.currency} · ${d.transaction_hash.slice(0, 18)}… · block ${String(d.block_number ?? '')}</option>`,
   )}</select></div>
 <div class="field"><label for="reverse-note-${row.id}">Why</label><input id="reverse-note-${row.id}" name="note" required maxlength="500"></div>
-<button type="submit" class="danger" aria-label="Reverse the deposit (${label})">Reverse deposit</button></form>`,
+<button type="submit" class="danger" aria-label="Reverse deposit (${label})">Reverse deposit</button></form>`,
+)}
+${when(
+  BigInt(row.on_chain) > BigInt(row.ledger),
+  () => html`<form method="post" action="/console/chain-balances/${row.id}/credit">${csrfField(csrf)}
+<div class="field"><label for="credit-hash-${row.id}">Transaction hash of a transfer the watcher missed</label><input id="credit-hash-${row.id}" name="transactionHash" required maxlength="66" pattern="0x[0-9a-fA-F]{64}" class="mono"></div>
+<div class="field"><label for="credit-note-${row.id}">Why</label><input id="credit-note-${row.id}" name="note" required maxlength="500"></div>
+<button type="submit" aria-label="Credit transfer (${label})">Credit transfer</button></form>`,
 )}
 <form method="post" action="/console/chain-balances/${row.id}/accept">${csrfField(csrf)}
 <div class="field"><label for="accept-note-${row.id}">Explanation</label><input id="accept-note-${row.id}" name="note" required maxlength="500"></div>
-<button type="submit" class="secondary" aria-label="Accept the difference (${label})">Accept with note</button></form></details>`;
+<button type="submit" class="secondary" aria-label="Accept with note (${label})">Accept with note</button></form></details>`;
   }
 
   app.get(
@@ -74,9 +82,11 @@ ${when(
       const page = pageOf(q.page, 50);
       const rows = await listDifferences(ctx.db, q.status ?? null, page.limit + 1, page.offset);
       const csrf = request.session!.csrfToken;
-      const message = { reversed: 'The deposit was reversed.', accepted: 'The difference was accepted.' }[
-        q.done ?? ''
-      ];
+      const message = {
+        reversed: 'The deposit was reversed.',
+        credited: 'The transfer was credited.',
+        accepted: 'The difference was accepted.',
+      }[q.done ?? ''];
       const cells = await Promise.all(
         rows.slice(0, page.limit).map(
           async (
@@ -111,6 +121,22 @@ ${pager('/console/chain-balances', { status: q.status }, page.page, rows.length 
       const body = request.body as { depositId: string; note: string };
       await service.reverseDeposit(webActor(request.session!.user), id, body.depositId, body.note);
       return reply.redirect('/console/chain-balances?done=reversed', 303);
+    },
+  );
+
+  app.post(
+    '/console/chain-balances/:id/credit',
+    {
+      schema: {
+        params: IdParams,
+        body: Type.Object({ ...Csrf, transactionHash: Type.String({ maxLength: 100 }), note: Note }),
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const body = request.body as { transactionHash: string; note: string };
+      await service.creditMissed(webActor(request.session!.user), id, body.transactionHash, body.note);
+      return reply.redirect('/console/chain-balances?done=credited', 303);
     },
   );
 

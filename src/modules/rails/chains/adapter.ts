@@ -76,6 +76,8 @@ export interface ChainNode {
   /** A token balance of `address` as of block `block`. */
   balanceAt(currency: Stablecoin, address: string, block: bigint): Promise<bigint>;
   inbound(fromBlock: bigint, toBlock: bigint, addresses: string[]): Promise<InboundTransfer[]>;
+  /** The token transfers a mined transaction made (none: not mined, or it reverted). */
+  transfersOf(hash: string): Promise<InboundTransfer[]>;
 }
 
 export type ChainAdapter = {

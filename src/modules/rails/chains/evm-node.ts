@@ -14,6 +14,7 @@ import {
   http,
   keccak256,
   parseAbiItem,
+  parseEventLogs,
   TransactionReceiptNotFoundError,
 } from 'viem';
 import type {
@@ -43,6 +44,38 @@ export function evmNode(network: NetworkConfig & { rpcUrl: string }, signer: Cha
     Object.entries(network.tokens).map(([currency, token]) => [token.toLowerCase(), currency as Stablecoin]),
   );
   let chainId: number | undefined;
+
+  type TransferLog = {
+    address: string;
+    removed?: boolean;
+    transactionHash: Hex | null;
+    blockHash: Hex | null;
+    blockNumber: bigint | null;
+    logIndex: number | null;
+    args: { from?: Address; to?: Address; value?: bigint };
+  };
+  /** The logs that are Transfers of a configured token, as inbound transfers (anything else left out). */
+  function transfersIn(logs: readonly TransferLog[]): InboundTransfer[] {
+    const transfers: InboundTransfer[] = [];
+    for (const log of logs) {
+      const { from, to, value } = log.args;
+      const currency = currencyByToken.get(log.address.toLowerCase());
+      if (log.removed || !from || !to || value === undefined || value <= 0n || !currency) continue;
+      if (!log.transactionHash || !log.blockHash || log.blockNumber === null || log.logIndex === null)
+        continue;
+      transfers.push({
+        transactionHash: log.transactionHash,
+        logIndex: log.logIndex,
+        blockHash: log.blockHash,
+        blockNumber: log.blockNumber,
+        from: getAddress(from),
+        to: getAddress(to),
+        currency,
+        amount: value,
+      });
+    }
+    return transfers;
+  }
 
   async function status(hash: string): Promise<SendStatus> {
     let receipt: Awaited<ReturnType<typeof client.getTransactionReceipt>>;
@@ -140,6 +173,17 @@ export function evmNode(network: NetworkConfig & { rpcUrl: string }, signer: Cha
         blockNumber: block,
       });
     },
+    async transfersOf(hash) {
+      let receipt: Awaited<ReturnType<typeof client.getTransactionReceipt>>;
+      try {
+        receipt = await client.getTransactionReceipt({ hash: hash as Hex });
+      } catch (error) {
+        if (error instanceof TransactionReceiptNotFoundError) return [];
+        throw error;
+      }
+      if (receipt.status !== 'success') return [];
+      return transfersIn(parseEventLogs({ abi: [TRANSFER_EVENT], logs: receipt.logs, strict: false }));
+    },
     async inbound(fromBlock, toBlock, addresses): Promise<InboundTransfer[]> {
       if (addresses.length === 0 || fromBlock > toBlock || currencyByToken.size === 0) return [];
       const logs = await client.getLogs({
@@ -149,25 +193,7 @@ export function evmNode(network: NetworkConfig & { rpcUrl: string }, signer: Cha
         fromBlock,
         toBlock,
       });
-      // a log that does not decode as a Transfer of a configured token is not a deposit: left out
-      const transfers: InboundTransfer[] = [];
-      for (const log of logs) {
-        const { from, to, value } = log.args;
-        const currency = currencyByToken.get(log.address.toLowerCase());
-        if (log.removed || !from || !to || value === undefined || value <= 0n || !currency) continue;
-        if (log.blockHash === null || log.blockNumber === null || log.logIndex === null) continue;
-        transfers.push({
-          transactionHash: log.transactionHash,
-          logIndex: log.logIndex,
-          blockHash: log.blockHash,
-          blockNumber: log.blockNumber,
-          from: getAddress(from),
-          to: getAddress(to),
-          currency,
-          amount: value,
-        });
-      }
-      return transfers;
+      return transfersIn(logs);
     },
   };
 }
