@@ -167,6 +167,11 @@ describe.skipIf(!anvil)('sends through a flaky node (anvil behind a JSON-RPC pro
       restore();
     }
     await node.mine(CONFIRMATIONS);
+    await check();
+    // taken at the final block: failed only when that still holds a confirmation window later
+    expect((await get(created.id)).status).toBe('PROCESSING');
+    expect(await usdcBalance(world, customer.id)).toBe('7.500000');
+    await node.mine(CONFIRMATIONS);
     await Promise.all([check(), check()]);
     await check();
 

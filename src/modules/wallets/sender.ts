@@ -15,7 +15,14 @@ import type { Clock } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
-import { type ChainAdapter, type FeeMarket, type SendFees, SendRefused } from '../rails/chains/adapter.ts';
+import {
+  type ChainAdapter,
+  type ChainNode,
+  type FeeMarket,
+  type SendFees,
+  SendRefused,
+  type SignedSend,
+} from '../rails/chains/adapter.ts';
 import { TREASURY_INDEX } from '../rails/chains/keys.ts';
 import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
@@ -34,6 +41,7 @@ import {
   type SendPurpose,
   type SendRow,
   setNextNonce,
+  setNonceTaken,
   setSendHash,
   touchSend,
 } from './sends-repo.ts';
@@ -174,8 +182,9 @@ type Look =
 /**
  * A send of a node-backed chain. Every transaction signed for it (its nonce's first signature and any
  * replacement) is looked for: the one mined decides. None mined:
- * - its nonce already used at the final block by a transaction that is none of them: the send can never
- *   be mined, FAILED (its hash named nothing on chain);
+ * - its nonce already used at the final block by a transaction that is none of them, and still so a
+ *   full confirmation window after it was first seen: the send can never be mined, FAILED (its hash
+ *   named nothing on chain);
  * - its fee cap below the chain's base fee: signed again with the same nonce and higher fees within the
  *   ceiling, broadcast once this is committed;
  * - otherwise the same bytes are broadcast again.
@@ -202,17 +211,22 @@ async function lookOnChain(
   }
   const head = await node.head();
   const final = head - BigInt(adapter.confirmations) + 1n;
-  if (
-    send.nonce !== null &&
-    final >= 0n &&
-    BigInt(await node.nonceAt(send.from_address, final)) > send.nonce
-  ) {
-    return {
-      state: 'FAILED',
-      hash: null,
-      reason: `another transaction from the sending address used its nonce ${send.nonce}; it was never mined`,
-    };
+  const taken =
+    send.nonce !== null && final >= 0n && BigInt(await node.nonceAt(send.from_address, final)) > send.nonce;
+  if (taken) {
+    // once more a full confirmation window later, so that one node answer missing a receipt fails nothing
+    const since = send.nonce_taken_block == null ? null : BigInt(send.nonce_taken_block);
+    if (since === null) await setNonceTaken(tx, send.id, final);
+    else if (final - since >= BigInt(adapter.confirmations)) {
+      return {
+        state: 'FAILED',
+        hash: null,
+        reason: `another transaction from the sending address used its nonce ${send.nonce}; it was never mined`,
+      };
+    }
+    return { state: 'PENDING' };
   }
+  if (send.nonce_taken_block != null) await setNonceTaken(tx, send.id, null);
   const previous =
     send.max_fee_per_gas != null && send.max_priority_fee_per_gas != null
       ? {
@@ -225,15 +239,8 @@ async function lookOnChain(
     const ceiling = deps.chains.config.networks[send.blockchain].maxFeePerGas;
     const fees =
       market.baseFeePerGas > previous.maxFeePerGas ? replacementFees(previous, market, ceiling) : null;
-    if (fees) {
-      const replacement = await node.sign({
-        fromIndex: send.signer_index,
-        to: send.to_address,
-        currency: send.currency,
-        amount: send.amount,
-        nonce: Number(send.nonce),
-        fees,
-      });
+    const replacement = fees ? await signReplacement(node, send, fees) : null;
+    if (replacement) {
       await markReplaced(tx, send.id, replacement, now);
       await completeSend(tx, deps.chains, { ...send, transaction_hash: replacement.hash }, 'SUBMITTED', now);
       broadcasts.push({ raw: replacement.raw, adapter });
@@ -242,6 +249,23 @@ async function lookOnChain(
   }
   if (send.raw_transaction) broadcasts.push({ raw: send.raw_transaction, adapter });
   return { state: 'PENDING' };
+}
+
+/** A replacement with the same nonce, or null when the chain refuses it now (the old one stands). */
+async function signReplacement(node: ChainNode, send: SendRow, fees: SendFees): Promise<SignedSend | null> {
+  try {
+    return await node.sign({
+      fromIndex: send.signer_index,
+      to: send.to_address,
+      currency: send.currency,
+      amount: send.amount,
+      nonce: Number(send.nonce),
+      fees,
+    });
+  } catch (error) {
+    if (error instanceof SendRefused) return null;
+    throw error;
+  }
 }
 
 async function lookAt(tx: Executor, deps: Deps, send: SendRow, broadcasts: Broadcast[]): Promise<Look> {

@@ -28,12 +28,13 @@ export type SendRow = {
   updated_at: Date;
   max_fee_per_gas?: bigint | null;
   max_priority_fee_per_gas?: bigint | null;
+  nonce_taken_block?: bigint | null;
 };
 
 const COLUMNS = `id, environment, blockchain, purpose, transaction_id, from_address, signer_index, to_address,
   currency, amount, status, nonce, transaction_hash, raw_transaction, submitted_at, failure_reason,
   created_at, updated_at`;
-const READ_COLUMNS = `${COLUMNS}, max_fee_per_gas, max_priority_fee_per_gas`;
+const READ_COLUMNS = `${COLUMNS}, max_fee_per_gas, max_priority_fee_per_gas, nonce_taken_block`;
 
 export async function insertSend(db: Executor, row: SendRow): Promise<void> {
   await db.query(
@@ -181,6 +182,11 @@ export async function attemptHashes(db: Executor, send: SendRow): Promise<string
   const hashes = rows.map((row) => row.transaction_hash);
   if (send.transaction_hash && !hashes.includes(send.transaction_hash)) hashes.unshift(send.transaction_hash);
   return hashes;
+}
+
+/** Where the send's nonce was first seen taken by another transaction (null: it is not, or no longer). */
+export async function setNonceTaken(db: Executor, id: string, block: bigint | null): Promise<void> {
+  await db.query(`UPDATE chain_sends SET nonce_taken_block = $2 WHERE id = $1`, [id, block]);
 }
 
 /** Points the send at the transaction of its nonce that the chain mined. */

@@ -33,6 +33,7 @@ export function registerChainBalancePages(app: FastifyInstance, ctx: AppContext)
   // after the surface's sign-in check: an operator's every page carries the alert
   app.addHook('preHandler', async (request) => {
     if (request.session?.user.role !== 'operator' || !request.url.startsWith('/console')) return;
+    if (request.url.startsWith('/console/assets')) return;
     const counts = await openDifferenceCounts(ctx.db);
     setChainAlert(
       request,
