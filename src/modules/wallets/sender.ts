@@ -227,13 +227,16 @@ async function lookOnChain(
     return { state: 'PENDING' };
   }
   if (send.nonce_taken_block != null) await setNonceTaken(tx, send.id, null);
+  // sends signed before their fees were recorded: read from their bytes
   const previous =
     send.max_fee_per_gas != null && send.max_priority_fee_per_gas != null
       ? {
           maxFeePerGas: BigInt(send.max_fee_per_gas),
           maxPriorityFeePerGas: BigInt(send.max_priority_fee_per_gas),
         }
-      : null;
+      : send.raw_transaction
+        ? node.feesOf(send.raw_transaction)
+        : null;
   if (previous && send.nonce !== null) {
     const market = await node.fees();
     const ceiling = deps.chains.config.networks[send.blockchain].maxFeePerGas;

@@ -66,6 +66,8 @@ export interface ChainNode {
   /** How many transactions of `address` are in the chain up to block `block` (its next nonce there). */
   nonceAt(address: string, block: bigint): Promise<number>;
   sign(request: SendRequest): Promise<SignedSend>;
+  /** The fees signed bytes offer (null: not a transaction of this chain's kind). */
+  feesOf(raw: string): SendFees | null;
   /** Sends signed bytes; sending the same bytes again is harmless. */
   broadcast(raw: string): Promise<void>;
   status(hash: string): Promise<SendStatus>;

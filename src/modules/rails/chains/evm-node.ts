@@ -15,6 +15,7 @@ import {
   keccak256,
   parseAbiItem,
   parseEventLogs,
+  parseTransaction,
   TransactionReceiptNotFoundError,
 } from 'viem';
 import type {
@@ -141,6 +142,15 @@ export function evmNode(network: NetworkConfig & { rpcUrl: string }, signer: Cha
         ...signedFees,
       });
       return { hash: keccak256(raw), raw, fees: signedFees };
+    },
+    feesOf(raw) {
+      try {
+        const parsed = parseTransaction(raw as Hex);
+        if (parsed.maxFeePerGas === undefined || parsed.maxPriorityFeePerGas === undefined) return null;
+        return { maxFeePerGas: parsed.maxFeePerGas, maxPriorityFeePerGas: parsed.maxPriorityFeePerGas };
+      } catch {
+        return null;
+      }
     },
     async broadcast(raw) {
       try {
