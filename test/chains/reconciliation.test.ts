@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerBalances } from '../../src/modules/ledger/repo.ts';
-import { reconcileChains } from '../../src/modules/wallets/reconcile.ts';
+import { reconcileChain, reconcileChains } from '../../src/modules/wallets/reconcile.ts';
 import { watchChain } from '../../src/modules/wallets/watcher.ts';
 import { checkPage, hasChromium, launch, listen, newPage, pathOf, submit } from '../browser/web-support.ts';
 import { type Anvil, startAnvil } from './anvil.ts';
@@ -109,6 +109,23 @@ describe.skipIf(!anvil)('chain balance reconciliation (anvil)', { timeout: 60_00
     await node.mine(1);
     expect(await reconcile()).toBe(0);
     expect(await differences()).toHaveLength(1);
+  });
+
+  it('checks a bounded batch of addresses per pass, the least recently checked first, covering all in turn', async () => {
+    const adapter = world.server.ctx.chains.get('production', 'ETHEREUM');
+    const wallets = await world.server.ctx.db.query<{ address: string }>(
+      `SELECT address FROM wallets WHERE environment = 'production' AND blockchain = 'ETHEREUM'`,
+    );
+    const covered = new Set<string>();
+    for (let pass = 0; pass < wallets.length; pass++) {
+      expect(await reconcileChain(deps(), adapter, 1)).toBe(0); // the one difference is already open
+      const [latest] = await world.server.ctx.db.query<{ address: string }>(
+        `SELECT address FROM chain_reconciled_addresses ORDER BY checked_at DESC LIMIT 1`,
+      );
+      covered.add(latest!.address);
+    }
+    expect(covered.size).toBe(wallets.length);
+    expect((await differences()).filter((d) => d.status === 'OPEN')).toHaveLength(1);
   });
 
   describe.skipIf(!hasChromium)('in the operator console', () => {

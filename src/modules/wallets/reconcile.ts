@@ -1,6 +1,6 @@
 /**
- * Reconciliation of what is on chain against the ledger. For every watched address of a node-backed
- * chain and every stablecoin of it, the token balance at the chain's last final block is compared with
+ * Reconciliation of what is on chain against the ledger. For the watched addresses of a node-backed
+ * chain (a bounded batch per pass, the least recently checked first) and every stablecoin of it, the token balance at the chain's last final block is compared with
  * what the ledger says arrived there (deposits credited, less those an operator reversed, plus confirmed
  * on-ramp deliveries; nothing leaves a customer's address). An address with a movement still in flight
  * is left for a later pass. A difference is kept OPEN (one row per address and currency), reported in the
@@ -60,16 +60,21 @@ async function inBatches<T, R>(items: T[], size: number, work: (item: T) => Prom
 }
 
 /** One pass over one chain; returns how many differences it opened. */
-export async function reconcileChain(deps: Deps, adapter: ChainAdapter): Promise<number> {
+export async function reconcileChain(deps: Deps, adapter: ChainAdapter, batch = 2_000): Promise<number> {
   const { db, clock } = deps;
   const node = adapter.node;
   if (!node) return 0;
   const { environment, blockchain } = adapter;
   const final = (await node.head()) - BigInt(adapter.confirmations) + 1n;
   if (final < 0n) return 0;
+  // the addresses never checked, then the least recently checked: a bounded batch per pass
   const wallets = await db.query<{ address: string; customer_id: string; project_id: string }>(
-    `SELECT address, customer_id, project_id FROM wallets WHERE environment = $1 AND blockchain = $2`,
-    [environment, blockchain],
+    `SELECT w.address, w.customer_id, w.project_id FROM wallets w
+       LEFT JOIN chain_reconciled_addresses r
+         ON r.environment = w.environment AND r.blockchain = w.blockchain AND r.address = w.address
+      WHERE w.environment = $1 AND w.blockchain = $2
+      ORDER BY r.checked_at NULLS FIRST, w.address LIMIT $3`,
+    [environment, blockchain, batch],
   );
   const checks = wallets.flatMap((wallet) => adapter.currencies.map((currency) => ({ wallet, currency })));
   const balances = await inBatches(checks, 8, ({ wallet, currency }) =>
@@ -123,6 +128,13 @@ export async function reconcileChain(deps: Deps, adapter: ChainAdapter): Promise
       );
     }
   }
+  // every address of the batch was looked at (those in flight come round again with the next batches)
+  await db.query(
+    `INSERT INTO chain_reconciled_addresses (environment, blockchain, address, checked_at)
+     SELECT $1, $2, unnest($3::text[]), $4
+     ON CONFLICT (environment, blockchain, address) DO UPDATE SET checked_at = excluded.checked_at`,
+    [environment, blockchain, wallets.map((w) => w.address), clock()],
+  );
   return opened;
 }
 
