@@ -35,8 +35,8 @@ export type TransferInput = {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SCALE = 6;
-/** Largest amount a bigint column holds. */
-const INT8_MAX = 9_223_372_036_854_775_807n;
+/** Largest amount of one movement, in millionths: what a bigint column holds. */
+export const MAX_STABLECOIN_UNITS = 9_223_372_036_854_775_807n;
 
 export function createTransferService(deps: { db: Database; clock: Clock; chains: ChainRegistry }) {
   const { db, clock, chains } = deps;
@@ -45,7 +45,10 @@ export function createTransferService(deps: { db: Database; clock: Clock; chains
     const blockchain = input.blockchain ?? chains.config.defaultChain;
     const adapter = chains.get(tenant.environment, blockchain);
     const amount = parseDecimal(input.amount, SCALE);
-    if (amount <= 0n || amount > INT8_MAX) throw invalidField('/body/amount', 'must be greater than zero');
+    if (amount <= 0n) throw invalidField('/body/amount', 'must be greater than zero');
+    if (amount > MAX_STABLECOIN_UNITS) {
+      throw invalidField('/body/amount', `must be at most ${formatDecimal(MAX_STABLECOIN_UNITS, SCALE)}`);
+    }
     if (!adapter.supports(input.currency)) {
       throw invalidField('/body/currency', `${input.currency} is not available on ${blockchain}`);
     }
