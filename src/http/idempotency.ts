@@ -272,7 +272,9 @@ export function registerIdempotency(
     const status = reply.statusCode;
     const storable = payload === null || payload === undefined || typeof payload === 'string';
     try {
-      if (status >= 500 || status < 200 || !storable) {
+      // a 409 with Retry-After (concurrent changes) applied nothing: like a 5xx, the retry runs again
+      const retryable = status === 409 && reply.getHeader('retry-after') !== undefined;
+      if (status >= 500 || status < 200 || !storable || retryable) {
         await releaseKey(db, claim.scope, claim.token);
       } else {
         const headers = keptHeaders(reply);
