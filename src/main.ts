@@ -16,6 +16,7 @@ import { startConfiguredWorkers } from './workers/index.ts';
 
 let log = processLogger('info');
 
+/** Writes the first run's secrets to standard output; resolves once they are written. */
 function printFirstRun(
   setup: {
     sandboxKey: string;
@@ -24,7 +25,7 @@ function printFirstRun(
   },
   sandboxUrl: URL,
   operatorUrl: URL,
-) {
+): Promise<void> {
   const lines = [
     '',
     '  Ponte is set up. These secrets are shown once; store them now.',
@@ -47,7 +48,9 @@ function printFirstRun(
         ]
       : []),
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  return new Promise<void>((resolve, reject) =>
+    process.stdout.write(`${lines.join('\n')}\n`, (error) => (error ? reject(error) : resolve())),
+  );
 }
 
 async function main() {
@@ -55,15 +58,18 @@ async function main() {
   log = processLogger(config.logLevel);
   const ctx = await openContext(config);
   const users = createWebUserService({ ...ctx, encryptionKey: ctx.instanceKeys.encryption });
-  const setup = await createProjectService(ctx).firstRun(!config.operatorToken, (tx, projectId) =>
-    users.inviteIn(
-      tx,
-      { id: null, name: 'first-run' },
-      { surface: 'dashboard', projectId, role: 'admin' },
-      config.adminEmail,
-    ),
+  // the secrets are printed before the set-up commits: none is ever stored without having been shown
+  await createProjectService(ctx).firstRun(
+    !config.operatorToken,
+    (tx, projectId) =>
+      users.inviteIn(
+        tx,
+        { id: null, name: 'first-run' },
+        { surface: 'dashboard', projectId, role: 'admin' },
+        config.adminEmail,
+      ),
+    (setup) => printFirstRun(setup, config.sandboxUrl, config.operatorUrl),
   );
-  if (setup) printFirstRun(setup, config.sandboxUrl, config.operatorUrl);
 
   const apps: [FastifyInstance, URL][] = [
     [await buildPublicApp(ctx, 'production'), config.productionUrl],

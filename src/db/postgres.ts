@@ -9,6 +9,14 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => BigInt(value));
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock detected
+/** Tries of a transaction that lost a serialization check or a deadlock, each after a short random pause. */
+const ATTEMPTS = 8;
+
+/** A pause of up to 5·2^attempt ms (at most 320 ms), so that transactions that collided spread out. */
+function backoff(attempt: number): Promise<void> {
+  const ms = Math.random() * 5 * 2 ** Math.min(attempt, 6);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 export type PostgresOptions = {
   max?: number;
@@ -131,12 +139,12 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
           broken = true;
         }
         const code = (error as { code?: string }).code;
-        if (code && RETRYABLE.has(code) && attempt < 5) continue;
-        throw error;
+        if (!code || !RETRYABLE.has(code) || attempt >= ATTEMPTS) throw error;
       } finally {
         client.removeListener('error', onError);
         client.release(broken);
       }
+      await backoff(attempt);
     }
   }
 

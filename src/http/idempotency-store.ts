@@ -103,19 +103,44 @@ export async function findKey(db: Executor, scope: IdempotencyScope, now: Date):
 
 /**
  * Records the answer inside the transaction of the change it answers; the row keeps the request's lock
- * token, so that request may still replace the answer (`storeAnswer`) if what it sends differs.
+ * token, so that request may still replace the answer (`storeAnswer`) if what it sends differs. False
+ * when the request no longer holds the key (a retry took it over after the lease): the caller must not
+ * commit.
  */
 export async function commitAnswer(
   tx: Executor,
   scope: IdempotencyScope,
   lockToken: string,
   answer: StoredAnswer,
-): Promise<void> {
-  await tx.query(
-    `UPDATE idempotency_keys SET response_status = $7, response_headers = $8, response_body = $9
-      WHERE ${SCOPE} AND lock_token = $6`,
-    [...scopeParams(scope), lockToken, answer.status, JSON.stringify(answer.headers), answer.body],
+  now: Date,
+): Promise<boolean> {
+  const rows = await tx.query(
+    `UPDATE idempotency_keys SET response_status = $7, response_headers = $8, response_body = $9,
+            locked_at = $10
+      WHERE ${SCOPE} AND lock_token = $6
+     RETURNING 1`,
+    [...scopeParams(scope), lockToken, answer.status, JSON.stringify(answer.headers), answer.body, now],
   );
+  return rows.length === 1;
+}
+
+/**
+ * Inside a transaction of the request holding the key: true when it still holds it, and then the row
+ * stays locked by this transaction until it ends, so no retry can take the key over meanwhile (a
+ * takeover waits, and after a COMMIT finds the lease renewed or the answer stored). False when a retry
+ * took the key over after the lease: the caller must not commit.
+ */
+export async function holdKey(
+  tx: Executor,
+  scope: IdempotencyScope,
+  lockToken: string,
+  now: Date,
+): Promise<boolean> {
+  const rows = await tx.query(
+    `UPDATE idempotency_keys SET locked_at = $7 WHERE ${SCOPE} AND lock_token = $6 RETURNING 1`,
+    [...scopeParams(scope), lockToken, now],
+  );
+  return rows.length === 1;
 }
 
 /**

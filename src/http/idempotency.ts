@@ -21,6 +21,13 @@
  *   transaction of a request wins. The hook acts only until the request's answer is being sent, so work
  *   a handler leaves running (a payout submitted after the commit) writes nothing once onSend began;
  *   and should it commit a value the schema accepts before that, onSend still corrects the answer;
+ * - every transaction of a claimed request, answer or not, checks before COMMIT that the request still
+ *   holds the key, with an UPDATE that renews its lease and keeps the row locked until the COMMIT. A
+ *   retry may take a key over once its lease has passed (the first request presumed dead); should the
+ *   first request still be alive (waiting on a lock, say), its next commit finds the key taken, rolls
+ *   back and answers 409 `conflict`, so one key never moves money twice. A takeover attempted while
+ *   the first request's transaction holds the row waits for it, then finds the lease renewed or the
+ *   answer stored;
  * - onSend compares what is actually sent with what was committed: when they are equal (the usual
  *   case) nothing more is written; otherwise (an error after the change, a route whose answer is not
  *   its transaction's value, a request without a transaction) it stores the answer sent, as before:
@@ -35,6 +42,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Type } from 'typebox';
 import type { Clock } from '../core/clock.ts';
+import { AppError } from '../core/errors.ts';
 import { withBeforeCommit } from '../db/commit-hooks.ts';
 import type { Database, Queryable } from '../db/types.ts';
 import type { InstanceKeys } from '../lib/instance-keys.ts';
@@ -43,6 +51,7 @@ import {
   claimKey,
   commitAnswer,
   findKey,
+  holdKey,
   type IdempotencyScope,
   releaseKey,
   type StoredAnswer,
@@ -213,18 +222,36 @@ export function registerIdempotency(
     result: unknown,
   ) {
     const claim = request.idempotency;
-    if (!claim || result === null || typeof result !== 'object') return;
+    if (!claim) return;
+    const answer = answerOf(request, reply, result);
+    const now = clock();
+    const held = answer
+      ? await commitAnswer(tx, claim.scope, claim.token, { ...answer, body: cipher.seal(answer.body) }, now)
+      : await holdKey(tx, claim.scope, claim.token, now);
+    if (!held) {
+      // A retry took the key over after the lease: it runs the request; this execution must not commit.
+      request.idempotency = null;
+      throw new AppError(
+        'conflict',
+        'A retry with this Idempotency-Key took this request over; read the answer the retry gets',
+      );
+    }
+    if (answer) claim.committed = answer;
+  }
+
+  /** A transaction's value as the route sends it on success; null when the schema cannot serialise it. */
+  function answerOf(request: FastifyRequest, reply: FastifyReply, result: unknown) {
+    if (result === null || typeof result !== 'object') return null;
     const status = successStatus(request);
-    if (status === null) return;
+    if (status === null) return null;
     let body: string;
     try {
       body = reply.serializeInput(result as Record<string, unknown>, String(status)) as string;
     } catch {
-      return;
+      return null;
     }
     const headers = { ...keptHeaders(reply), 'content-type': 'application/json; charset=utf-8' };
-    await commitAnswer(tx, claim.scope, claim.token, { status, headers, body: cipher.seal(body) });
-    claim.committed = { status, headers, body };
+    return { status, headers, body };
   }
 
   // Callback style, so that the handler (called from `done`) runs inside the before-commit context.
@@ -245,7 +272,9 @@ export function registerIdempotency(
     const status = reply.statusCode;
     const storable = payload === null || payload === undefined || typeof payload === 'string';
     try {
-      if (status >= 500 || status < 200 || !storable) {
+      // a 409 with Retry-After (concurrent changes) applied nothing: like a 5xx, the retry runs again
+      const retryable = status === 409 && reply.getHeader('retry-after') !== undefined;
+      if (status >= 500 || status < 200 || !storable || retryable) {
         await releaseKey(db, claim.scope, claim.token);
       } else {
         const headers = keptHeaders(reply);

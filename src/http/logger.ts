@@ -8,7 +8,7 @@ import pino, { type DestinationStream, type LoggerOptions } from 'pino';
  *   `where` echo row values; the embedded driver attaches the statement and its parameters: names,
  *   e-mails, PIX keys, addresses);
  * - every finished line is scrubbed of anything shaped like an API key, an operator token, a webhook
- *   signing secret, a hosted-page link token or a CPF/CNPJ, whatever field or message it ended up in.
+ *   signing secret, a hosted-page link token, an invitation link's token or a CPF/CNPJ, whatever field or message it ended up in.
  * Request lines carry `requestId`, the same id as the `x-request-id` header and problem bodies.
  */
 const SCRUBBERS: [RegExp, string][] = [
@@ -16,6 +16,8 @@ const SCRUBBERS: [RegExp, string][] = [
   [/\bop_[0-9A-Za-z]{16,}/g, 'op_[redacted]'],
   [/\bwhsec_[A-Za-z0-9+/=_-]+/g, 'whsec_[redacted]'],
   [/(\/verify\/)[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, '$1[redacted]'],
+  // invitation links of the dashboard (/invite/) and the console (/console/invite/): one grants access
+  [/(\/invite\/)[A-Za-z0-9_-]+/g, '$1[redacted]'],
   // CPF, punctuated or bare; never inside a JSON number (a value right after ':' or within a decimal)
   [/(?<![\w./:-])\d{3}\.?\d{3}\.?\d{3}-?\d{2}(?![\w/-]|\.\d)/g, '[redacted-tax-id]'],
   // CNPJ (numeric or alphanumeric), punctuated or bare, with the same boundaries

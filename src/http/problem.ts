@@ -118,6 +118,15 @@ const UNAVAILABLE_NODE_CODES = new Set([
 ]);
 
 /**
+ * A serialization failure or a deadlock that outlived the driver's retries (src/db/postgres.ts): the
+ * transaction was rolled back, nothing was applied, and the same request may simply be sent again.
+ */
+export function isConcurrencyConflict(error: unknown): boolean {
+  const { code } = error as { code?: unknown };
+  return code === '40001' || code === '40P01';
+}
+
+/**
  * The database could not be reached (refused, dropped, timed out, shutting down): a temporary
  * condition the client may retry, answered 503 rather than as an internal error.
  */
@@ -174,6 +183,16 @@ export function registerProblemHandlers(app: FastifyInstance): void {
     const status = fastifyError.statusCode ?? 500;
     const code = frameworkCode ?? (status >= 400 && status < 500 ? BY_STATUS[status] : undefined);
     if (code) return sendProblem(reply, request, code, fastifyError.message);
+    if (isConcurrencyConflict(error)) {
+      request.log.warn({ err: error }, 'concurrent changes outlasted the retries');
+      reply.header('retry-after', '1');
+      return sendProblem(
+        reply,
+        request,
+        'conflict',
+        'The request met concurrent changes and was not applied; send it again',
+      );
+    }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       reply.header('retry-after', '1');

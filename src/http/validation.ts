@@ -43,24 +43,45 @@ const printable = (key: string) =>
   // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what is looked for
   key.replace(/[\u0000\uD800-\uDFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-/** Every string (value or key) of a parsed input that cannot be stored, located by JSON pointer. */
+/**
+ * How deep an input may nest (objects and arrays within one another). Partner data a route takes as is
+ * (a transfer's `metadata`) is otherwise unbounded in depth, and code that walks a value recursively
+ * (fingerprints, serialisers) would exhaust its stack on one nested thousands deep.
+ */
+export const MAX_INPUT_DEPTH = 32;
+
+/**
+ * Every string (value or key) of a parsed input that cannot be stored, and every value nested deeper
+ * than MAX_INPUT_DEPTH, located by JSON pointer.
+ */
 export function unstorableText(data: unknown): TextError[] {
   const errors: TextError[] = [];
   // An explicit stack: a deeply nested body must not exhaust the call stack.
-  const stack: [unknown, string][] = [[data, '']];
+  const stack: [unknown, string, number][] = [[data, '', 0]];
   while (stack.length > 0) {
-    const [value, path] = stack.pop()!;
+    const [value, path, depth] = stack.pop()!;
     if (typeof value === 'string') {
       const problem = textProblem(value);
       if (problem) errors.push({ instancePath: path, keyword: 'text', params: {}, message: problem });
+      continue;
+    }
+    const container =
+      Array.isArray(value) || (value !== null && typeof value === 'object' && !Buffer.isBuffer(value));
+    if (container && depth >= MAX_INPUT_DEPTH) {
+      errors.push({
+        instancePath: path,
+        keyword: 'text',
+        params: {},
+        message: `must not nest objects or arrays more than ${MAX_INPUT_DEPTH} levels deep`,
+      });
     } else if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) stack.push([value[i], `${path}/${i}`]);
-    } else if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
-      for (const [key, item] of Object.entries(value)) {
+      for (let i = 0; i < value.length; i++) stack.push([value[i], `${path}/${i}`, depth + 1]);
+    } else if (container) {
+      for (const [key, item] of Object.entries(value as object)) {
         const problem = textProblem(key);
         const at = `${path}/${escapePointer(problem ? printable(key) : key)}`;
         if (problem) errors.push({ instancePath: at, keyword: 'text', params: {}, message: problem });
-        else stack.push([item, at]);
+        else stack.push([item, at, depth + 1]);
       }
     }
   }

@@ -79,6 +79,27 @@ describe('sandbox endpoint addresses', () => {
     }
   });
 
+  it('refuses every IPv6 embedding of a private IPv4 in production: translated, mapped, NAT64, 6to4, compatible', async () => {
+    const production = client(strict.production, (await strict.newTenant()).productionKey);
+    for (const url of [
+      'http://[::ffff:0:7f00:1]/', // IPv4-translated 127.0.0.1
+      'http://[::ffff:0:127.0.0.1]/',
+      'http://[::ffff:0:a9fe:a9fe]/', // IPv4-translated 169.254.169.254
+      'http://[::ffff:0:a00:1]:8090/', // IPv4-translated 10.0.0.1
+      'http://[::ffff:7f00:1]/', // IPv4-mapped 127.0.0.1
+      'http://[::ffff:192.168.1.1]/',
+      'http://[64:ff9b::7f00:1]/', // NAT64
+      'http://[64:ff9b:1::a00:1]/', // local-use NAT64
+      'http://[2002:a00:1::1]/', // 6to4 of 10.0.0.1
+      'http://[::a9fe:a9fe]/', // IPv4-compatible
+    ]) {
+      const response = await production.post('/webhook-endpoints', { url });
+      expect([url, response.statusCode]).toEqual([url, 400]);
+      expect(response.json().errors[0].pointer).toBe('/body/url');
+    }
+    expect((await production.get('/webhook-endpoints')).json().pagination.total).toBe(0);
+  });
+
   it('accepts local receivers in the sandbox where the setting allows them', async () => {
     const sandbox = client(local.sandbox, (await local.newTenant()).sandboxKey);
     const endpoint = await createEndpoint(sandbox, { url: 'http://127.0.0.1:9/hooks' });

@@ -47,6 +47,11 @@ describe('webhook URL safety', () => {
       '2002:a9fe:a9fe::',
       '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
       '2001::1',
+      '::ffff:0:7f00:1', // IPv4-translated 127.0.0.1
+      '::ffff:0:127.0.0.1',
+      '::ffff:0:a00:1', // IPv4-translated 10.0.0.1
+      '::ffff:0:c0a8:101', // IPv4-translated 192.168.1.1
+      '64:ff9b:1::a9fe:a9fe', // local-use NAT64
     ];
     for (const address of refused) expect([address, isPublicAddress(address)]).toEqual([address, false]);
   });

@@ -93,7 +93,7 @@ export async function lockCustomer(
   id: string,
 ): Promise<CustomerWithVerification | undefined> {
   const rows = await db.query<CustomerWithVerification>(
-    `${SELECT} WHERE c.id = $1 AND c.project_id = $2 AND c.environment = $3 FOR UPDATE OF c`,
+    `${SELECT} WHERE c.id = $1 AND c.project_id = $2 AND c.environment = $3 FOR NO KEY UPDATE OF c`,
     [id, tenant.projectId, tenant.environment],
   );
   return rows[0];
@@ -111,7 +111,7 @@ export async function lockCustomers(
     `${SELECT}
        JOIN unnest($1::uuid[], $2::uuid[], $3::text[]) AS k(id, project_id, environment)
          ON c.id = k.id AND c.project_id = k.project_id AND c.environment = k.environment
-      ORDER BY c.id FOR UPDATE OF c`,
+      ORDER BY c.id FOR NO KEY UPDATE OF c`,
     [
       keys.map((key) => key.id),
       keys.map((key) => key.tenant.projectId),

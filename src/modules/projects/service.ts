@@ -108,10 +108,16 @@ export function createProjectService(deps: { db: Database; clock: Clock; keys: A
   /**
    * On a new database: a "Default" project with one sandbox key and, unless a bootstrap token is
    * configured, an operator token. Returns the secrets to show once, or null when already set up.
+   *
+   * `show` is given the secrets inside the transaction that creates them, before its COMMIT: they are
+   * shown before they exist, never the other way round. A process killed after showing them and before
+   * the COMMIT leaves nothing (the next start sets up afresh and shows new ones); one killed after the
+   * COMMIT has shown them already. A failure to show them rolls the set-up back.
    */
   async function firstRun<T = undefined>(
     withOperatorToken: boolean,
     alsoInProject?: (tx: Transaction, projectId: string) => Promise<T>,
+    show?: (setup: FirstRunSecrets<T>) => Promise<void>,
   ) {
     return db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [FIRST_RUN_LOCK]);
@@ -144,7 +150,9 @@ export function createProjectService(deps: { db: Database; clock: Clock; keys: A
         operatorToken = await insertOperatorAccount(tx, { id: newId(), name: 'first-run', created_at: at });
       }
       const extra = alsoInProject ? await alsoInProject(tx, project.id) : undefined;
-      return { projectId: project.id, sandboxKey: key.key, operatorToken, extra };
+      const setup: FirstRunSecrets<T> = { projectId: project.id, sandboxKey: key.key, operatorToken, extra };
+      if (show) await show(setup);
+      return setup;
     });
   }
 
@@ -175,6 +183,14 @@ export function createProjectService(deps: { db: Database; clock: Clock; keys: A
 }
 
 export type ProjectService = ReturnType<typeof createProjectService>;
+
+/** What a first run creates and shows once. */
+export type FirstRunSecrets<T> = {
+  projectId: string;
+  sandboxKey: string;
+  operatorToken: string | null;
+  extra: T | undefined;
+};
 
 /** What other modules may read of a project. */
 export { findProject } from './repo.ts';

@@ -1,7 +1,7 @@
 /** Sandbox: a simulated inbound transfer to a customer's address, confirmed after the sandbox delay. */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.ts';
-import { parseDecimal } from '../../core/decimal.ts';
+import { formatDecimal, parseDecimal } from '../../core/decimal.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
@@ -10,6 +10,7 @@ import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { creditDeposit, recordInbound } from './deposits.ts';
 import { presentChainTransaction } from './presenter.ts';
 import { findChainTransaction, walletByAddress } from './repo.ts';
+import { MAX_STABLECOIN_UNITS } from './transfers.ts';
 
 export function createSandboxWalletService(deps: { db: Database; clock: Clock; chains: ChainRegistry }) {
   const { db, clock, chains } = deps;
@@ -21,6 +22,9 @@ export function createSandboxWalletService(deps: { db: Database; clock: Clock; c
   ) {
     const amount = parseDecimal(input.amount, 6);
     if (amount <= 0n) throw invalidField('/body/amount', 'must be greater than zero');
+    if (amount > MAX_STABLECOIN_UNITS) {
+      throw invalidField('/body/amount', `must be at most ${formatDecimal(MAX_STABLECOIN_UNITS, 6)}`);
+    }
     const candidates = input.blockchain
       ? [input.blockchain]
       : [chains.config.defaultChain, ...BLOCKCHAINS.filter((c) => c !== chains.config.defaultChain)];

@@ -13,7 +13,7 @@ import { newId } from '../../core/ids.ts';
 import { withAnswer } from '../../db/commit-hooks.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { findCustomer, lockApprovedCustomer } from '../customers/service.ts';
+import { approvedForMovements, findCustomer, lockCustomers } from '../customers/service.ts';
 import { chainSend, walletTransfer } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
@@ -35,8 +35,8 @@ export type TransferInput = {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SCALE = 6;
-/** Largest amount a bigint column holds. */
-const INT8_MAX = 9_223_372_036_854_775_807n;
+/** Largest amount of one movement, in millionths: what a bigint column holds. */
+export const MAX_STABLECOIN_UNITS = 9_223_372_036_854_775_807n;
 
 export function createTransferService(deps: { db: Database; clock: Clock; chains: ChainRegistry }) {
   const { db, clock, chains } = deps;
@@ -45,7 +45,10 @@ export function createTransferService(deps: { db: Database; clock: Clock; chains
     const blockchain = input.blockchain ?? chains.config.defaultChain;
     const adapter = chains.get(tenant.environment, blockchain);
     const amount = parseDecimal(input.amount, SCALE);
-    if (amount <= 0n || amount > INT8_MAX) throw invalidField('/body/amount', 'must be greater than zero');
+    if (amount <= 0n) throw invalidField('/body/amount', 'must be greater than zero');
+    if (amount > MAX_STABLECOIN_UNITS) {
+      throw invalidField('/body/amount', `must be at most ${formatDecimal(MAX_STABLECOIN_UNITS, SCALE)}`);
+    }
     if (!adapter.supports(input.currency)) {
       throw invalidField('/body/currency', `${input.currency} is not available on ${blockchain}`);
     }
@@ -62,22 +65,35 @@ export function createTransferService(deps: { db: Database; clock: Clock; chains
   async function create(tenant: Tenant, input: TransferInput) {
     const { blockchain, adapter, amount, toCustomer } = validate(tenant, input);
     const result = await db.transaction(async (tx) => {
-      const sender = await lockApprovedCustomer(tx, tenant, input.from, 'transfers');
-      const now = clock();
-      await ensureWallets(tx, chains, sender, now);
+      // Who receives, found before any lock: an id given, or the owner of a project wallet's address.
       let recipientId: string | null = null;
       let address: string | null = null;
-      if (toCustomer) {
-        const recipient = await findCustomer(tx, tenant, input.to);
+      if (toCustomer) recipientId = input.to.toLowerCase();
+      else {
+        const owned = await walletByAddress(tx, tenant.environment, blockchain, input.to);
+        if (owned && owned.project_id === tenant.projectId) recipientId = owned.customer_id;
+        else address = adapter.normalize(input.to);
+      }
+      // Both customers locked in one statement, in id order: transfers A→B and B→A on any number of
+      // processes wait on each other in turn, never in a cycle.
+      const from = input.from.toLowerCase();
+      const ids = recipientId === null || recipientId === from ? [from] : [from, recipientId];
+      const locked = await lockCustomers(
+        tx,
+        ids.map((id) => ({ tenant, id })),
+      );
+      const sender = approvedForMovements(
+        locked.find((c) => c.id === from),
+        'transfers',
+      );
+      const now = clock();
+      await ensureWallets(tx, chains, sender, now);
+      if (recipientId !== null && recipientId !== sender.id) {
+        const recipient = locked.find((c) => c.id === recipientId);
         if (!recipient) throw new AppError('not_found', 'The receiving customer was not found');
         if (recipient.verification_status !== 'APPROVED') {
           throw new AppError('customer_not_approved', 'The receiving customer is not APPROVED');
         }
-        recipientId = recipient.id;
-      } else {
-        const owned = await walletByAddress(tx, tenant.environment, blockchain, input.to);
-        if (owned && owned.project_id === tenant.projectId) recipientId = owned.customer_id;
-        else address = adapter.normalize(input.to);
       }
       if (recipientId === sender.id) throw invalidField('/body/to', 'must be another customer than `from`');
       if (address !== null && adapter.mode === 'CUSTODIAL') {

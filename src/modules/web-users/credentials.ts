@@ -40,10 +40,11 @@ export const newTotpSecret = (): string => generateSecret();
 export const totpUri = (secret: string, email: string): string =>
   generateURI({ issuer: 'Ponte', label: email, secret });
 
-export async function totpMatches(secret: string, code: string): Promise<boolean> {
-  if (!/^\d{6}$/.test(code)) return false;
+/** The time step a code matches (within one step of now), or null when it matches none. */
+export async function totpStep(secret: string, code: string): Promise<number | null> {
+  if (!/^\d{6}$/.test(code)) return null;
   const result = await verifyTotp({ secret, token: code, epochTolerance: 30 });
-  return result.valid;
+  return result.valid && 'timeStep' in result ? result.timeStep : null;
 }
 
 export const sealTotpSecret = (key: Buffer, secret: string, userId: string): string =>

@@ -200,6 +200,19 @@ export async function deleteUserSessions(db: Executor, userId: string): Promise<
   await db.query('DELETE FROM web_sessions WHERE user_id = $1', [userId]);
 }
 
+/**
+ * Serialises sign-in attempts of one throttle subject (an account or an address) until the transaction
+ * ends, on every process: an advisory lock on the subject, so that counting the attempts and recording
+ * a new one are one step. Callers take the account's lock before the address's, always.
+ */
+export async function lockThrottleSubject(
+  tx: Executor,
+  scope: 'account' | 'address',
+  subject: string,
+): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`sign-in:${scope}:${subject}`]);
+}
+
 export async function insertFailure(
   db: Executor,
   row: { id: string; scope: 'account' | 'address'; subject: string; at: Date },
@@ -210,6 +223,11 @@ export async function insertFailure(
     row.subject,
     row.at,
   ]);
+}
+
+/** Forgets attempts whose check succeeded. */
+export async function deleteFailures(db: Executor, ids: readonly string[]): Promise<void> {
+  await db.query('DELETE FROM web_sign_in_failures WHERE id = ANY($1::uuid[])', [ids]);
 }
 
 export async function countFailures(
@@ -227,6 +245,19 @@ export async function countFailures(
 
 export async function clearFailures(db: Executor, scope: 'account' | 'address', subject: string) {
   await db.query('DELETE FROM web_sign_in_failures WHERE scope = $1 AND subject = $2', [scope, subject]);
+}
+
+/**
+ * Records that the user's TOTP code of time step `step` was used: true when no code of this step or a
+ * later one was used before (one statement, so two sign-ins with one code cannot both pass).
+ */
+export async function useTotpStep(db: Executor, userId: string, step: number): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE web_users SET totp_last_step = $2
+      WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING 1`,
+    [userId, step],
+  );
+  return rows.length === 1;
 }
 
 /** Forgets what can no longer matter: expired sessions and failures older than the window. */

@@ -18,7 +18,7 @@ import {
   openTotpSecret,
   passwordProblem,
   sealTotpSecret,
-  totpMatches,
+  totpStep,
 } from './credentials.ts';
 import * as repo from './repo.ts';
 import { accountSubject, createSignInThrottle, openSession, type Session } from './sessions.ts';
@@ -198,43 +198,44 @@ export function createWebUserService(deps: {
     password: string,
     address: string,
   ): Promise<SignInResult> {
-    const account = accountSubject(surface, email);
-    if (await throttle.blocked(account, address)) return { kind: 'throttled' };
+    const attempt = await throttle.attempt(accountSubject(surface, email), address);
+    if (!attempt) return { kind: 'throttled' };
     const user = await repo.findUserByEmail(db, surface, email.trim());
-    if (!(await checkPassword(user?.password_hash ?? null, password)) || !user) {
-      await throttle.failed(account, address);
-      return { kind: 'refused' };
-    }
+    if (!(await checkPassword(user?.password_hash ?? null, password)) || !user) return { kind: 'refused' };
     if (user.totp_secret) {
+      await throttle.passed(attempt);
       const { token } = await openSession(db, clock, user.id, true);
       return { kind: 'second-factor', token };
     }
-    await throttle.succeeded(account);
+    await throttle.succeeded(attempt);
     const { token } = await openSession(db, clock, user.id, false);
     return { kind: 'signed-in', token, user };
   }
 
-  /** The second step of a sign-in: a TOTP code turns the pending session into a full one. */
+  /**
+   * The second step of a sign-in: a TOTP code turns the pending session into a full one. A code is
+   * accepted once: its time step must be later than that of the last code the user signed in with.
+   */
   async function completeSecondFactor(
     pending: Session,
     code: string,
     address: string,
   ): Promise<SignInResult> {
     const user = pending.user;
-    const account = accountSubject(user.surface, user.email);
     if (!pending.mfaPending || !user.totp_secret) return { kind: 'refused' };
-    if (await throttle.blocked(account, address)) return { kind: 'throttled' };
+    const attempt = await throttle.attempt(accountSubject(user.surface, user.email), address);
+    if (!attempt) return { kind: 'throttled' };
     const secret = openTotpSecret(encryptionKey, user.totp_secret, user.id);
-    if (!(await totpMatches(secret, code.trim()))) {
-      await throttle.failed(account, address);
-      return { kind: 'refused' };
-    }
-    await throttle.succeeded(account);
-    return db.transaction(async (tx) => {
+    const step = await totpStep(secret, code.trim());
+    if (step === null) return { kind: 'refused' };
+    const result = await db.transaction(async (tx): Promise<SignInResult> => {
+      if (!(await repo.useTotpStep(tx, user.id, step))) return { kind: 'refused' };
       await repo.deleteSession(tx, pending.tokenHash);
       const { token } = await openSession(tx, clock, user.id, false);
       return { kind: 'signed-in', token, user };
     });
+    if (result.kind === 'signed-in') await throttle.succeeded(attempt);
+    return result;
   }
 
   /** Changes a password after checking the current one; every session ends, a new one is opened. */
@@ -265,10 +266,13 @@ export function createWebUserService(deps: {
 
   async function enableTotp(user: repo.WebUserRow, secret: string, code: string): Promise<void> {
     if (!/^[A-Z2-7]{16,64}$/.test(secret)) throw invalidField('/body/secret', 'is not a TOTP secret');
-    if (!(await totpMatches(secret, code.trim()))) throw invalidField('/body/code', 'does not match');
+    const step = await totpStep(secret, code.trim());
+    if (step === null) throw invalidField('/body/code', 'does not match');
     await db.transaction(async (tx) => {
       const at = clock();
       await repo.updateUser(tx, user.id, { totp_secret: sealTotpSecret(encryptionKey, secret, user.id) }, at);
+      // the code that enabled the second factor does not sign in as well
+      await repo.useTotpStep(tx, user.id, step);
       await recordAudit(tx, {
         actor: webActor(user),
         action: 'web_user.totp_enabled',

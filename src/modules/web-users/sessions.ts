@@ -60,28 +60,45 @@ export async function resolveSession(
 
 export const closeSession = (db: Executor, session: Session) => repo.deleteSession(db, session.tokenHash);
 
+/** An attempt counted before its check: its two rows (account, address) stay as failures unless released. */
+export type SignInAttempt = { account: string; ids: [string, string] };
+
+/**
+ * Sign-in throttling that holds under concurrency: an attempt is counted before its password or code is
+ * checked, in one transaction that serialises the attempts of the account and of the address (on every
+ * process), so that no more than the limits are ever checked, however many arrive at once. An attempt
+ * whose check succeeds is released; one that fails stays counted as a failure for the window.
+ */
 export function createSignInThrottle(deps: { db: Database; clock: Clock }) {
   const { db, clock } = deps;
-  const since = () => new Date(clock().getTime() - THROTTLE_WINDOW_MS);
 
-  /** True when this account or this address has failed too often lately. */
-  async function blocked(account: string, address: string): Promise<boolean> {
-    const [byAccount, byAddress] = await Promise.all([
-      repo.countFailures(db, 'account', account, since()),
-      repo.countFailures(db, 'address', address, since()),
-    ]);
-    return byAccount >= MAX_FAILURES_PER_ACCOUNT || byAddress >= MAX_FAILURES_PER_ADDRESS;
+  /** Counts an attempt for this account and address; null when either failed too often lately. */
+  async function attempt(account: string, address: string): Promise<SignInAttempt | null> {
+    return db.transaction(async (tx) => {
+      await repo.lockThrottleSubject(tx, 'account', account);
+      await repo.lockThrottleSubject(tx, 'address', address);
+      const at = clock();
+      const since = new Date(at.getTime() - THROTTLE_WINDOW_MS);
+      const byAccount = await repo.countFailures(tx, 'account', account, since);
+      const byAddress = await repo.countFailures(tx, 'address', address, since);
+      if (byAccount >= MAX_FAILURES_PER_ACCOUNT || byAddress >= MAX_FAILURES_PER_ADDRESS) return null;
+      const ids: [string, string] = [newId(), newId()];
+      await repo.insertFailure(tx, { id: ids[0], scope: 'account', subject: account, at });
+      await repo.insertFailure(tx, { id: ids[1], scope: 'address', subject: address, at });
+      return { account, ids };
+    });
   }
 
-  async function failed(account: string, address: string): Promise<void> {
-    const at = clock();
-    await repo.insertFailure(db, { id: newId(), scope: 'account', subject: account, at });
-    await repo.insertFailure(db, { id: newId(), scope: 'address', subject: address, at });
+  /** The attempt's check succeeded: it is no failure. */
+  const passed = (attempt: SignInAttempt) => repo.deleteFailures(db, attempt.ids);
+
+  /** The sign-in completed: the attempt and the account's earlier failures are forgotten. */
+  async function succeeded(attempt: SignInAttempt): Promise<void> {
+    await repo.deleteFailures(db, attempt.ids);
+    await repo.clearFailures(db, 'account', attempt.account);
   }
 
-  const succeeded = (account: string) => repo.clearFailures(db, 'account', account);
-
-  return { blocked, failed, succeeded };
+  return { attempt, passed, succeeded };
 }
 
 /** The account key of the throttle: the surface and the e-mail address, hashed (no personal data kept). */

@@ -29,6 +29,7 @@ const NON_PUBLIC: [string, number, 'ipv4' | 'ipv6'][] = [
   // IPv6 forms that carry an IPv4 address inside: whatever that address is, a request to them reaches
   // IPv4 through a translator or tunnel, past the IPv4 checks above
   ['::', 96, 'ipv6'], // IPv4-compatible (deprecated)
+  ['::ffff:0:0:0', 96, 'ipv6'], // IPv4-translated (SIIT: ::ffff:0:a.b.c.d)
   ['64:ff9b::', 96, 'ipv6'], // NAT64 well-known prefix
   ['2001::', 32, 'ipv6'], // Teredo
   ['2002::', 16, 'ipv6'], // 6to4
@@ -46,7 +47,8 @@ for (const [network, prefix, family] of NON_PUBLIC) blocked.addSubnet(network, p
 
 /**
  * True for an address a webhook may be sent to. IPv4-mapped IPv6 addresses (`::ffff:127.0.0.1`) are
- * judged by the IPv4 address they carry.
+ * judged by the IPv4 address they carry; every other IPv6 form that carries an IPv4 address (translated,
+ * compatible, NAT64, 6to4, Teredo) is refused whatever that address is.
  */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
