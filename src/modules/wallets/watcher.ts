@@ -8,6 +8,7 @@
  * The cursor then moves to the newest block with its confirmations met. All state is in the database,
  * so a restarted watcher carries on where the last one stopped and credits nothing twice.
  */
+import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Database } from '../../db/types.ts';
 import type { ChainAdapter } from '../rails/chains/adapter.ts';
@@ -16,10 +17,10 @@ import { creditDeposit, dropDeposit, recordInbound } from './deposits.ts';
 import { walletAddresses } from './repo.ts';
 import { isOnRampDelivery } from './sends-repo.ts';
 
-type Deps = { db: Database; chains: ChainRegistry; clock: Clock };
+type Deps = { db: Database; chains: ChainRegistry; clock: Clock; config: Pick<Config, 'screening'> };
 
 export async function watchChain(deps: Deps, adapter: ChainAdapter): Promise<number> {
-  const { db, chains, clock } = deps;
+  const { db, chains, clock, config } = deps;
   const node = adapter.node;
   if (!node) return 0;
   const { environment, blockchain, confirmations } = adapter;
@@ -44,14 +45,14 @@ export async function watchChain(deps: Deps, adapter: ChainAdapter): Promise<num
     const canonical = new Set<string>();
     for (const log of logs) {
       if (await isOnRampDelivery(tx, blockchain, log.transactionHash)) continue;
-      const id = await recordInbound(tx, chains, environment, blockchain, log, now);
+      const id = await recordInbound(tx, chains, environment, blockchain, log, now, config.screening);
       if (!id) continue;
       canonical.add(id);
       if (log.blockNumber <= final && (await creditDeposit(tx, chains, id, now))) changed++;
     }
     const pending = await tx.query<{ transaction_id: string }>(
       `SELECT d.transaction_id FROM chain_deposits d JOIN chain_transactions t ON t.id = d.transaction_id
-        WHERE d.environment = $1 AND d.blockchain = $2 AND t.status = 'PROCESSING'`,
+        WHERE d.environment = $1 AND d.blockchain = $2 AND t.status IN ('PROCESSING', 'AWAITING_TRAVEL_RULE')`,
       [environment, blockchain],
     );
     for (const { transaction_id } of pending) {
