@@ -45,6 +45,7 @@ export const screeningOperatorRoutes: OperatorPlugin = async (app, { ctx }) => {
     '/operator/screening/lists',
     {
       schema: {
+        operationId: 'listScreeningLists',
         tags: ['operator'],
         summary: 'Sanctions list versions: those in force, the latest imports and their re-screening runs',
         description: 'Lists are imported with `npm run screening:import`; nothing is fetched at run time.',
@@ -85,6 +86,7 @@ export const screeningOperatorRoutes: OperatorPlugin = async (app, { ctx }) => {
     '/operator/screening/cases',
     {
       schema: {
+        operationId: 'listScreeningCases',
         tags: ['operator'],
         summary: 'Screening review queue: possible matches by status (default OPEN), oldest first',
         security: operatorSecurity,
@@ -102,6 +104,7 @@ export const screeningOperatorRoutes: OperatorPlugin = async (app, { ctx }) => {
     '/operator/screening/cases/:id',
     {
       schema: {
+        operationId: 'getScreeningCase',
         tags: ['operator'],
         summary: 'A screening case with the list entries it matched, side by side',
         security: operatorSecurity,
@@ -116,6 +119,7 @@ export const screeningOperatorRoutes: OperatorPlugin = async (app, { ctx }) => {
     '/operator/screening/cases/:id/decision',
     {
       schema: {
+        operationId: 'decideScreeningCase',
         tags: ['operator'],
         summary: 'Clear or confirm a possible match',
         description:

@@ -10,6 +10,7 @@ export const travelRuleRoutes: PublicPlugin = async (app, { ctx }) => {
     '/transactions/:id/travel-rule',
     {
       schema: {
+        operationId: 'supplyTravelRule',
         tags: ['transactions'],
         summary: "Supply the originator's Travel Rule data of a deposit AWAITING_TRAVEL_RULE",
         description:
