@@ -115,6 +115,12 @@ export async function importList(
   };
 }
 
+/** The versions in force and the latest imports, newest first (the console's page of lists). */
+export async function listVersions(db: Executor, recent = 20) {
+  const [inForce, latest] = await Promise.all([repo.versionsInForce(db), repo.recentVersions(db, recent)]);
+  return { inForce, recent: latest };
+}
+
 /** Indexes built, by the ids of the versions they hold (versions never change once imported). */
 const built = new Map<string, Promise<MatchIndex>>();
 const KEPT = 2;

@@ -58,11 +58,10 @@ export const ADJUSTMENTS = {
   lowQualityAlias: -0.03,
 } as const;
 
+/** A token's blocking keys: its first four and last four letters (the token itself when shorter). */
 function blockingKeys(tokens: readonly string[]): string[] {
-  const long = tokens.filter((token) => token.length >= 4);
-  const keyed = long.length > 0 ? long : tokens;
   const keys = new Set<string>();
-  for (const token of keyed) {
+  for (const token of tokens) {
     keys.add(`<${token.slice(0, 4)}`);
     keys.add(`>${token.slice(-4)}`);
   }
@@ -142,29 +141,61 @@ export function scoreCandidate(
 }
 
 /**
- * Every entry whose best-scoring name reaches `threshold` for the party, best first. Only names sharing a
- * blocking key with the party's name are scored.
+ * Per index, a scratch array of the query tokens each name shares a blocking key with (a bit per token),
+ * and the names touched: matching is synchronous, so one scratch per index serves every query.
+ */
+const scratch = new WeakMap<MatchIndex, { masks: Int32Array; touched: Int32Array }>();
+
+function scratchOf(index: MatchIndex) {
+  let found = scratch.get(index);
+  if (!found) {
+    found = { masks: new Int32Array(index.names.length), touched: new Int32Array(index.names.length) };
+    scratch.set(index, found);
+  }
+  return found;
+}
+
+const popcount = (mask: number) => {
+  let n = 0;
+  for (let m = mask; m !== 0; m &= m - 1) n++;
+  return n;
+};
+
+/**
+ * Every entry whose best-scoring name reaches `threshold` for the party, best first. A name is scored
+ * only when it shares a blocking key with two of the party's tokens (one, when either name has one
+ * token): one shared first name alone never scores above the threshold, so it is not worth scoring.
  */
 export function matchParty(index: MatchIndex, party: ScreenedParty, threshold: number): NameMatch[] {
   const tokens = nameTokens(party.name);
   if (tokens.length === 0) return [];
-  const seen = new Set<number>();
-  const best = new Map<number, NameMatch>();
-  for (const key of blockingKeys(tokens)) {
-    const list = index.postings.get(key);
-    if (!list) continue;
-    for (const at of list) {
-      if (seen.has(at)) continue;
-      seen.add(at);
-      const name = index.names[at]!;
-      const entry = index.entries[name.entry]!;
-      if (!kindFits(party.kind, entry.kind)) continue;
-      const scored = scoreCandidate(party, tokens, name, entry);
-      if (scored.score < threshold) continue;
-      const previous = best.get(name.entry);
-      if (!previous || previous.score < scored.score) {
-        best.set(name.entry, { entry, matchedName: name.name, ...scored });
+  const { masks, touched } = scratchOf(index);
+  let count = 0;
+  const keyed = tokens.slice(0, 30);
+  keyed.forEach((token, bit) => {
+    for (const key of blockingKeys([token])) {
+      const list = index.postings.get(key);
+      if (!list) continue;
+      for (const at of list) {
+        if (masks[at] === 0) touched[count++] = at;
+        masks[at]! |= 1 << bit;
       }
+    }
+  });
+  const best = new Map<number, NameMatch>();
+  for (let i = 0; i < count; i++) {
+    const at = touched[i]!;
+    const shared = popcount(masks[at]!);
+    masks[at] = 0;
+    const name = index.names[at]!;
+    if (shared < Math.min(2, keyed.length, name.tokens.length)) continue;
+    const entry = index.entries[name.entry]!;
+    if (!kindFits(party.kind, entry.kind)) continue;
+    const scored = scoreCandidate(party, tokens, name, entry);
+    if (scored.score < threshold) continue;
+    const previous = best.get(name.entry);
+    if (!previous || previous.score < scored.score) {
+      best.set(name.entry, { entry, matchedName: name.name, ...scored });
     }
   }
   return [...best.values()].sort((a, b) => b.score - a.score);

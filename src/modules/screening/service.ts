@@ -280,3 +280,30 @@ export async function transactionHeld(
 ): Promise<boolean> {
   return (await cases.lockOpenCase(tx, type, id)) !== undefined;
 }
+
+/** Why subjects of a tenant are held, as a partner may see it: the kind of match and since when. */
+export async function holdReasons(db: Executor, tenant: Tenant, subjectIds: readonly string[]) {
+  const rows = await cases.openCasesOf(db, subjectIds);
+  return rows
+    .filter((row) => row.project_id === tenant.projectId && row.environment === tenant.environment)
+    .map((row) => ({
+      subjectType: row.subject_type,
+      subjectId: row.subject_id,
+      reason: row.reason,
+      since: row.created_at.toISOString(),
+      description:
+        row.reason === 'ADDRESS_MATCH'
+          ? 'the counterparty address is on a sanctions list; under compliance review'
+          : 'the name may match a sanctions list entry; under compliance review',
+    }));
+}
+
+/** The open holds of a customer and of everyone screened under it (its holders, parties, transactions). */
+export async function holdReasonsOfCustomer(db: Executor, tenant: Tenant, customerId: string) {
+  const rows = await cases.listCases(db, { status: 'OPEN', customerId }, 50, 0);
+  return holdReasons(
+    db,
+    tenant,
+    rows.rows.map((row) => row.subject_id),
+  );
+}

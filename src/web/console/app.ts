@@ -7,6 +7,7 @@ import { registerWebSurface } from '../session.ts';
 import { CONSOLE_ASSETS, CONSOLE_BRAND, consolePage } from './frame.ts';
 import { registerPlatformPages } from './platform.ts';
 import { registerReviewPages } from './reviews.ts';
+import { registerScreeningPages } from './screening.ts';
 
 export async function registerConsole(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const options = {
@@ -26,4 +27,5 @@ export async function registerConsole(app: FastifyInstance, ctx: AppContext): Pr
   });
   registerReviewPages(app, ctx);
   registerPlatformPages(app, ctx);
+  registerScreeningPages(app, ctx);
 }
