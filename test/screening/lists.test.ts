@@ -175,5 +175,5 @@ describe('screening lists', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 });

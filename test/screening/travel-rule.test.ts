@@ -44,7 +44,7 @@ async function depositTo(customerId: string, amount: string, from?: string) {
   return answer.json();
 }
 
-describe('Travel Rule', () => {
+describe('Travel Rule', { timeout: 120_000 }, () => {
   it('defaults to 1000 USD', () => {
     expect(loadConfig({}).screening.travelRuleThreshold).toBe(100_000n);
     expect(() => loadConfig({ PONTE_TRAVEL_RULE_THRESHOLD: 'lots' })).toThrow(/PONTE_TRAVEL_RULE_THRESHOLD/);
