@@ -4,8 +4,9 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDashboardApp } from '../../src/app.ts';
 import { checkPage, hasChromium, launch, listen, newPage, pathOf, submit } from '../browser/web-support.ts';
-import { createCustomer, individualBody } from '../helpers/factories.ts';
+import { approvedCustomer, createCustomer, individualBody } from '../helpers/factories.ts';
 import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
 import { importFixture, OFAC_DIR } from './support.ts';
 
@@ -14,6 +15,7 @@ let origin: string;
 let browser: Browser;
 let page: Page;
 let sandbox: Client;
+let projectId: string;
 
 const operatorCall = (method: 'GET' | 'POST', url: string, payload?: object) =>
   server.operator.inject({
@@ -27,6 +29,7 @@ describe.skipIf(!hasChromium)('screening in the operator console', { timeout: 60
   beforeAll(async () => {
     server = await startTestServer({ ownDatabase: true });
     const tenant = await server.newTenant('Parceiro Screening');
+    projectId = tenant.projectId;
     sandbox = client(server.sandbox, tenant.sandboxKey);
     await importFixture(server, 'ofac-sdn', OFAC_DIR);
     origin = await listen(server.operator);
@@ -52,6 +55,62 @@ describe.skipIf(!hasChromium)('screening in the operator console', { timeout: 60
     const text = await page.textContent('main');
     expect(text).toContain('OFAC_SDN');
     expect(text).toContain('IN FORCE');
+  });
+
+  it('the partner dashboard shows why a customer and a transfer are on hold, and the Travel Rule data', async () => {
+    const dashboard = await buildDashboardApp(server.ctx);
+    try {
+      const dashboardOrigin = await listen(dashboard);
+      const invited = await server.operator.inject({
+        method: 'POST',
+        url: `/operator/projects/${projectId}/users`,
+        payload: { email: 'rui@parceiro.example', role: 'admin' },
+        headers: { authorization: `Bearer ${server.operatorToken}` },
+      });
+      const partner = await browser.newPage();
+      await partner.goto(`${dashboardOrigin}${pathOf(invited.json().inviteUrl)}`);
+      await partner.fill('#password', 'a long and good password');
+      await submit(partner, 'button[type=submit]');
+      const held = await createCustomer(
+        sandbox,
+        individualBody({ name: 'Dmitry Kovalenko', birthDate: '1979-03-14' }),
+      );
+      await partner.goto(`${dashboardOrigin}/sandbox/customers/${held.id}`);
+      await checkPage(partner, 'dashboard-customer-on-hold');
+      expect(await partner.textContent('#holds')).toBe('Compliance hold');
+      expect(await partner.textContent('main')).toContain(
+        'The customer: the name may match a sanctions list entry',
+      );
+      const sender = await approvedCustomer(
+        sandbox,
+        individualBody({ name: 'Teresa Amaral', email: 'ta@example.com' }),
+      );
+      const wallet = (await sandbox.get(`/customers/${sender.id}/wallets`)).json().data[0];
+      await sandbox.post(`/sandbox/wallets/${wallet.address}/deposit`, {
+        currency: 'USDC',
+        amount: '20',
+        blockchain: wallet.blockchain,
+      });
+      const transfer = (
+        await sandbox.post('/transactions/transfer', {
+          currency: 'USDC',
+          from: sender.id,
+          to: '0x52908400098527886E0F7030069857D2E4169EE7',
+          amount: '5',
+          blockchain: wallet.blockchain,
+          travelRule: { beneficiary: { name: 'Faisal Al-Rashidi' }, walletType: 'SELF_HOSTED' },
+        })
+      ).json();
+      await partner.goto(`${dashboardOrigin}/sandbox/transactions/${transfer.id}`);
+      await checkPage(partner, 'dashboard-transfer-on-hold');
+      const text = await partner.textContent('main');
+      expect(text).toContain('A transfer: the name may match a sanctions list entry');
+      expect(text).toContain('Travel Rule (IVMS101)');
+      expect(text).toContain('Faisal Al-Rashidi');
+      await partner.close();
+    } finally {
+      await dashboard.close();
+    }
   });
 
   it('shows a possible match beside the matched entry and records the decision', async () => {

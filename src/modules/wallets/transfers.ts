@@ -114,6 +114,13 @@ export function createTransferService(deps: {
     return { rule, matches };
   }
 
+  /** The sender's wallet address on the chain: the originator's account in the Travel Rule record. */
+  async function senderAddress(tx: Executor, customerId: string, blockchain: Blockchain) {
+    const wallet = (await walletsOf(tx, customerId)).find((w) => w.blockchain === blockchain);
+    if (!wallet) throw new Error(`customer ${customerId} has no ${blockchain} wallet`);
+    return wallet.address;
+  }
+
   async function create(tenant: Tenant, input: TransferInput) {
     const { blockchain, adapter, amount, toCustomer } = validate(tenant, input);
     const result = await db.transaction(async (tx) => {
@@ -179,11 +186,7 @@ export function createTransferService(deps: {
         travel_rule:
           travel?.rule && address !== null
             ? outboundIvms(
-                {
-                  ...sender,
-                  address: (await walletsOf(tx, sender.id)).find((w) => w.blockchain === blockchain)!.address,
-                  taxId: sender.tax_id,
-                },
+                { ...sender, address: await senderAddress(tx, sender.id, blockchain), taxId: sender.tax_id },
                 address,
                 travel.rule,
                 config.screening.vaspName,
