@@ -19,6 +19,7 @@ import { measureOnRamp } from './onramp.ts';
 import { stopAll } from './processes.ts';
 import { loadWindows, mainThreadProfile, summariseProfile } from './profile.ts';
 import { drawSamples } from './samples.ts';
+import { measureScreening } from './screening.ts';
 import { seed } from './seed.ts';
 import { readSettings } from './settings.ts';
 import { measureWebhooks } from './webhooks.ts';
@@ -40,7 +41,7 @@ async function main(): Promise<number> {
   log(
     `Ponte benchmark: ${settings.mode}${settings.quick ? ' (quick)' : ''}; node ${process.version}, ` +
       `${cpus().length} cores` +
-      (settings.mode === 'embedded'
+      (settings.mode === 'embedded' || settings.mode === 'screening'
         ? ''
         : `; ${shape.customers * shape.accountsPerCustomer} bank accounts over ${shape.customers} customers`),
   );
@@ -69,6 +70,9 @@ async function main(): Promise<number> {
 
   try {
     const { tenant, apiKey } = await prepareTenant(database.url);
+    if (settings.mode === 'screening') {
+      return await measureScreening({ databaseUrl: database.url, tenant }, log);
+    }
     const counts = await seed(database.url, tenant, shape);
     log(
       `seeded ${counts.customers} customers, ${counts.bankAccounts} bank accounts, ${counts.limitRequests} ` +

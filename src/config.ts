@@ -121,7 +121,31 @@ export type Config = {
    * watchers, sweepers). Off: an API-only process, with separate worker processes over the same database.
    */
   workers: boolean;
+  /** Sanctions screening and the Travel Rule (docs/SCREENING.md). */
+  screening: ScreeningConfig;
 };
+
+export type ScreeningConfig = {
+  /** Score (0..1) from which a name is a possible match and its subject is held. */
+  threshold: number;
+  /** USD value (cents) from which external transfers and deposits carry Travel Rule data. */
+  travelRuleThreshold: bigint;
+  /** The platform's legal name as a VASP in Travel Rule (IVMS101) records. */
+  vaspName: string;
+};
+
+function screeningConfig(env: NodeJS.ProcessEnv): ScreeningConfig {
+  const raw = env.PONTE_SCREENING_THRESHOLD?.trim() || '0.88';
+  const threshold = Number(raw);
+  if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(raw) || threshold <= 0) {
+    throw new ConfigError(`PONTE_SCREENING_THRESHOLD must be a score above 0 and at most 1, got "${raw}"`);
+  }
+  return {
+    threshold,
+    travelRuleThreshold: amount(env, 'PONTE_TRAVEL_RULE_THRESHOLD', '1000'),
+    vaspName: env.PONTE_VASP_NAME?.trim() || 'Ponte',
+  };
+}
 
 export class ConfigError extends Error {}
 
@@ -323,6 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     adminEmail: env.PONTE_ADMIN_EMAIL?.trim() || 'admin@ponte.local',
     workers: flag(env, 'PONTE_WORKERS', true),
+    screening: screeningConfig(env),
   };
 }
 

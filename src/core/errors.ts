@@ -24,6 +24,8 @@ export const ERRORS = {
   bank_account_not_verified: { status: 409, title: 'Bank account not verified' },
   exchange_rate_expired: { status: 409, title: 'Exchange rate expired' },
   exchange_rate_used: { status: 409, title: 'Exchange rate already used' },
+  compliance_hold: { status: 409, title: 'On compliance hold' },
+  sanctioned_address: { status: 422, title: 'Sanctioned address' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
   internal_error: { status: 500, title: 'Internal error' },
 } as const satisfies Record<string, { status: number; title: string }>;

@@ -2,6 +2,7 @@
 export const EVENT_TYPES = [
   'customer.created',
   'customer.verification.updated',
+  'customer.screening.updated',
   'limit_request.created',
   'limit_request.reviewed',
   'bank_account.created',

@@ -26,6 +26,9 @@ import { projectOperatorRoutes } from './projects/routes.ts';
 import { pixProviderRoutes } from './rails/pix/provider-routes.ts';
 import { sandboxDepositRoutes } from './rails/pix/sandbox-routes.ts';
 import { rateOperatorRoutes } from './rates/routes.ts';
+import { screeningOperatorRoutes } from './screening/routes.ts';
+import { CustomerScreeningSchema } from './screening/schema.ts';
+import { travelRuleRoutes } from './screening/travel-rule-routes.ts';
 import { transactionRoutes } from './transactions/routes.ts';
 import { TransactionSchema } from './transactions/schema.ts';
 import { verificationRoutes } from './verifications/routes.ts';
@@ -49,6 +52,7 @@ export const sharedSchemas: TSchema[] = [
   WebhookDeliverySchema,
   TransactionSchema,
   ExchangeRateSchema,
+  CustomerScreeningSchema,
 ];
 
 /** Routes that need an API key of the listener's environment. */
@@ -65,6 +69,7 @@ export const partnerRoutes: PublicPlugin[] = [
   balanceRoutes,
   walletRoutes,
   exchangeRateRoutes,
+  travelRuleRoutes,
 ];
 
 /** Routes on the public listeners that carry their own authentication (or none): pages, provider callbacks. */
@@ -77,4 +82,5 @@ export const operatorRoutes: OperatorPlugin[] = [
   complianceOperatorRoutes,
   partnerFeeOperatorRoutes,
   webUserOperatorRoutes,
+  screeningOperatorRoutes,
 ];

@@ -4,6 +4,7 @@ import { WORK_CHANNEL } from '../db/notify.ts';
 import { sweepIdempotencyKeys } from '../http/idempotency-store.ts';
 import { submitDuePayouts } from '../modules/rails/pix/payout-submission.ts';
 import { pruneRequestLog } from '../modules/request-log/service.ts';
+import { runScreening } from '../modules/screening/runs.ts';
 import { expireDueTransactions } from '../modules/transactions/expiry.ts';
 import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
@@ -95,6 +96,7 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
     startLoop('chain-deposits', chainPoll, () => watchChains({ ...ctx, log }), log, idle),
     startLoop('chain-reconciliation', 60_000, () => reconcileChains({ ...ctx, log }), log),
     startLoop('sandbox-chain-deposits', 500, () => confirmSimulatedDeposits(ctx), log, idle),
+    startLoop('screening-runs', 1_000, () => runScreening(ctx), log, idle),
     startLoop(
       'request-log-retention',
       60_000,

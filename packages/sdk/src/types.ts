@@ -155,6 +155,23 @@ export type TransferParams = BodyOf<
 
 export type RefundParams = BodyOf<'/transactions/{id}/refund', 'post', Record<string, never>>;
 
+/** PRODUCT.md, "Screening and the Travel Rule": the originator of a deposit AWAITING_TRAVEL_RULE. */
+export type TravelRuleParams = BodyOf<
+  '/transactions/{id}/travel-rule',
+  'post',
+  {
+    originator: {
+      name: string;
+      type?: 'INDIVIDUAL' | 'BUSINESS';
+      country?: string;
+      birthDate?: string;
+      nationalIdentifier?: string;
+    };
+    walletType: 'SELF_HOSTED' | 'HOSTED';
+    vasp?: { name: string; lei?: string };
+  }
+>;
+
 /** PRODUCT.md, "Exchange rates": exactly one of sourceAmount and targetAmount. */
 export type CreateExchangeRateParams = BodyOf<
   '/exchange-rates',
@@ -172,6 +189,7 @@ export type CreateExchangeRateParams = BodyOf<
 export type OffRampResult = ResultOf<'/transactions/off-ramp', 'post', Transaction>;
 export type TransferResult = ResultOf<'/transactions/transfer', 'post', Transaction>;
 export type RefundResult = ResultOf<'/transactions/{id}/refund', 'post', Transaction>;
+export type TravelRuleResult = ResultOf<'/transactions/{id}/travel-rule', 'post', Transaction>;
 export type CreateExchangeRateResult = ResultOf<'/exchange-rates', 'post', ExchangeRate>;
 export type WalletList = ResultOf<'/customers/{id}/wallets', 'get', { data: Wallet[] }>;
 

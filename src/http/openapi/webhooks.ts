@@ -14,6 +14,12 @@ export const EVENT_PAYLOADS: Record<EventType, { schema: string; summary: string
     schema: 'Verification',
     summary: "A customer's verification changed status",
   },
+  'customer.screening.updated': {
+    schema: 'CustomerScreening',
+    summary:
+      'A customer, a bank account holder or an associated party was put on compliance hold by a possible ' +
+      'sanctions match, or an operator cleared or confirmed it',
+  },
   'limit_request.created': { schema: 'LimitRequest', summary: 'A limit request was submitted for review' },
   'limit_request.reviewed': { schema: 'LimitRequest', summary: 'Compliance decided a limit request' },
   'bank_account.created': { schema: 'BankAccount', summary: 'A bank account was registered' },

@@ -7,7 +7,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { type PageRequest, pageResult } from '../../core/pagination.ts';
-import type { Database } from '../../db/types.ts';
+import type { Database, Executor } from '../../db/types.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { type Actor, recordAudit } from '../projects/audit.ts';
 import * as repo from './holder-repo.ts';
@@ -77,4 +77,23 @@ export function createHolderReviewService(deps: { db: Database; clock: Clock }) 
   }
 
   return { queue, get, review };
+}
+
+/**
+ * A holder confirmed as a sanctioned party: FINAL_REJECTION whatever the holder's status, so that no
+ * payout goes to the account; with its `bank_account.updated` event. Already rejected: left alone.
+ */
+export async function rejectHolderAfterSanctionsMatch(tx: Executor, id: string, at: Date) {
+  const row = await repo.lockLiveBankAccount(tx, id);
+  if (!row || row.holder_verification_status === 'FINAL_REJECTION') return row;
+  const updated = await repo.updateHolderVerification(tx, id, 'FINAL_REJECTION', at);
+  await recordEvent(tx, {
+    tenant: { projectId: updated.project_id, environment: updated.environment },
+    type: 'bank_account.updated',
+    resourceType: 'bank_account',
+    resourceId: updated.id,
+    data: presentBankAccount(updated),
+    at,
+  });
+  return updated;
 }

@@ -5,6 +5,7 @@
  * for an operator to screen it.
  */
 
+import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
@@ -12,6 +13,7 @@ import { type PageRequest, type PageResult, pageResult } from '../../core/pagina
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { recordEvent } from '../events/outbox.ts';
+import { screenSubject } from '../screening/service.ts';
 import { initialHolderStatus } from './holder-state.ts';
 import { type BankAccountView, presentBankAccount } from './presenter.ts';
 import * as repo from './repo.ts';
@@ -27,8 +29,12 @@ export const HOLDER_VERIFICATION_LEVEL = 'BASIC';
 const holderVerificationStatus = (account: ValidBankAccount, owner: repo.AccountOwner) =>
   initialHolderStatus(account.holder.relationship === 'SELF', owner.verification_status === 'APPROVED');
 
-export function createBankAccountService(deps: { db: Database; clock: Clock }) {
-  const { db, clock } = deps;
+export function createBankAccountService(deps: {
+  db: Database;
+  clock: Clock;
+  config: Pick<Config, 'screening'>;
+}) {
+  const { db, clock, config } = deps;
   const read = repo.bankAccountReader(db);
 
   async function create(tenant: Tenant, input: CreateBankAccountInput): Promise<BankAccountView> {
@@ -70,6 +76,25 @@ export function createBankAccountService(deps: { db: Database; clock: Clock }) {
         updated_at: now,
       };
       await repo.insertBankAccount(tx, row);
+      // a holder other than the customer is screened as a person of its own (the customer already is)
+      if (row.holder_relationship !== 'SELF') {
+        await screenSubject(
+          tx,
+          {
+            type: 'BANK_ACCOUNT_HOLDER',
+            id: row.id,
+            customerId: owner.id,
+            tenant,
+            party: {
+              name: row.holder_legal_name,
+              kind: row.holder_type,
+              country: row.holder_address.country,
+            },
+          },
+          config.screening.threshold,
+          now,
+        );
+      }
       const view = presentBankAccount(row);
       await recordEvent(tx, {
         tenant,

@@ -11,6 +11,7 @@ import { normalizeCnpj, normalizeCpf } from '../../lib/tax-id.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { limitsInForce } from '../limits/in-force.ts';
 import { readLimitUsage } from '../limits/usage.ts';
+import { refuseHeld, screenSubject } from '../screening/service.ts';
 import { insertVerification } from '../verifications/service.ts';
 import { emptyStatusReason } from '../verifications/state.ts';
 import { type CustomerView, type LinkMinter, presentCustomer } from './presenter.ts';
@@ -62,7 +63,7 @@ export function createCustomerService(deps: {
   db: Database;
   clock: Clock;
   link: LinkMinter;
-  config: Pick<Config, 'defaultLimits'>;
+  config: Pick<Config, 'defaultLimits' | 'screening'>;
 }) {
   const { db, clock, link, config } = deps;
   const readPage = repo.customerPageReader(db);
@@ -112,6 +113,23 @@ export function createCustomerService(deps: {
       return await db.transaction(async (tx) => {
         await repo.insertCustomer(tx, customer);
         await insertVerification(tx, verification);
+        await screenSubject(
+          tx,
+          {
+            type: 'CUSTOMER',
+            id: customer.id,
+            customerId: customer.id,
+            tenant,
+            party: {
+              name: customer.name,
+              kind: customer.type,
+              birthDate: customer.birth_date,
+              country: customer.country,
+            },
+          },
+          config.screening.threshold,
+          now,
+        );
         await recordEvent(tx, {
           tenant,
           type: 'customer.created',
@@ -212,7 +230,9 @@ export async function lockApprovedCustomer(
   id: string,
   movements: string,
 ): Promise<repo.CustomerWithVerification> {
-  return approvedForMovements(await repo.lockCustomer(tx, tenant, id), movements);
+  const customer = approvedForMovements(await repo.lockCustomer(tx, tenant, id), movements);
+  await refuseHeld(tx, [customer.id]);
+  return customer;
 }
 
 /** The customer found (locked) for a money movement: 404 when none, 409 unless verification is APPROVED. */

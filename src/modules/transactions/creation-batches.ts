@@ -14,6 +14,7 @@ import type { Database, Transaction } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { approvedForMovements, type CustomerWithVerification, lockCustomers } from '../customers/service.ts';
 import type { NewEvent } from '../events/outbox.ts';
+import { complianceHold, heldSubjects } from '../screening/service.ts';
 import type { TransactionView } from './presenter.ts';
 import type { TransactionRow } from './repo.ts';
 
@@ -28,7 +29,7 @@ const BATCHES_IN_FLIGHT = 4;
 /** A creation as its request asks it, checked before any database work. */
 export type CreationRequest = {
   tenant: Tenant;
-  input: { customerId: string };
+  input: { customerId: string; bankAccountId?: string };
   /** The request's before-commit hook (its `Idempotency-Key`), called in the batch's transaction. */
   beforeCommit: BeforeCommit | undefined;
 };
@@ -85,6 +86,24 @@ export function creationBatches<R extends CreationRequest, Facts, Decided extend
           refuse(index, error);
         }
       });
+      // customers (or payout accounts' holders) on compliance hold move nothing
+      const holds = await heldSubjects(
+        tx,
+        approved.map(({ customer }) => customer.id),
+        approved.flatMap(({ request }) => (request.input.bankAccountId ? [request.input.bankAccountId] : [])),
+      );
+      const holdOf = (request: R) =>
+        holds.find((hold) =>
+          hold.subject_type === 'BANK_ACCOUNT_HOLDER'
+            ? hold.subject_id === request.input.bankAccountId
+            : hold.customer_id === request.input.customerId,
+        );
+      for (let i = approved.length - 1; holds.length > 0 && i >= 0; i--) {
+        const hold = holdOf(approved[i]!.request);
+        if (!hold) continue;
+        refuse(approved[i]!.index, complianceHold(hold));
+        approved.splice(i, 1);
+      }
       if (approved.length === 0) return outcomes;
       const now = clock();
       const facts = await read(tx, approved, now);

@@ -51,6 +51,7 @@ import {
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { productionPayoutsConfigured, submitDuePayouts } from '../rails/pix/payout-submission.ts';
 import { currentRatePart, currentRateSql, type RateColumns } from '../rates/service.ts';
+import { refuseHeld } from '../screening/service.ts';
 import { drawFromHoldings } from '../wallets/draw.ts';
 import { type CreationRequest, createdEvent, creationBatches } from './creation-batches.ts';
 import { assertWithinLimits } from './limits.ts';
@@ -341,6 +342,7 @@ export function createOffRampService(deps: {
     const { tenant, input } = request;
     return db.transaction(async (tx) => {
       const customer = await lockApprovedCustomer(tx, tenant, input.customerId, 'off-ramps');
+      await refuseHeld(tx, [], [input.bankAccountId]);
       const now = clock();
       // Everything else the creation decides on, in one statement after the lock: it sees every
       // creation and reserve committed before the lock was granted.

@@ -3,10 +3,15 @@ import { Amount, AmountInput, DateTime, Nullable, PageQuery, StringEnum, Uuid } 
 import { LEDGER_CURRENCIES } from '../ledger/accounts.ts';
 import { ANY_AMOUNT_PATTERN } from '../ledger/amounts.ts';
 import { BLOCKCHAINS } from '../rails/chains/networks.ts';
+import { TravelRuleSchema } from '../screening/travel-rule-schema.ts';
 import { OFF_RAMP_PURPOSES, OFF_RAMP_SOURCES } from './off-ramp-state.ts';
 import { TARGET_CURRENCIES, TRANSACTION_STATUSES, TRANSACTION_TYPES } from './state.ts';
 
-export const TransactionStatusSchema = StringEnum([...TRANSACTION_STATUSES, 'PROCESSING'] as const);
+export const TransactionStatusSchema = StringEnum([
+  ...TRANSACTION_STATUSES,
+  'PROCESSING',
+  'AWAITING_TRAVEL_RULE',
+] as const);
 const Chain = StringEnum(BLOCKCHAINS, { description: 'Blockchain' });
 
 export const CreateOnRampBody = Type.Object(
@@ -191,6 +196,7 @@ export const TransactionSchema = Type.Object(
     returnReason: Type.Optional(Nullable(Type.String({ description: 'OFF_RAMP: why the PIX came back' }))),
     timeline: Type.Array(Type.Object({ status: TransactionStatusSchema, at: DateTime() })),
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    travelRule: Type.Optional(TravelRuleSchema),
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },

@@ -36,3 +36,34 @@ export async function transitionVerification(
   });
   return { before: row.status, after };
 }
+
+/**
+ * A confirmed sanctions match ends a verification whatever its status, APPROVED included: FINAL_REJECTION
+ * with the reject label SANCTIONS_MATCH, and its event. A verification already finally rejected is left.
+ */
+export async function rejectAfterSanctionsMatch(
+  tx: Executor,
+  verificationId: string,
+  at: Date,
+): Promise<{ before: VerificationStatus; after: VerificationView } | undefined> {
+  const row = await lockVerification(tx, verificationId);
+  if (!row) throw notFound('Verification');
+  if (row.status === 'FINAL_REJECTION') return undefined;
+  const reason: StatusReason = { rejectLabels: ['SANCTIONS_MATCH'], rejectSubLabels: [], documents: [] };
+  await updateVerificationStatus(tx, row.id, 'FINAL_REJECTION', reason, at);
+  const after = presentVerification({
+    ...row,
+    status: 'FINAL_REJECTION',
+    status_reason: reason,
+    updated_at: at,
+  });
+  await recordEvent(tx, {
+    tenant: { projectId: row.project_id, environment: row.environment },
+    type: 'customer.verification.updated',
+    resourceType: 'verification',
+    resourceId: row.id,
+    data: after,
+    at,
+  });
+  return { before: row.status, after };
+}

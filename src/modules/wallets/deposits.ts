@@ -4,6 +4,7 @@
  * when a reorganisation removed it before that. The chain_deposits row (one per log per block) makes
  * seeing a log again change nothing; the journal's unique reference makes crediting twice impossible.
  */
+import type { ScreeningConfig } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
@@ -13,8 +14,10 @@ import { postJournal } from '../ledger/service.ts';
 import type { InboundTransfer } from '../rails/chains/adapter.ts';
 import type { Blockchain } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
+import { holdTransaction, listedAddress, transactionHeld } from '../screening/service.ts';
+import { reachesThreshold } from '../screening/travel-rule.ts';
 import { createChainTransaction, moveChainTransaction } from './events.ts';
-import { type ChainTransactionRow, lockChainTransaction, walletByAddress } from './repo.ts';
+import { type ChainTransactionRow, lockChainTransaction, markCreditDue, walletByAddress } from './repo.ts';
 
 /** The largest amount the ledger holds in one entry (PostgreSQL bigint). */
 export const MAX_AMOUNT = 2n ** 63n - 1n;
@@ -27,6 +30,7 @@ export async function recordInbound(
   blockchain: Blockchain,
   log: Omit<InboundTransfer, 'blockNumber'> & { blockNumber: bigint | null },
   at: Date,
+  screening: Pick<ScreeningConfig, 'travelRuleThreshold'>,
 ): Promise<string | null> {
   const seen = await tx.query<{ transaction_id: string }>(
     `SELECT transaction_id FROM chain_deposits
@@ -36,13 +40,17 @@ export async function recordInbound(
   if (seen[0]) return seen[0].transaction_id;
   const wallet = await walletByAddress(tx, environment, blockchain, log.to);
   if (!wallet) return null;
+  // at or above the Travel Rule threshold, the deposit waits for its originator's data before it is credited
+  const status = reachesThreshold(log.amount, screening.travelRuleThreshold)
+    ? 'AWAITING_TRAVEL_RULE'
+    : 'PROCESSING';
   const row: ChainTransactionRow = {
     id: newId(),
     customer_id: wallet.customer_id,
     project_id: wallet.project_id,
     environment,
     type: 'DEPOSIT',
-    status: 'PROCESSING',
+    status,
     currency: log.currency,
     amount: log.amount,
     blockchain,
@@ -52,11 +60,35 @@ export async function recordInbound(
     transaction_hash: log.transactionHash,
     failure_reason: null,
     metadata: null,
-    timeline: [{ status: 'PROCESSING', at: at.toISOString() }],
+    timeline: [{ status, at: at.toISOString() }],
     created_at: at,
     updated_at: at,
   };
   await createChainTransaction(tx, chains, row);
+  // from an address on a sanctions list: held for review, never credited before an operator clears it
+  const listed = await listedAddress(tx, log.from);
+  if (listed.length > 0) {
+    await holdTransaction(
+      tx,
+      { id: row.id, customerId: row.customer_id, projectId: row.project_id, environment, type: 'DEPOSIT' },
+      {
+        reason: 'ADDRESS_MATCH',
+        screened: { address: log.from, blockchain },
+        matches: listed.map((entry) => ({
+          entryId: entry.entryId,
+          versionId: entry.versionId,
+          source: entry.source,
+          sourceUid: entry.sourceUid,
+          primaryName: entry.primaryName,
+          matchedName: `${entry.currency} ${entry.address}`,
+          score: 1,
+          nameScore: 1,
+          factors: ['listed address'],
+        })),
+      },
+      at,
+    );
+  }
   await tx.query(
     `INSERT INTO chain_deposits (environment, blockchain, transaction_hash, log_index, block_hash, block_number,
                                  transaction_id, seen_at)
@@ -102,7 +134,10 @@ export async function rejectInbound(
   return rows.length > 0;
 }
 
-/** Credits a PROCESSING deposit to its wallet; a deposit already decided is left alone. */
+/**
+ * Credits a PROCESSING deposit to its wallet; a deposit already decided is left alone. A deposit waiting
+ * for Travel Rule data or held by a screening case is marked due instead, and credited on its release.
+ */
 export async function creditDeposit(
   tx: Executor,
   chains: ChainRegistry,
@@ -110,6 +145,13 @@ export async function creditDeposit(
   at: Date,
 ): Promise<boolean> {
   const row = await lockChainTransaction(tx, id);
+  if (
+    row?.status === 'AWAITING_TRAVEL_RULE' ||
+    (row?.status === 'PROCESSING' && (await transactionHeld(tx, 'DEPOSIT', id)))
+  ) {
+    await markCreditDue(tx, id);
+    return false;
+  }
   if (row?.status !== 'PROCESSING') return false;
   await postJournal(tx, {
     tenant: { projectId: row.project_id, environment: row.environment },
@@ -132,7 +174,7 @@ export async function dropDeposit(
   at: Date,
 ): Promise<boolean> {
   const row = await lockChainTransaction(tx, id);
-  if (row?.status !== 'PROCESSING') return false;
+  if (row?.status !== 'PROCESSING' && row?.status !== 'AWAITING_TRAVEL_RULE') return false;
   await moveChainTransaction(tx, chains, row, 'FAILED', at, {
     failureReason: `A chain reorganisation removed the transfer before its ${confirmations} confirmations; nothing was credited`,
   });
@@ -151,6 +193,7 @@ export async function confirmSimulatedDeposits(deps: {
     const rows = await tx.query<{ id: string }>(
       `SELECT t.id FROM chain_transactions t
         WHERE t.type = 'DEPOSIT' AND t.status = 'PROCESSING' AND t.environment = 'sandbox' AND t.created_at <= $1
+          AND NOT t.credit_due
         ORDER BY t.created_at LIMIT 50 FOR UPDATE SKIP LOCKED`,
       [due],
     );

@@ -30,7 +30,10 @@ export async function createChainTransaction(
   return row;
 }
 
-/** Moves a locked PROCESSING transfer or deposit on, with its `transaction.updated` event. */
+/**
+ * Moves a locked PROCESSING transfer or deposit (or a deposit AWAITING_TRAVEL_RULE) on, with its
+ * `transaction.updated` event.
+ */
 export async function moveChainTransaction(
   tx: Executor,
   chains: ChainRegistry,
@@ -39,7 +42,7 @@ export async function moveChainTransaction(
   at: Date,
   changes: { transactionHash?: string | null; failureReason?: string | null } = {},
 ): Promise<ChainTransactionRow> {
-  if (row.status !== 'PROCESSING') {
+  if (row.status !== 'PROCESSING' && row.status !== 'AWAITING_TRAVEL_RULE') {
     throw new Error(`a ${row.status} transaction does not move to ${to}`);
   }
   const updated = await updateChainTransaction(tx, row.id, to, at, changes);
@@ -52,4 +55,21 @@ export async function moveChainTransaction(
     at,
   });
   return updated;
+}
+
+/** Reports a change of a transfer or deposit that keeps its status (a hold lifted, Travel Rule data added). */
+export async function reportChainTransaction(
+  tx: Executor,
+  chains: ChainRegistry,
+  row: ChainTransactionRow,
+  at: Date,
+): Promise<void> {
+  await recordEvent(tx, {
+    tenant: tenantOf(row),
+    type: 'transaction.updated',
+    resourceType: 'transaction',
+    resourceId: row.id,
+    data: presentChainTransaction(chains, row),
+    at,
+  });
 }

@@ -59,6 +59,7 @@ export function presentChainTransaction(chains: ChainRegistry, row: ChainTransac
     failureReason: row.failure_reason,
     timeline: row.timeline.map((step) => ({ status: step.status, at: step.at })),
     ...(row.metadata === null ? {} : { metadata: row.metadata }),
+    ...(row.travel_rule ? { travelRule: row.travel_rule } : {}),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -9,6 +9,7 @@
  * - accept the difference with a note (explained elsewhere: tokens sent by mistake, a rejected log);
  *   a later pass raises it again only if it changes.
  */
+import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import type { Database, Executor } from '../../db/types.ts';
@@ -22,7 +23,7 @@ import { creditedDepositsTo, type DifferenceRow, findDifference, lockDifference 
 import { walletBalance } from './repo.ts';
 import { isOnRampDelivery } from './sends-repo.ts';
 
-type Deps = { db: Database; chains: ChainRegistry; clock: Clock };
+type Deps = { db: Database; chains: ChainRegistry; clock: Clock; config: Pick<Config, 'screening'> };
 
 const MAX_NOTE = 500;
 
@@ -51,7 +52,7 @@ async function openDifference(db: Executor, id: string): Promise<DifferenceRow> 
 }
 
 export function createReconciliationService(deps: Deps) {
-  const { db, chains, clock } = deps;
+  const { db, chains, clock, config } = deps;
   return {
     creditedDeposits: creditedDepositsTo,
 
@@ -134,7 +135,15 @@ export function createReconciliationService(deps: Deps) {
         let credited = 0n;
         const deposits: string[] = [];
         for (const t of transfers) {
-          const depositId = await recordInbound(tx, chains, row.environment, row.blockchain, t, at);
+          const depositId = await recordInbound(
+            tx,
+            chains,
+            row.environment,
+            row.blockchain,
+            t,
+            at,
+            config.screening,
+          );
           if (depositId && (await creditDeposit(tx, chains, depositId, at))) {
             credited += t.amount;
             deposits.push(depositId);

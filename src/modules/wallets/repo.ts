@@ -130,7 +130,7 @@ export async function walletBalance(
   return BigInt(rows[0]!.amount);
 }
 
-export type ChainTransactionStatus = 'PROCESSING' | 'SUCCESS' | 'FAILED';
+export type ChainTransactionStatus = 'PROCESSING' | 'AWAITING_TRAVEL_RULE' | 'SUCCESS' | 'FAILED';
 export type TimelineStep = { status: ChainTransactionStatus; at: string };
 
 export type ChainTransactionRow = {
@@ -152,16 +152,18 @@ export type ChainTransactionRow = {
   timeline: TimelineStep[];
   created_at: Date;
   updated_at: Date;
+  /** Travel Rule data (IVMS101), when the transfer or deposit carries it. */
+  travel_rule?: Record<string, unknown> | null;
 };
 
 const TX_COLUMNS = `id, customer_id, project_id, environment, type, status, currency, amount, blockchain,
   to_customer_id, from_address, to_address, transaction_hash, failure_reason, metadata, timeline,
-  created_at, updated_at`;
+  created_at, updated_at, travel_rule`;
 
 export async function insertChainTransaction(db: Executor, row: ChainTransactionRow): Promise<void> {
   await db.query(
     `INSERT INTO chain_transactions (${TX_COLUMNS})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
     [
       row.id,
       row.customer_id,
@@ -181,8 +183,41 @@ export async function insertChainTransaction(db: Executor, row: ChainTransaction
       JSON.stringify(row.timeline),
       row.created_at,
       row.updated_at,
+      row.travel_rule ? JSON.stringify(row.travel_rule) : null,
     ],
   );
+}
+
+/** A held deposit whose confirmations are met: credited the moment it is released. */
+export async function markCreditDue(db: Executor, id: string): Promise<void> {
+  await db.query(`UPDATE chain_transactions SET credit_due = true WHERE id = $1`, [id]);
+}
+
+export async function creditIsDue(db: Executor, id: string): Promise<boolean> {
+  const rows = await db.query<{ credit_due: boolean }>(
+    `SELECT credit_due FROM chain_transactions WHERE id = $1`,
+    [id],
+  );
+  return rows[0]?.credit_due === true;
+}
+
+/** Stores a transaction's Travel Rule data and, when it waited for it, moves it on to PROCESSING. */
+export async function storeTravelRule(
+  db: Executor,
+  id: string,
+  travelRule: Record<string, unknown>,
+  at: Date,
+): Promise<ChainTransactionRow> {
+  const step: TimelineStep = { status: 'PROCESSING', at: at.toISOString() };
+  const rows = await db.query<ChainTransactionRow>(
+    `UPDATE chain_transactions
+        SET travel_rule = $2, updated_at = $3,
+            timeline = CASE WHEN status = 'AWAITING_TRAVEL_RULE' THEN timeline || $4::jsonb ELSE timeline END,
+            status = CASE WHEN status = 'AWAITING_TRAVEL_RULE' THEN 'PROCESSING' ELSE status END
+      WHERE id = $1 RETURNING ${TX_COLUMNS}`,
+    [id, JSON.stringify(travelRule), at, JSON.stringify([step])],
+  );
+  return rows[0]!;
 }
 
 export async function findChainTransaction(

@@ -42,7 +42,12 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; environm
           'To a customer (by id, or by one of their addresses) the balance moves at once: SUCCESS. To an ' +
           'external address, validated for the chain, the amount leaves the wallet and is sent on chain: ' +
           'PROCESSING, then SUCCESS after the chain confirmations, or FAILED with the amount back. The ' +
-          "sender's wallet on the chain must hold the amount (else 422 insufficient_funds).",
+          "sender's wallet on the chain must hold the amount (else 422 insufficient_funds). To an external " +
+          'address worth PONTE_TRAVEL_RULE_THRESHOLD USD or more (default 1000), `travelRule` is required (400 ' +
+          'otherwise; `vasp` when walletType is HOSTED); it is stored as IVMS101 and shown on the transaction. ' +
+          'A destination on a sanctions list in force: 422 sanctioned_address. A sender on compliance hold: 409 ' +
+          'compliance_hold. A beneficiary whose name may be listed holds the transfer (PROCESSING, amount reserved, ' +
+          'nothing sent) until compliance clears it (sent) or confirms it (FAILED, amount back).',
         security: bearerSecurity,
         body: TransferBody,
         response: { 201: Type.Ref('Transaction'), ...problems(400, 401, 404, 409, 415, 422, 429, 503) },

@@ -1,5 +1,6 @@
 /** Sandbox: a simulated inbound transfer to a customer's address, confirmed after the sandbox delay. */
 import { randomBytes } from 'node:crypto';
+import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { formatDecimal, parseDecimal } from '../../core/decimal.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
@@ -12,13 +13,23 @@ import { presentChainTransaction } from './presenter.ts';
 import { findChainTransaction, walletByAddress } from './repo.ts';
 import { MAX_STABLECOIN_UNITS } from './transfers.ts';
 
-export function createSandboxWalletService(deps: { db: Database; clock: Clock; chains: ChainRegistry }) {
-  const { db, clock, chains } = deps;
+export function createSandboxWalletService(deps: {
+  db: Database;
+  clock: Clock;
+  chains: ChainRegistry;
+  config: Pick<Config, 'screening'>;
+}) {
+  const { db, clock, chains, config } = deps;
 
   async function deposit(
     tenant: Tenant,
     address: string,
-    input: { currency: Stablecoin; amount: string; blockchain?: Blockchain | undefined },
+    input: {
+      currency: Stablecoin;
+      amount: string;
+      blockchain?: Blockchain | undefined;
+      from?: string | undefined;
+    },
   ) {
     const amount = parseDecimal(input.amount, 6);
     if (amount <= 0n) throw invalidField('/body/amount', 'must be greater than zero');
@@ -38,6 +49,8 @@ export function createSandboxWalletService(deps: { db: Database; clock: Clock; c
     if (!adapter.supports(input.currency)) {
       throw invalidField('/body/currency', `${input.currency} is not available on ${wallet.blockchain}`);
     }
+    const problem = input.from === undefined ? null : adapter.addressProblem(input.from);
+    if (problem) throw invalidField('/body/from', `${problem} on ${wallet.blockchain}`);
     const at = clock();
     return db.transaction(async (tx) => {
       const created = await recordInbound(
@@ -50,12 +63,13 @@ export function createSandboxWalletService(deps: { db: Database; clock: Clock; c
           logIndex: 0,
           blockHash: `0x${randomBytes(32).toString('hex')}`,
           blockNumber: null,
-          from: adapter.addressAt(2 ** 31 - 1),
+          from: input.from === undefined ? adapter.addressAt(2 ** 31 - 1) : adapter.normalize(input.from),
           to: wallet.address,
           currency: input.currency,
           amount,
         },
         at,
+        config.screening,
       );
       if (!created) throw new AppError('conflict', 'The address is not a wallet of this project');
       if (chains.config.sandboxConfirmationMs === 0) await creditDeposit(tx, chains, created, at);

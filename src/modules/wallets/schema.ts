@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { DateTime, StringEnum, Uuid } from '../../http/schemas.ts';
 import { BLOCKCHAINS, STABLECOINS } from '../rails/chains/networks.ts';
+import { TransferTravelRuleInput } from '../screening/travel-rule-schema.ts';
 
 export const STABLECOIN_AMOUNT_PATTERN = '^\\d{1,13}(\\.\\d{1,6})?$';
 
@@ -39,6 +40,7 @@ export const TransferBody = Type.Object(
     }),
     amount: StablecoinAmountInput('Amount to send, up to 6 decimals'),
     blockchain: Type.Optional(StringEnum(BLOCKCHAINS, { description: 'Default: the default chain' })),
+    travelRule: Type.Optional(TransferTravelRuleInput),
     metadata: Type.Optional(
       Type.Record(Type.String({ maxLength: 40 }), Type.Unknown(), {
         maxProperties: 20,
@@ -62,6 +64,13 @@ export const SandboxWalletDepositBody = Type.Object(
       StringEnum(BLOCKCHAINS, {
         description:
           'Chain of the transfer; an EVM address is on every EVM chain (default: the default chain)',
+      }),
+    ),
+    from: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'Address of the simulated sender on that chain (default: a fixed simulated address)',
       }),
     ),
   },

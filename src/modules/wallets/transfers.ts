@@ -6,21 +6,36 @@
  * the wallet now and is sent on chain, SUCCESS after its confirmations or FAILED with the amount back.
  */
 
+import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { formatDecimal, parseDecimal } from '../../core/decimal.ts';
 import { AppError, invalidField } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { formatAmount } from '../../core/money.ts';
 import { withAnswer } from '../../db/commit-hooks.ts';
-import type { Database } from '../../db/types.ts';
+import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { approvedForMovements, findCustomer, lockCustomers } from '../customers/service.ts';
 import { chainSend, walletTransfer } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
+import { holdTransaction, matchesFor, refuseSanctionedDestination } from '../screening/service.ts';
+import {
+  checkTravelRule,
+  outboundIvms,
+  reachesThreshold,
+  type TransferTravelRule,
+} from '../screening/travel-rule.ts';
 import { createChainTransaction, moveChainTransaction } from './events.ts';
 import { presentChainTransaction } from './presenter.ts';
-import { type ChainTransactionRow, findChainTransaction, walletBalance, walletByAddress } from './repo.ts';
+import {
+  type ChainTransactionRow,
+  findChainTransaction,
+  walletBalance,
+  walletByAddress,
+  walletsOf,
+} from './repo.ts';
 import { enqueueSend, progressSend } from './sender.ts';
 import { ensureWallets } from './service.ts';
 
@@ -31,6 +46,7 @@ export type TransferInput = {
   amount: string;
   blockchain?: Blockchain | undefined;
   metadata?: Record<string, unknown> | undefined;
+  travelRule?: TransferTravelRule | undefined;
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -38,8 +54,13 @@ const SCALE = 6;
 /** Largest amount of one movement, in millionths: what a bigint column holds. */
 export const MAX_STABLECOIN_UNITS = 9_223_372_036_854_775_807n;
 
-export function createTransferService(deps: { db: Database; clock: Clock; chains: ChainRegistry }) {
-  const { db, clock, chains } = deps;
+export function createTransferService(deps: {
+  db: Database;
+  clock: Clock;
+  chains: ChainRegistry;
+  config: Pick<Config, 'screening'>;
+}) {
+  const { db, clock, chains, config } = deps;
 
   function validate(tenant: Tenant, input: TransferInput) {
     const blockchain = input.blockchain ?? chains.config.defaultChain;
@@ -60,6 +81,47 @@ export function createTransferService(deps: { db: Database; clock: Clock; chains
       }
     }
     return { blockchain, adapter, amount, toCustomer };
+  }
+
+  /**
+   * What a transfer to an external address must pass: Travel Rule data at or above the threshold (400
+   * without it), a destination on no list in force (422 `sanctioned_address`), and the beneficiary's
+   * name screened (its possible matches hold the transfer).
+   */
+  async function externalChecks(
+    tx: Executor,
+    address: string,
+    amount: bigint,
+    rule: TransferTravelRule | undefined,
+  ) {
+    if (rule) checkTravelRule(rule, '/body/travelRule');
+    else if (reachesThreshold(amount, config.screening.travelRuleThreshold)) {
+      throw invalidField(
+        '/body/travelRule',
+        `is required for a transfer to an external address worth ${formatAmount(config.screening.travelRuleThreshold)} USD or more`,
+      );
+    }
+    await refuseSanctionedDestination(tx, address);
+    const matches = rule
+      ? await matchesFor(
+          tx,
+          {
+            name: rule.beneficiary.name,
+            kind: rule.beneficiary.type ?? 'UNKNOWN',
+            birthDate: rule.beneficiary.birthDate,
+            country: rule.beneficiary.country,
+          },
+          config.screening.threshold,
+        )
+      : [];
+    return { rule, matches };
+  }
+
+  /** The sender's wallet address on the chain: the originator's account in the Travel Rule record. */
+  async function senderAddress(tx: Executor, customerId: string, blockchain: Blockchain) {
+    const wallet = (await walletsOf(tx, customerId)).find((w) => w.blockchain === blockchain);
+    if (!wallet) throw new Error(`customer ${customerId} has no ${blockchain} wallet`);
+    return wallet.address;
   }
 
   async function create(tenant: Tenant, input: TransferInput) {
@@ -96,6 +158,7 @@ export function createTransferService(deps: { db: Database; clock: Clock; chains
         }
       }
       if (recipientId === sender.id) throw invalidField('/body/to', 'must be another customer than `from`');
+      const travel = address === null ? null : await externalChecks(tx, address, amount, input.travelRule);
       if (address !== null && adapter.mode === 'CUSTODIAL') {
         throw new AppError(
           'service_unavailable',
@@ -136,6 +199,15 @@ export function createTransferService(deps: { db: Database; clock: Clock; chains
         timeline: [{ status: 'PROCESSING', at: now.toISOString() }],
         created_at: now,
         updated_at: now,
+        travel_rule:
+          travel?.rule && address !== null
+            ? outboundIvms(
+                { ...sender, address: await senderAddress(tx, sender.id, blockchain), taxId: sender.tax_id },
+                address,
+                travel.rule,
+                config.screening.vaspName,
+              )
+            : null,
       };
       await createChainTransaction(tx, chains, row);
       if (recipientId !== null) {
@@ -160,6 +232,26 @@ export function createTransferService(deps: { db: Database; clock: Clock; chains
         entries: chainSend(sender.id, input.currency, amount, blockchain),
         at: now,
       });
+      if (travel?.matches.length) {
+        // a beneficiary who may be listed: the amount stays reserved, nothing is sent until an operator decides
+        await holdTransaction(
+          tx,
+          {
+            id: row.id,
+            customerId: sender.id,
+            projectId: tenant.projectId,
+            environment: tenant.environment,
+            type: 'TRANSFER',
+          },
+          {
+            reason: 'NAME_MATCH',
+            screened: { name: travel.rule!.beneficiary.name, address },
+            matches: travel.matches,
+          },
+          now,
+        );
+        return withAnswer({ row, send: null }, presentChainTransaction(chains, row));
+      }
       const send = await enqueueSend(
         tx,
         adapter,

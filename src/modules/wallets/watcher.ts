@@ -13,6 +13,7 @@
  * The cursor then moves to the newest block with its confirmations met. All state is in the database,
  * so a restarted watcher carries on where the last one stopped and credits nothing twice.
  */
+import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Database, Executor } from '../../db/types.ts';
@@ -22,7 +23,13 @@ import { creditDeposit, dropDeposit, MAX_AMOUNT, recordInbound, rejectInbound } 
 import { walletAddresses } from './repo.ts';
 import { isOnRampDelivery } from './sends-repo.ts';
 
-type Deps = { db: Database; chains: ChainRegistry; clock: Clock; log?: Logger };
+type Deps = {
+  db: Database;
+  chains: ChainRegistry;
+  clock: Clock;
+  config: Pick<Config, 'screening'>;
+  log?: Logger;
+};
 
 /** Why a log cannot become a deposit, or null. */
 function logProblem(log: InboundTransfer): string | null {
@@ -56,7 +63,7 @@ async function recordLog(
   if (problem) return reject(problem);
   await tx.query('SAVEPOINT watcher_log');
   try {
-    const id = await recordInbound(tx, deps.chains, environment, blockchain, log, at);
+    const id = await recordInbound(tx, deps.chains, environment, blockchain, log, at, deps.config.screening);
     await tx.query('RELEASE SAVEPOINT watcher_log');
     return id;
   } catch (error) {
@@ -108,7 +115,7 @@ export async function watchChain(deps: Deps, adapter: ChainAdapter): Promise<num
     }>(
       `SELECT d.transaction_id, d.block_hash, d.block_number
          FROM chain_deposits d JOIN chain_transactions t ON t.id = d.transaction_id
-        WHERE d.environment = $1 AND d.blockchain = $2 AND t.status = 'PROCESSING'`,
+        WHERE d.environment = $1 AND d.blockchain = $2 AND t.status IN ('PROCESSING', 'AWAITING_TRAVEL_RULE')`,
       [environment, blockchain],
     );
     const hashes = new Map<bigint, string | null>();

@@ -8,6 +8,7 @@ import { registerChainBalancePages } from './chain-balances.ts';
 import { CONSOLE_ASSETS, CONSOLE_BRAND, consolePage } from './frame.ts';
 import { registerPlatformPages } from './platform.ts';
 import { registerReviewPages } from './reviews.ts';
+import { registerScreeningPages } from './screening.ts';
 
 export async function registerConsole(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const options = {
@@ -28,4 +29,5 @@ export async function registerConsole(app: FastifyInstance, ctx: AppContext): Pr
   registerReviewPages(app, ctx);
   registerPlatformPages(app, ctx);
   registerChainBalancePages(app, ctx);
+  registerScreeningPages(app, ctx);
 }

@@ -9,6 +9,8 @@ const NAV = [
   { href: '/console/reviews/limit-requests', label: 'Limit requests', section: 'Review queues' },
   { href: '/console/reviews/verifications', label: 'Verifications', section: 'Review queues' },
   { href: '/console/reviews/holders', label: 'Third-party holders', section: 'Review queues' },
+  { href: '/console/screening/cases', label: 'Screening matches', section: 'Review queues' },
+  { href: '/console/screening/lists', label: 'Sanctions lists', section: 'Platform' },
   { href: '/console/projects', label: 'Projects', section: 'Platform' },
   { href: '/console/rates', label: 'Rates', section: 'Platform' },
   { href: '/console/transactions', label: 'Transactions', section: 'Platform' },

@@ -12,9 +12,11 @@ import { readUpload, registerUploads } from '../../modules/documents/multipart.t
 import { createDocumentService } from '../../modules/documents/service.ts';
 import { SUPPORTING_DOCUMENT_TYPES } from '../../modules/limit-requests/rules.ts';
 import { createLimitRequestService } from '../../modules/limit-requests/service.ts';
+import { holdReasons, holdReasonsOfCustomer } from '../../modules/screening/service.ts';
 import { requestedMoney } from '../../modules/transactions/presenter.ts';
 import { createTransactionService } from '../../modules/transactions/service.ts';
 import { badge, csrfField, dateTime, type Html, html, notice, pager, table, when } from '../html.ts';
+import { holdPanel, travelRulePanel } from '../screening-panels.ts';
 import { checkCsrf } from '../session.ts';
 import { transactionDetail } from '../transaction-detail.ts';
 import {
@@ -110,14 +112,15 @@ ${pager(`/${env}/customers`, { q }, result.pagination.page, result.pagination.ha
     const id = (request.params as { id: string }).id;
     const customer = await customersFor(env).get(tenant, id, { includeTransactionLimits: true });
     const all = { page: 1, limit: 50, offset: 0 };
-    const [accounts, held, requests, recent] = await Promise.all([
+    const [accounts, held, requests, recent, holds] = await Promise.all([
       bankAccounts.list(tenant, { customerId: id }, all),
       balances.get(tenant, id),
       limitRequests.list(tenant, id, { page: 1, limit: 10, offset: 0 }),
       transactions.list(tenant, { customerId: id }, { page: 1, limit: 10, offset: 0 }),
+      holdReasonsOfCustomer(ctx.db, tenant, id),
     ]);
     const limits = customer.transactionLimits!;
-    const body = html`<div class="grid">
+    const body = html`${holdPanel(holds)}<div class="grid">
 <section class="panel" aria-labelledby="profile"><h2 id="profile">Profile</h2><dl>
 <dt>Name</dt><dd>${customer.name}</dd><dt>Type</dt><dd>${customer.type}</dd><dt>Tax id</dt><dd><code>${customer.taxId}</code></dd>
 <dt>Country</dt><dd>${customer.country}</dd><dt>E-mail</dt><dd>${customer.email}</dd><dt>Created</dt><dd>${dateTime(customer.createdAt)}</dd><dt>Id</dt><dd><code>${customer.id}</code></dd></dl></section>
@@ -176,10 +179,11 @@ ${pager(`/${env}/transactions`, shown, result.pagination.page, result.pagination
   app.get('/:env/transactions/:id', { schema: { params: EnvIdParams } }, async (request, reply) => {
     const tenant = tenantOf(request);
     const tx = await transactions.get(tenant, (request.params as { id: string }).id);
-    const body = await transactionDetail(tx, {
+    const detail = await transactionDetail(tx, {
       customer: html`<a href="/${tenant.environment}/customers/${tx.customerId}">${tx.customerId}</a>`,
       partnerFeeLabel: 'Your fee',
     });
+    const body = html`${holdPanel(await holdReasons(ctx.db, tenant, [tx.id]))}${travelRulePanel(tx)}${detail}`;
     return render(request, reply, `Transaction ${tx.id.slice(0, 8)}`, body);
   });
 

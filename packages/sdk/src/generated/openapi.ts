@@ -483,7 +483,7 @@ export interface paths {
         put?: never;
         /**
          * Send stablecoin to another customer of the project or to an external address
-         * @description To a customer (by id, or by one of their addresses) the balance moves at once: SUCCESS. To an external address, validated for the chain, the amount leaves the wallet and is sent on chain: PROCESSING, then SUCCESS after the chain confirmations, or FAILED with the amount back. The sender's wallet on the chain must hold the amount (else 422 insufficient_funds).
+         * @description To a customer (by id, or by one of their addresses) the balance moves at once: SUCCESS. To an external address, validated for the chain, the amount leaves the wallet and is sent on chain: PROCESSING, then SUCCESS after the chain confirmations, or FAILED with the amount back. The sender's wallet on the chain must hold the amount (else 422 insufficient_funds). To an external address worth PONTE_TRAVEL_RULE_THRESHOLD USD or more (default 1000), `travelRule` is required (400 otherwise; `vasp` when walletType is HOSTED); it is stored as IVMS101 and shown on the transaction. A destination on a sanctions list in force: 422 sanctioned_address. A sender on compliance hold: 409 compliance_hold. A beneficiary whose name may be listed holds the transfer (PROCESSING, amount reserved, nothing sent) until compliance clears it (sent) or confirms it (FAILED, amount back).
          */
         post: operations["createTransfer"];
         delete?: never;
@@ -532,6 +532,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transactions/{id}/travel-rule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Supply the originator's Travel Rule data of a deposit AWAITING_TRAVEL_RULE
+         * @description A deposit worth PONTE_TRAVEL_RULE_THRESHOLD USD or more waits, uncredited, in AWAITING_TRAVEL_RULE until its originator is named here (and `vasp` when walletType is HOSTED). The data is stored as IVMS101 and the deposit moves to PROCESSING (credited at its confirmations, at once when they are already met). An originator whose name may be on a sanctions list holds the deposit for compliance review. Any other transaction or status: 409 invalid_state_transition.
+         */
+        post: operations["supplyTravelRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "customer.created": {
@@ -568,6 +588,26 @@ export interface webhooks {
          * @description Sent to every enabled endpoint subscribed to `customer.verification.updated`, at least once, in order per resource. Answer any 2xx within the delivery timeout (10 seconds by default); anything else is retried with exponential back-off.
          */
         post: operations["onCustomerVerificationUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.screening.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer, a bank account holder or an associated party was put on compliance hold by a possible sanctions match, or an operator cleared or confirmed it
+         * @description Sent to every enabled endpoint subscribed to `customer.screening.updated`, at least once, in order per resource. Answer any 2xx within the delivery timeout (10 seconds by default); anything else is retried with exponential back-off.
+         */
+        post: operations["onCustomerScreeningUpdatedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -727,7 +767,7 @@ export interface components {
              * @description Machine-readable error code; one of a closed set
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "environment_mismatch" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "customer_exists" | "customer_not_approved" | "limit_request_in_review" | "invalid_state_transition" | "limit_exceeded" | "idempotency_key_reused" | "rate_limited" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "bank_account_not_verified" | "exchange_rate_expired" | "exchange_rate_used" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "unauthorized" | "environment_mismatch" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "customer_exists" | "customer_not_approved" | "limit_request_in_review" | "invalid_state_transition" | "limit_exceeded" | "idempotency_key_reused" | "rate_limited" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "bank_account_not_verified" | "exchange_rate_expired" | "exchange_rate_used" | "compliance_hold" | "sanctioned_address" | "service_unavailable" | "internal_error";
             /** @description The request id, also sent as the X-Request-Id header */
             requestId: string;
             errors?: {
@@ -949,7 +989,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[] | null;
+            events: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[] | null;
             /**
              * @description DISABLED once every delivery has failed for the configured period (3 days by default)
              * @enum {string}
@@ -973,7 +1013,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test";
+            eventType: "customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test";
             /** @enum {string} */
             status: "PENDING" | "DELIVERED" | "FAILED";
             /** @description Every attempt, oldest first */
@@ -1001,7 +1041,7 @@ export interface components {
             /** @enum {string} */
             type: "ON_RAMP" | "OFF_RAMP" | "TRANSFER" | "DEPOSIT";
             /** @enum {string} */
-            status: "AWAITING_FUNDS" | "TRANSFERRING_FIAT" | "TRADING" | "TRANSFERRING_STABLECOIN" | "SUCCESS" | "FAILED" | "EXPIRED" | "RETURNED" | "PROCESSING";
+            status: "AWAITING_FUNDS" | "TRANSFERRING_FIAT" | "TRADING" | "TRANSFERRING_STABLECOIN" | "SUCCESS" | "FAILED" | "EXPIRED" | "RETURNED" | "PROCESSING" | "AWAITING_TRAVEL_RULE";
             request: {
                 /** @enum {string} */
                 currency: "BRL";
@@ -1121,12 +1161,147 @@ export interface components {
             returnReason?: string | null;
             timeline: {
                 /** @enum {string} */
-                status: "AWAITING_FUNDS" | "TRANSFERRING_FIAT" | "TRADING" | "TRANSFERRING_STABLECOIN" | "SUCCESS" | "FAILED" | "EXPIRED" | "RETURNED" | "PROCESSING";
+                status: "AWAITING_FUNDS" | "TRANSFERRING_FIAT" | "TRADING" | "TRANSFERRING_STABLECOIN" | "SUCCESS" | "FAILED" | "EXPIRED" | "RETURNED" | "PROCESSING" | "AWAITING_TRAVEL_RULE";
                 /** Format: date-time */
                 at: string;
             }[];
             metadata?: {
                 [key: string]: unknown;
+            };
+            /** @description Travel Rule data in the IVMS101 data model */
+            travelRule?: {
+                /** @enum {string} */
+                walletType: "SELF_HOSTED" | "HOSTED";
+                originator: {
+                    originatorPersons: ({
+                        naturalPerson: {
+                            name: {
+                                nameIdentifier: {
+                                    primaryIdentifier: string;
+                                    secondaryIdentifier?: string;
+                                    /** @enum {string} */
+                                    nameIdentifierType: "LEGL";
+                                }[];
+                            };
+                            nationalIdentification?: {
+                                nationalIdentifier: string;
+                                nationalIdentifierType: string;
+                            };
+                        };
+                    } | {
+                        legalPerson: {
+                            name: {
+                                nameIdentifier: {
+                                    legalPersonName: string;
+                                    /** @enum {string} */
+                                    legalPersonNameIdentifierType: "LEGL";
+                                }[];
+                            };
+                            nationalIdentification?: {
+                                nationalIdentifier: string;
+                                nationalIdentifierType: string;
+                            };
+                        };
+                    })[];
+                    accountNumber: string[];
+                };
+                beneficiary: {
+                    beneficiaryPersons: ({
+                        naturalPerson: {
+                            name: {
+                                nameIdentifier: {
+                                    primaryIdentifier: string;
+                                    secondaryIdentifier?: string;
+                                    /** @enum {string} */
+                                    nameIdentifierType: "LEGL";
+                                }[];
+                            };
+                            nationalIdentification?: {
+                                nationalIdentifier: string;
+                                nationalIdentifierType: string;
+                            };
+                        };
+                    } | {
+                        legalPerson: {
+                            name: {
+                                nameIdentifier: {
+                                    legalPersonName: string;
+                                    /** @enum {string} */
+                                    legalPersonNameIdentifierType: "LEGL";
+                                }[];
+                            };
+                            nationalIdentification?: {
+                                nationalIdentifier: string;
+                                nationalIdentifierType: string;
+                            };
+                        };
+                    })[];
+                    accountNumber: string[];
+                };
+                originatingVASP?: {
+                    originatingVASP: {
+                        naturalPerson: {
+                            name: {
+                                nameIdentifier: {
+                                    primaryIdentifier: string;
+                                    secondaryIdentifier?: string;
+                                    /** @enum {string} */
+                                    nameIdentifierType: "LEGL";
+                                }[];
+                            };
+                            nationalIdentification?: {
+                                nationalIdentifier: string;
+                                nationalIdentifierType: string;
+                            };
+                        };
+                    } | {
+                        legalPerson: {
+                            name: {
+                                nameIdentifier: {
+                                    legalPersonName: string;
+                                    /** @enum {string} */
+                                    legalPersonNameIdentifierType: "LEGL";
+                                }[];
+                            };
+                            nationalIdentification?: {
+                                nationalIdentifier: string;
+                                nationalIdentifierType: string;
+                            };
+                        };
+                    };
+                };
+                beneficiaryVASP?: {
+                    beneficiaryVASP: {
+                        naturalPerson: {
+                            name: {
+                                nameIdentifier: {
+                                    primaryIdentifier: string;
+                                    secondaryIdentifier?: string;
+                                    /** @enum {string} */
+                                    nameIdentifierType: "LEGL";
+                                }[];
+                            };
+                            nationalIdentification?: {
+                                nationalIdentifier: string;
+                                nationalIdentifierType: string;
+                            };
+                        };
+                    } | {
+                        legalPerson: {
+                            name: {
+                                nameIdentifier: {
+                                    legalPersonName: string;
+                                    /** @enum {string} */
+                                    legalPersonNameIdentifierType: "LEGL";
+                                }[];
+                            };
+                            nationalIdentification?: {
+                                nationalIdentifier: string;
+                                nationalIdentifierType: string;
+                            };
+                        };
+                    };
+                };
             };
             /** Format: date-time */
             createdAt: string;
@@ -1187,6 +1362,28 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        CustomerScreening: {
+            /** Format: uuid */
+            customerId: string;
+            /** @enum {string} */
+            subjectType: "CUSTOMER" | "BANK_ACCOUNT_HOLDER" | "ASSOCIATED_PARTY";
+            /**
+             * Format: uuid
+             * @description The customer, bank account or associated party screened
+             */
+            subjectId: string;
+            /** Format: uuid */
+            caseId: string;
+            /**
+             * @description ON_HOLD: a possible sanctions match is under review and the subject’s money movements are refused (409 compliance_hold); CLEARED: the hold is lifted; CONFIRMED: the match stands (the verification or holder is FINAL_REJECTION)
+             * @enum {string}
+             */
+            status: "ON_HOLD" | "CLEARED" | "CONFIRMED";
+            /** @enum {string} */
+            reason: "NAME_MATCH" | "ADDRESS_MATCH";
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /** @description A customer was created */
         CustomerCreatedEvent: {
             /**
@@ -1218,6 +1415,22 @@ export interface components {
              */
             createdAt: string;
             data: components["schemas"]["Verification"];
+        };
+        /** @description A customer, a bank account holder or an associated party was put on compliance hold by a possible sanctions match, or an operator cleared or confirmed it */
+        CustomerScreeningUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id header
+             */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "customer.screening.updated";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            data: components["schemas"]["CustomerScreening"];
         };
         /** @description A limit request was submitted for review */
         LimitRequestCreatedEvent: {
@@ -1549,7 +1762,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1594,7 +1807,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2140,7 +2353,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2185,7 +2398,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2597,7 +2810,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2642,7 +2855,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3164,7 +3377,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3209,7 +3422,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3582,7 +3795,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3627,7 +3840,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3800,7 +4013,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to receive; omitted: every type, including types added later */
-                    events?: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[];
+                    events?: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[];
                 };
             };
         };
@@ -3821,7 +4034,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[] | null;
+                        events: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[] | null;
                         /**
                          * @description DISABLED once every delivery has failed for the configured period (3 days by default)
                          * @enum {string}
@@ -3869,7 +4082,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3914,7 +4127,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4232,7 +4445,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: ("customer.created" | "customer.verification.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[] | null;
+                        events: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[] | null;
                         /**
                          * @description DISABLED once every delivery has failed for the configured period (3 days by default)
                          * @enum {string}
@@ -4295,7 +4508,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4340,7 +4553,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4590,7 +4803,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4635,7 +4848,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4792,7 +5005,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4837,7 +5050,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5000,7 +5213,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5045,7 +5258,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5169,7 +5382,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5214,7 +5427,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5555,7 +5768,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5600,7 +5813,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5731,7 +5944,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5776,7 +5989,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6093,6 +6306,42 @@ export interface operations {
                      * @enum {string}
                      */
                     blockchain?: "ETHEREUM" | "POLYGON" | "BASE" | "TRON";
+                    /** @description Travel Rule data: required for a transfer to an external address worth at least PONTE_TRAVEL_RULE_THRESHOLD USD */
+                    travelRule?: {
+                        beneficiary: {
+                            /** @description Full legal name */
+                            name: string;
+                            /**
+                             * @description Default INDIVIDUAL
+                             * @enum {string}
+                             */
+                            type?: "INDIVIDUAL" | "BUSINESS";
+                            /**
+                             * @description ISO 3166-1 alpha-3 country code
+                             * @example BRA
+                             */
+                            country?: string;
+                            /**
+                             * Format: date
+                             * @description INDIVIDUAL only; used for screening
+                             * @example 2019-05-14
+                             */
+                            birthDate?: string;
+                            /** @description Tax or national identity number */
+                            nationalIdentifier?: string;
+                        };
+                        /**
+                         * @description SELF_HOSTED: the beneficiary holds the keys; HOSTED: a VASP holds the wallet (vasp required)
+                         * @enum {string}
+                         */
+                        walletType: "SELF_HOSTED" | "HOSTED";
+                        vasp?: {
+                            /** @description Legal name of the counterparty VASP */
+                            name: string;
+                            /** @description Legal Entity Identifier */
+                            lei?: string;
+                        };
+                    };
                     /** @description Your own data, returned as given */
                     metadata?: {
                         [key: string]: unknown;
@@ -6162,7 +6411,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6207,7 +6456,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6283,6 +6532,8 @@ export interface operations {
                      * @enum {string}
                      */
                     blockchain?: "ETHEREUM" | "POLYGON" | "BASE" | "TRON";
+                    /** @description Address of the simulated sender on that chain (default: a fixed simulated address) */
+                    from?: string;
                 };
             };
         };
@@ -6348,7 +6599,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6393,7 +6644,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6535,7 +6786,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6580,7 +6831,214 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    supplyTravelRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: within 24 hours the same key and request return the first answer (with `Idempotent-Replayed: true`); the same key with another request is refused with 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    originator: {
+                        /** @description Full legal name */
+                        name: string;
+                        /**
+                         * @description Default INDIVIDUAL
+                         * @enum {string}
+                         */
+                        type?: "INDIVIDUAL" | "BUSINESS";
+                        /**
+                         * @description ISO 3166-1 alpha-3 country code
+                         * @example BRA
+                         */
+                        country?: string;
+                        /**
+                         * Format: date
+                         * @description INDIVIDUAL only; used for screening
+                         * @example 2019-05-14
+                         */
+                        birthDate?: string;
+                        /** @description Tax or national identity number */
+                        nationalIdentifier?: string;
+                    };
+                    /**
+                     * @description SELF_HOSTED: the originator holds the keys; HOSTED: a VASP sent it (vasp required)
+                     * @enum {string}
+                     */
+                    walletType: "SELF_HOSTED" | "HOSTED";
+                    vasp?: {
+                        /** @description Legal name of the counterparty VASP */
+                        name: string;
+                        /** @description Legal Entity Identifier */
+                        lei?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6675,6 +7133,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CustomerVerificationUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx acknowledges it; any other answer is retried) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCustomerScreeningUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every redelivery, so receivers can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse values far from your clock */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerScreeningUpdatedEvent"];
             };
         };
         responses: {

@@ -14,6 +14,8 @@ import type {
   Transaction,
   TransferParams,
   TransferResult,
+  TravelRuleParams,
+  TravelRuleResult,
 } from '../types.js';
 import { Resource, segment } from './base.js';
 
@@ -54,6 +56,18 @@ export class Transactions extends Resource {
   /** POST /transactions/{id}/refund: sends held BRL back to the payer over PIX. */
   refund(id: string, params?: RefundParams, options?: RequestOptions): Promise<RefundResult> {
     return this.postJson(`/transactions/${segment(id)}/refund`, params ?? {}, options);
+  }
+
+  /**
+   * POST /transactions/{id}/travel-rule: the originator's Travel Rule data of a deposit AWAITING_TRAVEL_RULE,
+   * after which it is credited (or held for compliance review when the originator may be listed).
+   */
+  supplyTravelRule(
+    id: string,
+    params: TravelRuleParams,
+    options?: RequestOptions,
+  ): Promise<TravelRuleResult> {
+    return this.postJson(`/transactions/${segment(id)}/travel-rule`, params, options);
   }
 
   retrieve(id: string, options?: RequestOptions): Promise<Transaction> {
