@@ -7,6 +7,8 @@ import type { TSchema } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../http/schemas.ts';
 import type { Environment } from '../lib/environment.ts';
+import { associatedPartyRoutes } from './associated-parties/routes.ts';
+import { AssociatedPartySchema } from './associated-parties/schema.ts';
 import { balanceRoutes } from './balances/routes.ts';
 import { bankAccountRoutes } from './bank-accounts/routes.ts';
 import { BankAccountSchema } from './bank-accounts/schema.ts';
@@ -26,6 +28,7 @@ import { projectOperatorRoutes } from './projects/routes.ts';
 import { pixProviderRoutes } from './rails/pix/provider-routes.ts';
 import { sandboxDepositRoutes } from './rails/pix/sandbox-routes.ts';
 import { rateOperatorRoutes } from './rates/routes.ts';
+import { termsLinkRoutes, termsPageRoutes } from './terms/routes.ts';
 import { transactionRoutes } from './transactions/routes.ts';
 import { TransactionSchema } from './transactions/schema.ts';
 import { verificationRoutes } from './verifications/routes.ts';
@@ -49,6 +52,7 @@ export const sharedSchemas: TSchema[] = [
   WebhookDeliverySchema,
   TransactionSchema,
   ExchangeRateSchema,
+  AssociatedPartySchema,
 ];
 
 /** Routes that need an API key of the listener's environment. */
@@ -65,10 +69,16 @@ export const partnerRoutes: PublicPlugin[] = [
   balanceRoutes,
   walletRoutes,
   exchangeRateRoutes,
+  associatedPartyRoutes,
+  termsLinkRoutes,
 ];
 
 /** Routes on the public listeners that carry their own authentication (or none): pages, provider callbacks. */
-export const openPublicRoutes: PublicPlugin[] = [pixProviderRoutes, hostedVerificationRoutes];
+export const openPublicRoutes: PublicPlugin[] = [
+  pixProviderRoutes,
+  hostedVerificationRoutes,
+  termsPageRoutes,
+];
 
 /** Routes on the operator listener, behind an operator token. */
 export const operatorRoutes: OperatorPlugin[] = [
