@@ -10,6 +10,7 @@ type CustomerFactRow = {
   tos_accepted: boolean;
   status: VerificationStatus;
   review_approved: boolean;
+  rejected_for_party: boolean;
 };
 
 type PartyFactRow = {
@@ -34,7 +35,8 @@ export async function readFacts(db: Executor, ids: readonly string[]): Promise<M
   const [customers, parties, pending] = await Promise.all([
     db.query<CustomerFactRow>(
       `SELECT c.id, c.type, c.tos_required, c.tos_accepted_at IS NOT NULL AS tos_accepted, v.status,
-              v.review_approved_at IS NOT NULL AS review_approved
+              v.review_approved_at IS NOT NULL AS review_approved,
+              (v.status_reason -> 'rejectLabels') @> '["associated_party_rejected"]'::jsonb AS rejected_for_party
          FROM customers c JOIN verifications v ON v.customer_id = c.id
         WHERE c.id = ANY($1::uuid[])`,
       [ids],
@@ -69,6 +71,7 @@ export async function readFacts(db: Executor, ids: readonly string[]): Promise<M
           status: row.status,
           reviewApproved: row.review_approved,
           pendingDocumentTypes: pendingOf(row.id, null),
+          rejectedForParty: row.rejected_for_party === true,
         },
       },
       parties: [],

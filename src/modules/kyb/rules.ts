@@ -37,6 +37,8 @@ export type VerificationFact = {
   /** the reviewer approved the owner's own documents (a business then waits for its parties) */
   reviewApproved: boolean;
   pendingDocumentTypes: readonly string[];
+  /** sent back only because an associated party was finally rejected: its own documents still stand */
+  rejectedForParty?: boolean;
 };
 
 export type PartyFact = {
@@ -122,7 +124,7 @@ export function documentStatus(verification: VerificationFact, types: readonly s
     case 'NOT_STARTED':
       return pending ? 'SENT' : 'NOT_SENT';
     case 'TEMPORARY_REJECTION':
-      return pending ? 'SENT' : 'REJECTED';
+      return pending || verification.rejectedForParty ? 'SENT' : 'REJECTED';
   }
 }
 
