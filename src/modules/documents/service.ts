@@ -186,6 +186,7 @@ export function createOperatorDocumentService(deps: { db: Database }) {
 }
 
 /** What other modules may do with documents: store one, find one, list a verification's. */
+export type { DocumentRow } from './repo.ts';
 export {
   attachPendingDocuments,
   findDocument,

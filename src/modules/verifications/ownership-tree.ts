@@ -7,7 +7,7 @@ import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { listParties } from '../associated-parties/service.ts';
 import { presentOperatorDocument } from '../documents/presenter.ts';
-import type { DocumentRow } from '../documents/repo.ts';
+import type { DocumentRow } from '../documents/service.ts';
 import { effectiveOwnership, formatOwnership, isUbo, type PartyFact } from '../kyb/rules.ts';
 
 export type OwnershipNode = {
