@@ -28,6 +28,12 @@ export const ERRORS = {
   sanctioned_address: { status: 422, title: 'Sanctioned address' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
   internal_error: { status: 500, title: 'Internal error' },
+  // business customers (KYB), terms and documents through the API
+  customer_not_business: { status: 422, title: 'Not a business customer' },
+  ownership_exceeded: { status: 422, title: 'Ownership above 100%' },
+  ownership_cycle: { status: 422, title: 'Ownership cycle' },
+  customer_approved: { status: 409, title: 'Customer already approved' },
+  requirements_not_met: { status: 409, title: 'Requirements not met' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -9,6 +9,9 @@ export const EVENT_TYPES = [
   'bank_account.updated',
   'transaction.created',
   'transaction.updated',
+  'customer.updated',
+  'associated_party.created',
+  'associated_party.verification.updated',
   /** Sent on request to one endpoint only, to check that it receives and verifies deliveries. */
   'webhook_endpoint.test',
 ] as const;

@@ -7,6 +7,8 @@ import type { TSchema } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../http/schemas.ts';
 import type { Environment } from '../lib/environment.ts';
+import { associatedPartyRoutes } from './associated-parties/routes.ts';
+import { AssociatedPartySchema } from './associated-parties/schema.ts';
 import { balanceRoutes } from './balances/routes.ts';
 import { bankAccountRoutes } from './bank-accounts/routes.ts';
 import { BankAccountSchema } from './bank-accounts/schema.ts';
@@ -29,6 +31,7 @@ import { rateOperatorRoutes } from './rates/routes.ts';
 import { screeningOperatorRoutes } from './screening/routes.ts';
 import { CustomerScreeningSchema } from './screening/schema.ts';
 import { travelRuleRoutes } from './screening/travel-rule-routes.ts';
+import { termsLinkRoutes, termsPageRoutes } from './terms/routes.ts';
 import { transactionRoutes } from './transactions/routes.ts';
 import { TransactionSchema } from './transactions/schema.ts';
 import { verificationRoutes } from './verifications/routes.ts';
@@ -53,6 +56,7 @@ export const sharedSchemas: TSchema[] = [
   TransactionSchema,
   ExchangeRateSchema,
   CustomerScreeningSchema,
+  AssociatedPartySchema,
 ];
 
 /** Routes that need an API key of the listener's environment. */
@@ -70,10 +74,16 @@ export const partnerRoutes: PublicPlugin[] = [
   walletRoutes,
   exchangeRateRoutes,
   travelRuleRoutes,
+  associatedPartyRoutes,
+  termsLinkRoutes,
 ];
 
 /** Routes on the public listeners that carry their own authentication (or none): pages, provider callbacks. */
-export const openPublicRoutes: PublicPlugin[] = [pixProviderRoutes, hostedVerificationRoutes];
+export const openPublicRoutes: PublicPlugin[] = [
+  pixProviderRoutes,
+  hostedVerificationRoutes,
+  termsPageRoutes,
+];
 
 /** Routes on the operator listener, behind an operator token. */
 export const operatorRoutes: OperatorPlugin[] = [

@@ -3,7 +3,14 @@
  * in the security suite. A route whose parameters cannot be filled fails the suite: add its fixture here.
  */
 import { form, PDF } from '../compliance/files.ts';
-import { approvedCustomer, createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
+import {
+  approvedCustomer,
+  businessBody,
+  createCustomer,
+  individualBody,
+  validCnpj,
+  validCpf,
+} from '../helpers/factories.ts';
 import { type Client, eventually } from '../helpers/server.ts';
 
 export type Fixtures = Record<string, string>;
@@ -69,6 +76,19 @@ export async function createFixtures(api: Client, operations: Operation[]): Prom
     });
     if (id) fixtures.transaction = id;
   }
+  if (has('post', '/customers/{id}/associated-parties')) {
+    const business = await createCustomer(api, businessBody({ taxId: validCnpj('1') }));
+    fixtures.business = business.id;
+    const id = await created(api, `/customers/${business.id}/associated-parties`, {
+      type: 'INDIVIDUAL',
+      role: 'REPRESENTATIVE',
+      name: 'Rui Costa',
+      taxId: validCpf('1'),
+      email: 'rui@example.com',
+      address: { line1: 'Rua A, 1', city: 'São Paulo', state: 'SP', postalCode: '01000-000', country: 'BRA' },
+    });
+    if (id) fixtures.associatedParty = id;
+  }
   if (has('get', '/customers/{id}/wallets')) {
     const wallets = (await api.get(`/customers/${customer.id}/wallets`)).json().data as { address: string }[];
     if (wallets[0]) fixtures.walletAddress = wallets[0].address;
@@ -92,6 +112,7 @@ export async function createFixtures(api: Client, operations: Operation[]): Prom
 
 /** Which fixture fills `{param}` of a path: by the collection the parameter follows. */
 const PARAMS: [RegExp, string][] = [
+  [/^\/customers\/\{id\}\/associated-parties/, 'business'],
   [/^\/(sandbox\/)?customers\/\{id\}/, 'customer'],
   [/^\/bank-accounts\/\{id\}/, 'bankAccount'],
   [/^\/(sandbox\/)?transactions\/\{id\}/, 'transaction'],
@@ -102,6 +123,7 @@ const NAMED: Record<string, string> = {
   limitRequestId: 'limitRequest',
   documentId: 'document',
   deliveryId: 'delivery',
+  partyId: 'associatedParty',
   address: 'walletAddress',
 };
 

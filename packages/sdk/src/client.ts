@@ -1,5 +1,6 @@
 /** The client: one object per resource over one transport; the key chooses sandbox or production. */
 import { Customers, LimitRequests, Verifications, Wallets } from './resources/customers.js';
+import { Documents } from './resources/documents.js';
 import { BankAccounts, ExchangeRates, Transactions } from './resources/money.js';
 import { Sandbox } from './resources/sandbox.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
@@ -16,6 +17,8 @@ export class Ponte {
   readonly wallets: Wallets;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly webhooks: Webhooks;
+  /** Uploads for limit requests and verifications. */
+  readonly documents: Documents;
   /** Simulations, with a sandbox key only. */
   readonly sandbox: Sandbox;
   /** `sandbox` or `production`, from the API key. */
@@ -35,6 +38,7 @@ export class Ponte {
     this.wallets = new Wallets(transport);
     this.webhookEndpoints = new WebhookEndpoints(transport);
     this.webhooks = new Webhooks();
+    this.documents = new Documents(transport);
     this.sandbox = new Sandbox(transport);
   }
 }

@@ -117,8 +117,10 @@ export class Transport {
       ...options.headers,
     };
     if (request.method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
-    let body: string | undefined;
-    if (request.body !== undefined) {
+    let body: string | FormData | undefined;
+    if (request.body instanceof FormData) {
+      body = request.body; // fetch sets the multipart content type with its boundary
+    } else if (request.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body);
     }

@@ -39,6 +39,12 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /sandbox/transactions/{id}/deposit': 'simulateDeposit',
   'POST /sandbox/transactions/{id}/return': 'simulateReturn',
   'POST /sandbox/wallets/{address}/deposit': 'simulateWalletDeposit',
+  'POST /customers/{id}/associated-parties': 'createAssociatedParty',
+  'GET /customers/{id}/associated-parties': 'listAssociatedParties',
+  'GET /customers/{id}/associated-parties/{partyId}': 'retrieveAssociatedParty',
+  'DELETE /customers/{id}/associated-parties/{partyId}': 'deleteAssociatedParty',
+  'POST /customers/{id}/tos': 'createTermsOfServiceLink',
+  'POST /customers/{id}/verifications/{verificationId}/submit': 'submitVerification',
 };
 
 /** Every tag a published operation may carry, in the order the reference shows them. */
@@ -46,6 +52,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   customers: 'Individuals and businesses onboarded by a partner, with their limits and balances.',
   verifications: 'The identity verification (KYC/KYB) of a customer and its review outcome.',
   documents: 'Identity and proof documents uploaded for a verification.',
+  'associated parties':
+    'The owners, shareholders and representatives of a business customer, each individual verified on its own.',
   'limit-requests': "Requests to raise a customer's transaction limits, decided by compliance review.",
   'bank-accounts': 'PIX bank accounts of customers, the destinations of money out.',
   'exchange-rates': 'Floating and locked quotes between BRL and stablecoins.',

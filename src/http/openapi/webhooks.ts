@@ -35,6 +35,20 @@ export const EVENT_PAYLOADS: Record<EventType, { schema: string; summary: string
     schema: 'Transaction',
     summary: 'A transaction changed status, refunds and returns included',
   },
+  'customer.updated': {
+    schema: 'Customer',
+    summary:
+      "A customer's terms or requirements changed: terms accepted, an associated party added or removed, " +
+      'a document uploaded or submitted',
+  },
+  'associated_party.created': {
+    schema: 'AssociatedParty',
+    summary: 'An associated party (UBO, shareholder or representative) was added to a business customer',
+  },
+  'associated_party.verification.updated': {
+    schema: 'Verification',
+    summary: "An associated party's verification changed status (its associatedPartyId names the party)",
+  },
   'webhook_endpoint.test': {
     schema: 'WebhookEndpoint',
     summary:

@@ -1,3 +1,4 @@
+import type { Requirement } from '../kyb/service.ts';
 import type { CustomerWithVerification } from './repo.ts';
 
 /** Builds the hosted verification page address for a verification id. */
@@ -26,3 +27,18 @@ export function presentCustomer(row: CustomerWithVerification, link: LinkMinter)
 }
 
 export type CustomerView = ReturnType<typeof presentCustomer>;
+
+/** A customer as the API answers it, with its terms and requirements (business customers, KYB). */
+export function presentCustomerWithRequirements(
+  row: CustomerWithVerification,
+  link: LinkMinter,
+  requirements: Requirement[],
+) {
+  return {
+    ...presentCustomer(row, link),
+    tosAcceptedAt: row.tos_accepted_at ? row.tos_accepted_at.toISOString() : null,
+    requirements,
+  };
+}
+
+export type CustomerAnswer = ReturnType<typeof presentCustomerWithRequirements>;

@@ -19,6 +19,8 @@ export type CustomerRow = {
   incorporation_date: string | null;
   created_at: Date;
   updated_at: Date;
+  /** when the customer accepted the terms of service (read, never inserted: set by the terms page) */
+  tos_accepted_at?: Date | null;
 };
 
 export type CustomerWithVerification = CustomerRow & {
@@ -28,7 +30,7 @@ export type CustomerWithVerification = CustomerRow & {
 };
 
 const COLUMNS = `id, project_id, environment, type, name, tax_id, country, email, birth_date, incorporation_date,
-  created_at, updated_at`;
+  created_at, updated_at, tos_accepted_at`;
 
 /** A customer's verification as its rows carry it, from the verifications joined as `v`. */
 const VERIFICATION_COLUMNS =

@@ -1,5 +1,14 @@
 import { Type } from 'typebox';
-import { CalendarDate, Country, DateTime, PageQuery, StringEnum, Uuid } from '../../http/schemas.ts';
+import {
+  CalendarDate,
+  Country,
+  DateTime,
+  Nullable,
+  PageQuery,
+  StringEnum,
+  Uuid,
+} from '../../http/schemas.ts';
+import { REQUIREMENT_NAMES, REQUIREMENT_STATUSES } from '../kyb/rules.ts';
 import { VerificationStatusSchema } from '../verifications/schema.ts';
 
 export const CustomerType = StringEnum(['INDIVIDUAL', 'BUSINESS']);
@@ -20,6 +29,19 @@ export const CreateCustomerBody = Type.Object(
     incorporationDate: Type.Optional(CalendarDate('BUSINESS only')),
   },
   { additionalProperties: false },
+);
+
+export const RequirementsSchema = Type.Array(
+  Type.Object({
+    name: StringEnum(REQUIREMENT_NAMES, {
+      description:
+        'TERMS_OF_SERVICE; IDENTITY_DOCUMENT and SELFIE (a person, the customer or an associated party); ' +
+        'COMPANY_DOCUMENT (ARTICLES_OF_INCORPORATION or SHAREHOLDER_REGISTRY); REPRESENTATIVE (at least one, approved)',
+    }),
+    status: StringEnum(REQUIREMENT_STATUSES),
+    associatedPartyId: Type.Optional(Uuid('The associated party the requirement is about')),
+  }),
+  { description: 'What compliance still needs, and where each item stands' },
 );
 
 export const CustomerSchema = Type.Object(
@@ -45,6 +67,10 @@ export const CustomerSchema = Type.Object(
         monthly: Type.Object({ max: Type.String(), used: Type.String(), remaining: Type.String() }),
       }),
     ),
+    tosAcceptedAt: Type.Optional(
+      Nullable(DateTime('When the customer accepted the terms of service (POST /customers/{id}/tos)')),
+    ),
+    requirements: Type.Optional(RequirementsSchema),
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },

@@ -9,12 +9,13 @@ import { isCountryCode } from '../../lib/countries.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { normalizeCnpj, normalizeCpf } from '../../lib/tax-id.ts';
 import { recordEvent } from '../events/outbox.ts';
+import { customerRequirements, type Requirement, requirementsOf } from '../kyb/service.ts';
 import { limitsInForce } from '../limits/in-force.ts';
 import { readLimitUsage } from '../limits/usage.ts';
 import { refuseHeld, screenSubject } from '../screening/service.ts';
 import { insertVerification } from '../verifications/service.ts';
 import { emptyStatusReason } from '../verifications/state.ts';
-import { type CustomerView, type LinkMinter, presentCustomer } from './presenter.ts';
+import { type CustomerAnswer, type LinkMinter, presentCustomerWithRequirements } from './presenter.ts';
 import * as repo from './repo.ts';
 
 export type CreateCustomerInput = {
@@ -69,7 +70,16 @@ export function createCustomerService(deps: {
   const readPage = repo.customerPageReader(db);
   const readCustomer = repo.customerReader(db);
 
-  async function create(tenant: Tenant, input: CreateCustomerInput): Promise<CustomerView> {
+  /** The answers for rows, each with its requirements (read in one go). */
+  async function answers(rows: repo.CustomerWithVerification[]): Promise<CustomerAnswer[]> {
+    const requirements = await requirementsOf(
+      db,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) => presentCustomerWithRequirements(row, link, requirements.get(row.id) ?? []));
+  }
+
+  async function create(tenant: Tenant, input: CreateCustomerInput): Promise<CustomerAnswer> {
     const now = clock();
     const { taxId } = validate(input, now.toISOString().slice(0, 10));
     const customer: repo.CustomerRow = {
@@ -99,7 +109,16 @@ export function createCustomerService(deps: {
       // Sandbox outcomes are simulated by the sandbox worker as soon as they are due.
       sandbox_due_at: tenant.environment === 'sandbox' ? now : null,
     };
-    const view = presentCustomer(
+    const requirements: Requirement[] = customerRequirements(
+      {
+        type: input.type,
+        tosRequired: true,
+        tosAccepted: false,
+        verification: { status: 'NOT_STARTED', reviewApproved: false, pendingDocumentTypes: [] },
+      },
+      [],
+    );
+    const view = presentCustomerWithRequirements(
       {
         ...customer,
         verification_id: verification.id,
@@ -107,6 +126,7 @@ export function createCustomerService(deps: {
         verification_level: 'STANDARD',
       },
       link,
+      requirements,
     );
     try {
       // the transaction's value is the answer: it commits with the change (src/http/idempotency.ts)
@@ -179,32 +199,28 @@ export function createCustomerService(deps: {
     tenant: Tenant,
     id: string,
     options: { includeTransactionLimits?: boolean } = {},
-  ): Promise<CustomerView & { transactionLimits?: TransactionLimits }> {
+  ): Promise<CustomerAnswer & { transactionLimits?: TransactionLimits }> {
     const row = await readCustomer({ tenant, id });
     if (!row) throw notFound('Customer');
-    const view = presentCustomer(row, link);
+    const [view] = (await answers([row])) as [CustomerAnswer];
     return options.includeTransactionLimits
       ? { ...view, transactionLimits: await transactionLimits(row) }
       : view;
   }
 
-  async function list(tenant: Tenant, page: PageRequest): Promise<PageResult<CustomerView>> {
+  async function list(tenant: Tenant, page: PageRequest): Promise<PageResult<CustomerAnswer>> {
     const { rows, total } = await readPage({ tenant, limit: page.limit, offset: page.offset });
-    return pageResult(
-      page,
-      rows.map((row) => presentCustomer(row, link)),
-      total,
-    );
+    return pageResult(page, await answers(rows), total);
   }
 
   /** Search by name, taxId (with or without punctuation) or e-mail, within the tenant. */
-  async function search(tenant: Tenant, text: string, page: PageRequest): Promise<PageResult<CustomerView>> {
+  async function search(
+    tenant: Tenant,
+    text: string,
+    page: PageRequest,
+  ): Promise<PageResult<CustomerAnswer>> {
     const { rows, total } = await repo.searchCustomers(db, tenant, text.trim(), page.limit, page.offset);
-    return pageResult(
-      page,
-      rows.map((row) => presentCustomer(row, link)),
-      total,
-    );
+    return pageResult(page, await answers(rows), total);
   }
 
   return { create, get, list, search };
@@ -249,3 +265,29 @@ export function approvedForMovements(
   }
   return customer;
 }
+
+/**
+ * Records `customer.updated` with the customer as the API answers it now (its terms and requirements
+ * changed), in the transaction of the change.
+ */
+export async function recordCustomerUpdated(
+  tx: Executor,
+  link: LinkMinter,
+  tenant: Tenant,
+  customerId: string,
+  at: Date,
+): Promise<void> {
+  const row = await repo.findCustomer(tx, tenant, customerId);
+  if (!row) throw notFound('Customer');
+  const requirements = (await requirementsOf(tx, [customerId])).get(customerId) ?? [];
+  await recordEvent(tx, {
+    tenant,
+    type: 'customer.updated',
+    resourceType: 'customer',
+    resourceId: customerId,
+    data: presentCustomerWithRequirements(row, link, requirements),
+    at,
+  });
+}
+
+export { type CustomerAnswer, type LinkMinter, presentCustomer } from './presenter.ts';

@@ -14,7 +14,28 @@ export type PartnerDocumentType = (typeof PARTNER_DOCUMENT_TYPES)[number];
 export const IDENTITY_DOCUMENT_TYPES = ['PASSPORT', 'ID_CARD', 'DRIVERS_LICENSE'] as const;
 export type IdentityDocumentType = (typeof IDENTITY_DOCUMENT_TYPES)[number];
 
-export type DocumentType = PartnerDocumentType | IdentityDocumentType | 'SELFIE';
+/** Documents a verification takes through the API: a person's identity, and a company's records. */
+export const VERIFICATION_DOCUMENT_TYPES = [
+  'PASSPORT',
+  'ID_CARD',
+  'DRIVERS_LICENSE',
+  'RESIDENCE_PERMIT',
+  'SELFIE',
+  'PROOF_OF_ADDRESS',
+  'ARTICLES_OF_INCORPORATION',
+  'SHAREHOLDER_REGISTRY',
+  'FINANCIAL_STATEMENT',
+] as const;
+export type VerificationDocumentType = (typeof VERIFICATION_DOCUMENT_TYPES)[number];
+
+/** Every type a partner may upload through `POST /customers/{id}/documents`. */
+export const API_DOCUMENT_TYPES = [...PARTNER_DOCUMENT_TYPES, ...VERIFICATION_DOCUMENT_TYPES] as const;
+export type ApiDocumentType = (typeof API_DOCUMENT_TYPES)[number];
+
+export const DOCUMENT_SIDES = ['FRONT', 'BACK'] as const;
+export type DocumentSide = (typeof DOCUMENT_SIDES)[number];
+
+export type DocumentType = PartnerDocumentType | IdentityDocumentType | VerificationDocumentType;
 
 export const CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];

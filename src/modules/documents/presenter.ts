@@ -7,6 +7,8 @@ export function presentDocument(row: DocumentRow) {
     type: row.type,
     fileName: row.file_name,
     size: row.size,
+    ...(row.side ? { side: row.side } : {}),
+    ...(row.associated_party_id ? { associatedPartyId: row.associated_party_id } : {}),
     createdAt: row.created_at.toISOString(),
   };
 }

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
-import type { ContentType, DocumentSource, DocumentType } from './kinds.ts';
+import type { ContentType, DocumentSide, DocumentSource, DocumentType } from './kinds.ts';
 
 export type DocumentRow = {
   id: string;
@@ -15,15 +15,18 @@ export type DocumentRow = {
   size: number;
   sha256: string;
   created_at: Date;
+  /** whose document it is when it is an associated party's */
+  associated_party_id?: string | null;
+  side?: DocumentSide | null;
 };
 
 const COLUMNS = `id, customer_id, project_id, environment, source, verification_id, type, file_name,
-  content_type, size, sha256, created_at`;
+  content_type, size, sha256, created_at, associated_party_id, side`;
 
 export async function insertDocument(db: Executor, row: DocumentRow & { content: Buffer }): Promise<void> {
   await db.query(
     `INSERT INTO documents (${COLUMNS}, content)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
       row.id,
       row.customer_id,
@@ -37,6 +40,8 @@ export async function insertDocument(db: Executor, row: DocumentRow & { content:
       row.size,
       row.sha256,
       row.created_at,
+      row.associated_party_id ?? null,
+      row.side ?? null,
       row.content,
     ],
   );
@@ -101,5 +106,44 @@ export async function listVerificationDocuments(
   return db.query<DocumentRow>(
     `SELECT ${COLUMNS} FROM documents WHERE verification_id = $1 ORDER BY created_at DESC, id DESC`,
     [verificationId],
+  );
+}
+
+/**
+ * Attaches the API documents waiting for an owner's submission (a customer's, or one party's) to the
+ * verification being submitted; returns how many.
+ */
+export async function attachPendingDocuments(
+  db: Executor,
+  customerId: string,
+  associatedPartyId: string | null,
+  verificationId: string,
+  types: readonly string[],
+): Promise<number> {
+  const rows = await db.query<{ id: string }>(
+    `UPDATE documents SET verification_id = $3
+      WHERE customer_id = $1 AND associated_party_id IS NOT DISTINCT FROM $2 AND verification_id IS NULL
+        AND source = 'API' AND type = ANY($4::text[])
+      RETURNING id`,
+    [customerId, associatedPartyId, verificationId, types],
+  );
+  return rows.length;
+}
+
+/** Whether `partyId` is a (not deleted) associated party of the customer. */
+export async function partyOfCustomer(db: Executor, customerId: string, partyId: string): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    'SELECT id FROM associated_parties WHERE id = $1 AND customer_id = $2 AND deleted_at IS NULL',
+    [partyId, customerId],
+  );
+  return rows.length > 0;
+}
+
+/** Every document of a customer's associated parties, newest first. */
+export async function listPartyDocuments(db: Executor, customerId: string): Promise<DocumentRow[]> {
+  return db.query<DocumentRow>(
+    `SELECT ${COLUMNS} FROM documents WHERE customer_id = $1 AND associated_party_id IS NOT NULL
+      ORDER BY created_at DESC, id DESC`,
+    [customerId],
   );
 }

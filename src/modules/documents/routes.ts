@@ -4,8 +4,17 @@ import type { AppContext } from '../../context.ts';
 import { invalidField } from '../../core/errors.ts';
 import { pageRequest } from '../../core/pagination.ts';
 import { bearerSecurity, IdParams, Page, problems } from '../../http/schemas.ts';
+import type { Environment } from '../../lib/environment.ts';
+import { verificationLinkMinter } from '../customers/link.ts';
 import { sendFile } from './download.ts';
-import { CONTENT_TYPES, PARTNER_DOCUMENT_TYPES, type PartnerDocumentType } from './kinds.ts';
+import {
+  API_DOCUMENT_TYPES,
+  type ApiDocumentType,
+  CONTENT_TYPES,
+  DOCUMENT_SIDES,
+  type DocumentSide,
+  PARTNER_DOCUMENT_TYPES,
+} from './kinds.ts';
 import { readUpload, registerUploads, uploadContent } from './multipart.ts';
 import {
   CustomerDocumentParams,
@@ -17,13 +26,19 @@ import {
 import { createDocumentService } from './service.ts';
 
 /** The parts of a partner's document upload. */
-const UPLOAD = { files: ['file'], fields: ['type'] } as const;
+const UPLOAD = { files: ['file'], fields: ['type', 'side', 'associatedPartyId'] } as const;
 
-const isPartnerType = (value: string): value is PartnerDocumentType =>
-  (PARTNER_DOCUMENT_TYPES as readonly string[]).includes(value);
+const isApiType = (value: string): value is ApiDocumentType =>
+  (API_DOCUMENT_TYPES as readonly string[]).includes(value);
+const isSide = (value: string): value is DocumentSide =>
+  (DOCUMENT_SIDES as readonly string[]).includes(value);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const documentRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const documents = createDocumentService(ctx);
+export const documentRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext;
+  environment: Environment;
+}> = async (app, { ctx, environment }) => {
+  const documents = createDocumentService({ ...ctx, link: verificationLinkMinter(ctx, environment) });
   await registerUploads(app);
 
   app.post(
@@ -31,11 +46,14 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     {
       schema: {
         tags: ['documents'],
-        summary: 'Upload a document for a customer (the evidence a limit request names)',
+        summary: 'Upload a document for a customer: evidence for a limit request, or for its verification',
         description:
           'multipart/form-data with one `file` part (PDF, JPEG or PNG, recognised from its content, at most ' +
-          '3 MB) and an optional `type` field. Larger files answer 413 payload_too_large; other contents ' +
-          "415 unsupported_media_type. The answer's id is a limit request's supportingDocumentId.",
+          '3 MB), an optional `type` field (default LIMIT_REQUEST_BANK_STATEMENT), `side` (FRONT or BACK) and ' +
+          '`associatedPartyId` (a document of one of its associated parties). Larger files answer 413 ' +
+          'payload_too_large; other contents 415 unsupported_media_type. Identity and company documents wait ' +
+          "for the owner's next submission (POST /customers/{id}/verifications/{verificationId}/submit); the " +
+          "answer's id is a limit request's supportingDocumentId.",
         security: bearerSecurity,
         consumes: ['multipart/form-data'],
         params: IdParams,
@@ -50,15 +68,25 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       await documents.assertCustomer(request.tenant, request.params.id);
       const upload = await readUpload(request, UPLOAD);
       const type = upload.fields.get('type') ?? PARTNER_DOCUMENT_TYPES[0];
-      if (!isPartnerType(type)) {
+      if (!isApiType(type)) {
         throw invalidField(
           '/body/type',
-          `must be one of ${PARTNER_DOCUMENT_TYPES.join(', ')}`,
+          `must be one of ${API_DOCUMENT_TYPES.join(', ')}`,
           'The upload is invalid',
         );
       }
+      const side = upload.fields.get('side');
+      if (side !== undefined && !isSide(side)) {
+        throw invalidField('/body/side', 'must be FRONT or BACK', 'The upload is invalid');
+      }
+      const associatedPartyId = upload.fields.get('associatedPartyId');
+      if (associatedPartyId !== undefined && !UUID.test(associatedPartyId)) {
+        throw invalidField('/body/associatedPartyId', 'must be a UUID', 'The upload is invalid');
+      }
       const document = await documents.upload(request.tenant, request.params.id, {
         type,
+        side: side ?? null,
+        associatedPartyId: associatedPartyId?.toLowerCase() ?? null,
         file: upload.files.get('file')!,
       });
       return reply.code(201).send(document);

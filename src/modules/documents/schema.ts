@@ -1,11 +1,21 @@
 import { Type } from 'typebox';
 import { DateTime, PageQuery, StringEnum, Uuid } from '../../http/schemas.ts';
 import { validatorCompiler } from '../../http/validation.ts';
-import { CONTENT_TYPES, MAX_DOCUMENT_BYTES, PARTNER_DOCUMENT_TYPES } from './kinds.ts';
+import {
+  API_DOCUMENT_TYPES,
+  CONTENT_TYPES,
+  DOCUMENT_SIDES,
+  MAX_DOCUMENT_BYTES,
+  PARTNER_DOCUMENT_TYPES,
+} from './kinds.ts';
 
-export const PartnerDocumentTypeSchema = StringEnum(PARTNER_DOCUMENT_TYPES, {
-  description: 'What the document is; the supportingDocumentType of the limit request that names it',
+export const PartnerDocumentTypeSchema = StringEnum(API_DOCUMENT_TYPES, {
+  description:
+    'What the document is: the evidence of a limit request (its supportingDocumentType), an identity ' +
+    "document, or a company's record (for a verification's requirements)",
 });
+
+export const DocumentSideSchema = StringEnum(DOCUMENT_SIDES, { description: 'Which side of a card' });
 
 export const DocumentSchema = Type.Object(
   {
@@ -13,6 +23,8 @@ export const DocumentSchema = Type.Object(
     type: PartnerDocumentTypeSchema,
     fileName: Type.String({ description: 'The name the file was uploaded with' }),
     size: Type.Integer({ description: 'Size in bytes' }),
+    side: Type.Optional(DocumentSideSchema),
+    associatedPartyId: Type.Optional(Uuid('The associated party the document is of, when not the customer')),
     createdAt: DateTime(),
   },
   { $id: 'Document', additionalProperties: false },
@@ -26,6 +38,10 @@ export const UploadDocumentForm = Type.Object(
       description: `PDF, JPEG or PNG (recognised from its content), at most ${MAX_DOCUMENT_BYTES} bytes`,
     }),
     type: Type.Optional({ ...PartnerDocumentTypeSchema, default: PARTNER_DOCUMENT_TYPES[0] }),
+    side: Type.Optional(DocumentSideSchema),
+    associatedPartyId: Type.Optional(
+      Uuid("An associated party of the customer whose document this is (its verification's requirements)"),
+    ),
   },
   { additionalProperties: false },
 );

@@ -5,14 +5,21 @@
  */
 
 import type { Clock } from '../../core/clock.ts';
-import { type FieldError, notFound } from '../../core/errors.ts';
+import { AppError, type FieldError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
-import { findCustomer } from '../customers/service.ts';
+import { findCustomer, type LinkMinter, recordCustomerUpdated } from '../customers/service.ts';
 import { detectContentType, sha256OfBytes } from './content.ts';
-import { CONTENT_TYPES, type ContentType, type DocumentSource, type DocumentType } from './kinds.ts';
+import {
+  CONTENT_TYPES,
+  type ContentType,
+  type DocumentSide,
+  type DocumentSource,
+  type DocumentType,
+  PARTNER_DOCUMENT_TYPES,
+} from './kinds.ts';
 import type { UploadedFile } from './multipart.ts';
 import { type DocumentView, presentDocument, presentOperatorDocument } from './presenter.ts';
 import * as repo from './repo.ts';
@@ -74,26 +81,54 @@ export async function supportingDocumentProblem(
       };
 }
 
-export function createDocumentService(deps: { db: Database; clock: Clock }) {
+const isLimitEvidence = (type: DocumentType) => (PARTNER_DOCUMENT_TYPES as readonly string[]).includes(type);
+
+export function createDocumentService(deps: { db: Database; clock: Clock; link?: LinkMinter }) {
   const { db, clock } = deps;
 
   async function upload(
     tenant: Tenant,
     customerId: string,
-    input: { type: DocumentType; file: UploadedFile },
+    input: {
+      type: DocumentType;
+      file: UploadedFile;
+      side?: DocumentSide | null;
+      associatedPartyId?: string | null;
+    },
   ): Promise<DocumentView> {
-    const document = await prepareDocument({
-      owner: { customerId, projectId: tenant.projectId, environment: tenant.environment },
-      source: 'API',
-      verificationId: null,
-      type: input.type,
-      file: input.file,
-      pointer: '/body/file',
-      at: clock(),
-    });
+    const partyId = input.associatedPartyId ?? null;
+    if (partyId !== null && isLimitEvidence(input.type)) {
+      throw new AppError('invalid_request', 'The upload is invalid', {
+        errors: [{ pointer: '/body/associatedPartyId', message: `is not taken with a ${input.type}` }],
+      });
+    }
+    const document = {
+      ...(await prepareDocument({
+        owner: { customerId, projectId: tenant.projectId, environment: tenant.environment },
+        source: 'API',
+        verificationId: null,
+        type: input.type,
+        file: input.file,
+        pointer: '/body/file',
+        at: clock(),
+      })),
+      side: input.side ?? null,
+      associated_party_id: partyId,
+    };
     return db.transaction(async (tx) => {
       if (!(await findCustomer(tx, tenant, customerId))) throw notFound('Customer');
+      if (partyId !== null && !(await repo.partyOfCustomer(tx, customerId, partyId))) {
+        throw new AppError('invalid_request', 'The upload is invalid', {
+          errors: [
+            { pointer: '/body/associatedPartyId', message: 'must be an associated party of this customer' },
+          ],
+        });
+      }
       await repo.insertDocument(tx, document);
+      // a verification's document changes what the customer's requirements say
+      if (!isLimitEvidence(input.type) && deps.link) {
+        await recordCustomerUpdated(tx, deps.link, tenant, customerId, document.created_at);
+      }
       return presentDocument(document);
     });
   }
@@ -151,4 +186,11 @@ export function createOperatorDocumentService(deps: { db: Database }) {
 }
 
 /** What other modules may do with documents: store one, find one, list a verification's. */
-export { findDocument, insertDocument, listVerificationDocuments } from './repo.ts';
+export type { DocumentRow } from './repo.ts';
+export {
+  attachPendingDocuments,
+  findDocument,
+  insertDocument,
+  listPartyDocuments,
+  listVerificationDocuments,
+} from './repo.ts';

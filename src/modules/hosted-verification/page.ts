@@ -5,6 +5,7 @@
  */
 import type { FieldError } from '../../core/errors.ts';
 import { IDENTITY_DOCUMENT_TYPES, type IdentityDocumentType } from '../documents/kinds.ts';
+import { TERMS_SUMMARY } from '../terms/page.ts';
 import type { StatusReason, VerificationStatus } from '../verifications/state.ts';
 import { type Html, html, layout } from './html.ts';
 import type { PageVerificationRow } from './repo.ts';
@@ -90,6 +91,13 @@ function reasons(reason: StatusReason): Html {
   return html`<div class="box warn" id="reasons"><h2>What needs fixing</h2><ul>${general}${documents}</ul></div>`;
 }
 
+/** The terms come first while the customer has not accepted them: submitting the form accepts them. */
+function termsFirst(row: PageVerificationRow): Html {
+  if (!row.terms_pending) return html``;
+  return html`${TERMS_SUMMARY}
+<p id="terms-acceptance"><strong>By submitting your documents you accept these terms of service.</strong></p>`;
+}
+
 function body(row: PageVerificationRow, action: string, problem: FormProblem | undefined): Html {
   const partner = row.project_name;
   switch (row.status) {
@@ -97,6 +105,7 @@ function body(row: PageVerificationRow, action: string, problem: FormProblem | u
       return html`<h1>Verify your identity</h1>
 <p>${partner} needs to confirm who you are. Upload a photo or scan of an identity document and a selfie.
 It takes about two minutes.</p>
+${termsFirst(row)}
 ${uploadForm(action, 'Submit for review', problem)}`;
     case 'UNDER_VERIFICATION':
       return html`<h1>Thank you, we are reviewing your documents</h1>
@@ -107,6 +116,7 @@ ${partner} will let you know the outcome.</p>`;
 <p>We could not complete the review with the documents you sent. Please fix the points below and upload
 them again.</p>
 ${reasons(row.status_reason)}
+${termsFirst(row)}
 ${uploadForm(action, 'Submit again', problem)}`;
     case 'APPROVED':
       return html`<h1>You are verified</h1>

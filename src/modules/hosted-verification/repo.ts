@@ -2,7 +2,12 @@ import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
 import type { VerificationRow } from '../verifications/service.ts';
 
-export type PageVerificationRow = VerificationRow & { customer_name: string; project_name: string };
+export type PageVerificationRow = VerificationRow & {
+  customer_name: string;
+  project_name: string;
+  /** whether the customer still has to accept the terms (never for a party's verification) */
+  terms_pending: boolean;
+};
 
 /** The verification a hosted-page link names, in the environment of the listener that served the link. */
 export async function findVerificationForPage(
@@ -11,10 +16,13 @@ export async function findVerificationForPage(
   environment: Environment,
 ): Promise<PageVerificationRow | undefined> {
   const rows = await db.query<PageVerificationRow>(
-    `SELECT v.id, v.customer_id, v.project_id, v.environment, v.status, v.level, v.status_reason,
-            v.created_at, v.updated_at, c.name AS customer_name, p.name AS project_name
+    `SELECT v.id, coalesce(v.customer_id, ap.customer_id) AS customer_id, v.associated_party_id,
+            v.project_id, v.environment, v.status, v.level, v.status_reason, v.created_at, v.updated_at,
+            coalesce(ap.name, c.name) AS customer_name, p.name AS project_name,
+            (ap.id IS NULL AND c.tos_required AND c.tos_accepted_at IS NULL) AS terms_pending
        FROM verifications v
-       JOIN customers c ON c.id = v.customer_id
+       LEFT JOIN associated_parties ap ON ap.id = v.associated_party_id
+       JOIN customers c ON c.id = coalesce(v.customer_id, ap.customer_id)
        JOIN projects p ON p.id = v.project_id
       WHERE v.id = $1 AND v.environment = $2`,
     [id, environment],

@@ -8,11 +8,12 @@ import type { Clock } from '../../core/clock.ts';
 import { notFound } from '../../core/errors.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
+import { acceptTerms } from '../kyb/service.ts';
+import { decideVerification } from '../verifications/decide.ts';
 import type { VerificationView } from '../verifications/presenter.ts';
 import { type StatusReasonInput, statusReasonFor } from '../verifications/reasons.ts';
 import { SAMPLE_FINAL_REJECTION, SAMPLE_TEMPORARY_REJECTION } from '../verifications/sandbox.ts';
 import type { StatusReason, VerificationStatus } from '../verifications/state.ts';
-import { transitionVerification } from '../verifications/transition.ts';
 import { findVerificationIdOfCustomer } from './repo.ts';
 
 const SAMPLE_REASON: Partial<Record<VerificationStatus, StatusReason>> = {
@@ -32,7 +33,10 @@ export function createSandboxVerificationService(deps: { db: Database; clock: Cl
     return db.transaction(async (tx) => {
       const id = await findVerificationIdOfCustomer(tx, tenant, customerId);
       if (!id) throw notFound('Customer');
-      const { after } = await transitionVerification(tx, id, input.status, reason, clock());
+      const at = clock();
+      // the simulation stands in for the end customer, who accepts the terms on the way into review
+      if (input.status === 'UNDER_VERIFICATION') await acceptTerms(tx, customerId, at);
+      const { after } = await decideVerification(tx, id, input.status, reason, at);
       return after;
     });
   }

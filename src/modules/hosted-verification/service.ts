@@ -14,8 +14,9 @@ import { verifyLinkToken } from '../../lib/signed-link.ts';
 import { type IdentityDocumentType, IMAGE_CONTENT_TYPES } from '../documents/kinds.ts';
 import type { UploadedFile } from '../documents/multipart.ts';
 import { insertDocument, prepareDocument } from '../documents/service.ts';
+import { acceptTerms } from '../kyb/service.ts';
+import { decideVerification } from '../verifications/decide.ts';
 import { canTransition } from '../verifications/state.ts';
-import { transitionVerification } from '../verifications/transition.ts';
 import { findVerificationForPage, type PageVerificationRow } from './repo.ts';
 
 export type Submission = { documentType: IdentityDocumentType; document: UploadedFile; selfie: UploadedFile };
@@ -80,9 +81,12 @@ export function createHostedVerificationService(
         at,
       }),
     ]);
+    const party = verification.associated_party_id ?? null;
     await db.transaction(async (tx) => {
-      await transitionVerification(tx, verification.id, 'UNDER_VERIFICATION', undefined, at);
-      for (const document of documents) await insertDocument(tx, document);
+      // The page shows the terms above the form: submitting it is accepting them (a customer's page only).
+      if (party === null) await acceptTerms(tx, verification.customer_id, at);
+      await decideVerification(tx, verification.id, 'UNDER_VERIFICATION', undefined, at);
+      for (const document of documents) await insertDocument(tx, { ...document, associated_party_id: party });
     });
   }
 

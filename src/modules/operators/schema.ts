@@ -105,6 +105,8 @@ export const OperatorDocumentSchema = Type.Object({
   type: Type.String(),
   fileName: Type.String(),
   size: Type.Integer(),
+  side: Type.Optional(Type.String()),
+  associatedPartyId: Type.Optional(Uuid()),
   createdAt: DateTime(),
   customerId: Uuid(),
   ...tenantFields,
@@ -125,11 +127,44 @@ export const OperatorVerificationSchema = Type.Object({
     country: Type.String(),
     email: Type.String(),
   }),
+  associatedParty: Type.Optional(
+    Type.Object(
+      { id: Uuid(), type: Type.String(), role: Type.String(), name: Type.String() },
+      { description: "Set when this is an associated party's verification (of the business customer)" },
+    ),
+  ),
+  reviewApproved: Type.Optional(
+    Type.Boolean({ description: "The customer's own documents were approved; it waits for its parties" }),
+  ),
+  missing: Type.Optional(
+    Type.Array(Type.String(), {
+      description: "A customer's verification under review: what still stands between it and APPROVED",
+    }),
+  ),
 });
 
 export const OperatorVerificationDetailSchema = Type.Object({
   ...OperatorVerificationSchema.properties,
   documents: Type.Array(OperatorDocumentSchema),
+  ownershipTree: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Uuid(),
+        type: Type.String(),
+        role: Type.String(),
+        name: Type.String(),
+        taxId: Type.String(),
+        ownershipPercentage: Nullable(Type.Number()),
+        effectiveOwnership: Nullable(Type.String()),
+        ubo: Type.Boolean(),
+        verification: Nullable(Type.Object({ id: Uuid(), status: Type.String() })),
+        parentId: Nullable(Uuid()),
+        depth: Type.Integer(),
+        documents: Type.Array(OperatorDocumentSchema),
+      }),
+      { description: "A business customer's associated parties, depth first, each after its parent" },
+    ),
+  ),
 });
 
 const Limits = Type.Object({ single: Type.String(), daily: Type.String(), monthly: Type.String() });

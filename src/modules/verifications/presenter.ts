@@ -5,6 +5,7 @@ export function presentVerification(row: VerificationRow) {
   return {
     id: row.id,
     customerId: row.customer_id,
+    ...(row.associated_party_id ? { associatedPartyId: row.associated_party_id } : {}),
     status: row.status,
     level: row.level,
     statusReason: {

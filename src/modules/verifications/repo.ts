@@ -13,6 +13,8 @@ export type VerificationRow = {
   status_reason: StatusReason;
   created_at: Date;
   updated_at: Date;
+  /** set when the verification is an associated party's (customer_id is then the party's customer) */
+  associated_party_id?: string | null;
 };
 
 const COLUMNS =
@@ -22,11 +24,13 @@ export async function insertVerification(
   db: Executor,
   row: VerificationRow & { sandbox_due_at: Date | null },
 ): Promise<void> {
+  const party = row.associated_party_id ?? null;
   await db.query(
-    `INSERT INTO verifications (${COLUMNS}, sandbox_due_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    `INSERT INTO verifications (${COLUMNS}, sandbox_due_at, associated_party_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
     [
       row.id,
-      row.customer_id,
+      party === null ? row.customer_id : null,
       row.project_id,
       row.environment,
       row.status,
@@ -35,6 +39,7 @@ export async function insertVerification(
       row.created_at,
       row.updated_at,
       row.sandbox_due_at,
+      party,
     ],
   );
 }
@@ -54,12 +59,20 @@ export function verificationReader(
   });
 }
 
+/** Selects a verification as `v`, its customer_id being its party's customer for a party's verification. */
+const OWNED = `SELECT v.id, coalesce(v.customer_id, p.customer_id) AS customer_id, v.associated_party_id,
+       v.project_id, v.environment, v.status, v.level, v.status_reason, v.created_at, v.updated_at
+  FROM verifications v LEFT JOIN associated_parties p ON p.id = v.associated_party_id`;
+
 /** Locks the verification row for a state change. */
 export async function lockVerification(db: Executor, id: string): Promise<VerificationRow | undefined> {
-  const rows = await db.query<VerificationRow>(
-    `SELECT ${COLUMNS} FROM verifications WHERE id = $1 FOR UPDATE`,
-    [id],
-  );
+  const rows = await db.query<VerificationRow>(`${OWNED} WHERE v.id = $1 FOR UPDATE OF v`, [id]);
+  return rows[0];
+}
+
+/** A verification of the tenant by id, a customer's or one of its parties'. */
+export async function findOwnedVerification(db: Executor, id: string): Promise<VerificationRow | undefined> {
+  const rows = await db.query<VerificationRow>(`${OWNED} WHERE v.id = $1`, [id]);
   return rows[0];
 }
 
@@ -85,9 +98,12 @@ export async function claimDueSandboxVerifications(
   limit: number,
 ): Promise<(VerificationRow & { tax_id: string })[]> {
   return db.query(
-    `SELECT v.id, v.customer_id, v.project_id, v.environment, v.status, v.level, v.status_reason,
-            v.created_at, v.updated_at, c.tax_id
-       FROM verifications v JOIN customers c ON c.id = v.customer_id
+    `SELECT v.id, coalesce(v.customer_id, p.customer_id) AS customer_id, v.associated_party_id,
+            v.project_id, v.environment, v.status, v.level, v.status_reason,
+            v.created_at, v.updated_at, coalesce(c.tax_id, p.tax_id) AS tax_id
+       FROM verifications v
+       LEFT JOIN customers c ON c.id = v.customer_id
+       LEFT JOIN associated_parties p ON p.id = v.associated_party_id
       WHERE v.sandbox_due_at IS NOT NULL AND v.sandbox_due_at <= $1
       ORDER BY v.sandbox_due_at
       LIMIT $2

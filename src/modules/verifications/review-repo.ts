@@ -6,6 +6,10 @@ import type { CustomerType } from '../customers/service.ts';
 import type { VerificationRow } from './repo.ts';
 
 export type OperatorVerificationRow = VerificationRow & {
+  party_name: string | null;
+  party_role: string | null;
+  party_type: string | null;
+  review_approved: boolean;
   customer_type: CustomerType;
   customer_name: string;
   customer_tax_id: string;
@@ -13,10 +17,15 @@ export type OperatorVerificationRow = VerificationRow & {
   customer_email: string;
 };
 
-const SELECT = `SELECT v.id, v.customer_id, v.project_id, v.environment, v.status, v.level, v.status_reason,
+const SELECT = `SELECT v.id, coalesce(v.customer_id, ap.customer_id) AS customer_id, v.associated_party_id,
+       v.project_id, v.environment, v.status, v.level, v.status_reason,
        v.created_at, v.updated_at, c.type AS customer_type, c.name AS customer_name,
-       c.tax_id AS customer_tax_id, c.country AS customer_country, c.email AS customer_email
-  FROM verifications v JOIN customers c ON c.id = v.customer_id`;
+       c.tax_id AS customer_tax_id, c.country AS customer_country, c.email AS customer_email,
+       ap.name AS party_name, ap.role AS party_role, ap.type AS party_type,
+       v.review_approved_at IS NOT NULL AS review_approved
+  FROM verifications v
+  LEFT JOIN associated_parties ap ON ap.id = v.associated_party_id
+  JOIN customers c ON c.id = coalesce(v.customer_id, ap.customer_id)`;
 
 /** Verifications in a status, the longest waiting first (they entered it at `updated_at`). */
 export async function listVerificationQueue(

@@ -11,13 +11,15 @@ import { type PageRequest, type PageResult, pageResult } from '../../core/pagina
 import type { QueueFilter } from '../../core/queue-filter.ts';
 import type { Database } from '../../db/types.ts';
 import { presentOperatorDocument } from '../documents/presenter.ts';
-import { listVerificationDocuments } from '../documents/service.ts';
+import { listPartyDocuments, listVerificationDocuments } from '../documents/service.ts';
+import { missingOf } from '../kyb/service.ts';
 import { type Actor, recordAudit } from '../projects/audit.ts';
+import { decideVerification } from './decide.ts';
+import { ownershipTree } from './ownership-tree.ts';
 import { presentVerification, type VerificationView } from './presenter.ts';
 import { type StatusReasonInput, statusReasonFor } from './reasons.ts';
 import * as repo from './review-repo.ts';
 import type { VerificationStatus } from './state.ts';
-import { transitionVerification } from './transition.ts';
 
 /** The outcomes of a review: where UNDER_VERIFICATION may go (VERIFICATION_TRANSITIONS). */
 export const REVIEW_OUTCOMES = ['APPROVED', 'TEMPORARY_REJECTION', 'FINAL_REJECTION'] as const;
@@ -36,10 +38,40 @@ export function presentOperatorVerification(row: repo.OperatorVerificationRow) {
       country: row.customer_country,
       email: row.customer_email,
     },
+    ...(row.associated_party_id
+      ? {
+          associatedParty: {
+            id: row.associated_party_id,
+            type: row.party_type!,
+            role: row.party_role!,
+            name: row.party_name!,
+          },
+        }
+      : {}),
+    reviewApproved: row.review_approved,
   };
 }
 
-export type OperatorVerificationView = ReturnType<typeof presentOperatorVerification>;
+/** Adds to each customer's own verification what still stands between it and APPROVED. */
+async function withMissing<T extends { customerId: string; associatedPartyId?: string; status: string }>(
+  db: Database,
+  views: T[],
+): Promise<(T & { missing?: string[] })[]> {
+  const own = views.filter((view) => !view.associatedPartyId && view.status === 'UNDER_VERIFICATION');
+  const missing = await missingOf(
+    db,
+    own.map((view) => view.customerId),
+  );
+  return views.map((view) =>
+    !view.associatedPartyId && view.status === 'UNDER_VERIFICATION'
+      ? { ...view, missing: missing.get(view.customerId) ?? [] }
+      : view,
+  );
+}
+
+export type OperatorVerificationView = ReturnType<typeof presentOperatorVerification> & {
+  missing?: string[];
+};
 
 export function createVerificationReviewService(deps: { db: Database; clock: Clock }) {
   const { db, clock } = deps;
@@ -49,14 +81,29 @@ export function createVerificationReviewService(deps: { db: Database; clock: Clo
     page: PageRequest,
   ): Promise<PageResult<OperatorVerificationView>> {
     const { rows, total } = await repo.listVerificationQueue(db, filter, page.limit, page.offset);
-    return pageResult(page, rows.map(presentOperatorVerification), total);
+    return pageResult(page, await withMissing(db, rows.map(presentOperatorVerification)), total);
   }
 
   async function get(id: string) {
     const row = await repo.findOperatorVerification(db, id);
     if (!row) throw notFound('Verification');
     const documents = await listVerificationDocuments(db, id);
-    return { ...presentOperatorVerification(row), documents: documents.map(presentOperatorDocument) };
+    const [view] = await withMissing(db, [presentOperatorVerification(row)]);
+    const business = row.customer_type === 'BUSINESS' && !row.associated_party_id;
+    return {
+      ...view!,
+      documents: documents.map(presentOperatorDocument),
+      ...(business
+        ? {
+            ownershipTree: await ownershipTree(
+              db,
+              { projectId: row.project_id, environment: row.environment },
+              row.customer_id,
+              await listPartyDocuments(db, row.customer_id),
+            ),
+          }
+        : {}),
+    };
   }
 
   async function review(
@@ -67,7 +114,7 @@ export function createVerificationReviewService(deps: { db: Database; clock: Clo
     const reason = statusReasonFor(input.status, input.statusReason);
     return db.transaction(async (tx) => {
       const at = clock();
-      const { before, after } = await transitionVerification(
+      const { before, after } = await decideVerification(
         tx,
         id,
         input.status as VerificationStatus,

@@ -1,15 +1,16 @@
 /**
- * Sandbox verification outcomes, chosen by the last character of the customer's taxId and applied by a
- * worker shortly after creation, through the same transitions and events as production:
+ * Sandbox verification outcomes, chosen by the last character of the customer's (or the associated
+ * party's) taxId and applied by a worker shortly after creation, through the same transitions and events as production:
  * `1` stays NOT_STARTED, `2` TEMPORARY_REJECTION, `3` FINAL_REJECTION, anything else APPROVED — each
  * passing through UNDER_VERIFICATION first.
  */
 
 import type { Clock } from '../../core/clock.ts';
 import type { Database } from '../../db/types.ts';
+import { acceptTerms, hasParties } from '../kyb/service.ts';
+import { decideVerification } from './decide.ts';
 import { claimDueSandboxVerifications, clearSandboxDue } from './repo.ts';
 import type { StatusReason, VerificationStatus } from './state.ts';
-import { transitionVerification } from './transition.ts';
 
 export type SandboxOutcome = { status: VerificationStatus; statusReason?: StatusReason } | null;
 
@@ -54,8 +55,15 @@ export async function applyDueSandboxOutcomes(db: Database, clock: Clock, batch 
       const outcome = sandboxOutcome(verification.tax_id);
       if (!outcome || verification.status !== 'NOT_STARTED') continue;
       const at = clock();
-      await transitionVerification(tx, verification.id, 'UNDER_VERIFICATION', undefined, at);
-      await transitionVerification(tx, verification.id, outcome.status, outcome.statusReason, at);
+      const party = verification.associated_party_id ?? null;
+      // The simulated customer accepts the terms on the way, as a real one does on the hosted page; a
+      // business that has declared no parties yet is decided on its own (no sandbox flow gains a step).
+      if (party === null) await acceptTerms(tx, verification.customer_id, at);
+      const standInForParties = party === null && !(await hasParties(tx, verification.customer_id));
+      await decideVerification(tx, verification.id, 'UNDER_VERIFICATION', undefined, at);
+      await decideVerification(tx, verification.id, outcome.status, outcome.statusReason, at, {
+        standInForParties,
+      });
     }
     return due.length;
   });

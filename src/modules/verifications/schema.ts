@@ -21,6 +21,9 @@ export const VerificationSchema = Type.Object(
   {
     id: Uuid(),
     customerId: Uuid(),
+    associatedPartyId: Type.Optional(
+      Uuid('Set on the verification of an associated party of the (business) customer'),
+    ),
     status: VerificationStatusSchema,
     level: Type.Literal('STANDARD'),
     statusReason: StatusReasonSchema,

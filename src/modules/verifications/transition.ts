@@ -28,7 +28,7 @@ export async function transitionVerification(
   const after = presentVerification({ ...row, status: to, status_reason: reason, updated_at: at });
   await recordEvent(tx, {
     tenant: { projectId: row.project_id, environment: row.environment },
-    type: 'customer.verification.updated',
+    type: row.associated_party_id ? 'associated_party.verification.updated' : 'customer.verification.updated',
     resourceType: 'verification',
     resourceId: row.id,
     data: after,

@@ -17,6 +17,7 @@ import { webActor } from '../../modules/web-users/service.ts';
 import { pageOf } from '../dashboard/render.ts';
 import { badge, csrfField, dateTime, type Html, html, notice, pager, table } from '../html.ts';
 import { sendConsole } from './frame.ts';
+import { kybSections } from './ownership.ts';
 
 const Csrf = { _csrf: Type.Optional(Type.String({ maxLength: 64 })) };
 const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
@@ -155,7 +156,7 @@ ${table(
   queue.data.map(
     (
       v,
-    ) => html`<tr><td><a href="/console/reviews/verifications/${v.id}">${v.customer.name}</a></td><td><code>${v.customer.taxId}</code></td>
+    ) => html`<tr><td><a href="/console/reviews/verifications/${v.id}">${v.associatedParty ? `${v.associatedParty.name} (${v.associatedParty.role} of ${v.customer.name})` : v.customer.name}</a>${v.missing && v.missing.length > 0 ? html`<br><span class="hint">waiting for ${v.missing.length} item${v.missing.length === 1 ? '' : 's'}</span>` : html``}</td><td><code>${v.customer.taxId}</code></td>
 <td><code>${v.projectId.slice(0, 8)}</code> ${v.environment}</td><td>${badge(v.status)}</td><td>${dateTime(v.updatedAt)}</td></tr>`,
   ),
   'Nothing waiting for review.',
@@ -171,13 +172,14 @@ ${table(
 <dt>Name</dt><dd>${v.customer.name}</dd><dt>Type</dt><dd>${v.customer.type}</dd><dt>Tax id</dt><dd><code>${v.customer.taxId}</code></dd>
 <dt>Country</dt><dd>${v.customer.country}</dd><dt>E-mail</dt><dd>${v.customer.email}</dd><dt>Status</dt><dd>${badge(v.status)}</dd></dl></section>
 ${
-  v.status === 'UNDER_VERIFICATION'
+  v.status === 'UNDER_VERIFICATION' && !v.reviewApproved
     ? html`<section class="panel"><h2>Decision</h2><form method="post" action="/console/reviews/verifications/${v.id}">${csrfField(csrf)}
 <div class="field"><label for="status">Outcome</label><select id="status" name="status">${REVIEW_OUTCOMES.map((o) => html`<option value="${o}">${o.replaceAll('_', ' ')}</option>`)}</select></div>
 <div class="field"><label for="rejectLabels">Reject labels <span class="hint">(comma separated, for rejections)</span></label><input id="rejectLabels" name="rejectLabels" maxlength="500"></div>
 <button type="submit">Record decision</button></form></section>`
     : html``
 }</div>
+${kybSections(v)}
 <h2>Submitted documents</h2>
 ${v.documents.length > 0 ? html`<div class="grid">${v.documents.map(inlineDocument)}</div>` : html`<p class="empty">No documents submitted.</p>`}`;
     return sendConsole(request, reply, `Verification of ${v.customer.name}`, body);

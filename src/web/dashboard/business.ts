@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Environment } from '../../lib/environment.ts';
+import { createAssociatedPartyService } from '../../modules/associated-parties/service.ts';
 import { createBalanceService } from '../../modules/balances/service.ts';
 import { createBankAccountService } from '../../modules/bank-accounts/service.ts';
 import { verificationLinkMinter } from '../../modules/customers/link.ts';
@@ -26,6 +27,7 @@ import {
   transactionFilterFields,
 } from '../transaction-search.ts';
 import { EnvIdParams, EnvParams, tenantOf } from './frame.ts';
+import { kybSections } from './kyb.ts';
 import { pageOf, type Render } from './render.ts';
 
 const amountOrDash = (value: string | null) => value ?? '—';
@@ -112,12 +114,15 @@ ${pager(`/${env}/customers`, { q }, result.pagination.page, result.pagination.ha
     const id = (request.params as { id: string }).id;
     const customer = await customersFor(env).get(tenant, id, { includeTransactionLimits: true });
     const all = { page: 1, limit: 50, offset: 0 };
-    const [accounts, held, requests, recent, holds] = await Promise.all([
+    const parties = createAssociatedPartyService({ ...ctx, link: verificationLinkMinter(ctx, env) });
+    const [accounts, held, requests, recent, holds, partyPage, documentPage] = await Promise.all([
       bankAccounts.list(tenant, { customerId: id }, all),
       balances.get(tenant, id),
       limitRequests.list(tenant, id, { page: 1, limit: 10, offset: 0 }),
       transactions.list(tenant, { customerId: id }, { page: 1, limit: 10, offset: 0 }),
       holdReasonsOfCustomer(ctx.db, tenant, id),
+      parties.list(tenant, id, all),
+      documents.list(tenant, id, all),
     ]);
     const limits = customer.transactionLimits!;
     const body = html`${holdPanel(holds)}<div class="grid">
@@ -135,6 +140,7 @@ ${when(request.session!.user.role === 'admin', () => html`<p><a href="/${env}/li
 <section class="panel" aria-labelledby="balances"><h2 id="balances">Balances</h2><dl>
 ${held.balances.map((balance) => html`<dt>${balance.currency}</dt><dd>${balance.amount}</dd>`)}</dl></section>
 </div>
+${kybSections(env, customer, partyPage.data, documentPage.data)}
 <h2>Bank accounts</h2>
 ${table(
   ['Name', 'PIX key', 'Holder', 'Holder check', 'Created'],

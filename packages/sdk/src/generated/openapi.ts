@@ -42,6 +42,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customers/{id}/verifications/{verificationId}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a verification for review, with the documents uploaded through the API
+         * @description The verification of the customer, or of one of its associated parties (the party's verification.id). Moves NOT_STARTED or TEMPORARY_REJECTION to UNDER_VERIFICATION exactly as the hosted page's submission does, attaching the documents uploaded since the last submission. 409 requirements_not_met unless every requirement of the owner (terms, documents) is SENT; 409 invalid_state_transition from any other status.
+         */
+        post: operations["submitVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{id}/verifications/{verificationId}": {
         parameters: {
             query?: never;
@@ -150,8 +170,8 @@ export interface paths {
         get: operations["listDocuments"];
         put?: never;
         /**
-         * Upload a document for a customer (the evidence a limit request names)
-         * @description multipart/form-data with one `file` part (PDF, JPEG or PNG, recognised from its content, at most 3 MB) and an optional `type` field. Larger files answer 413 payload_too_large; other contents 415 unsupported_media_type. The answer's id is a limit request's supportingDocumentId.
+         * Upload a document for a customer: evidence for a limit request, or for its verification
+         * @description multipart/form-data with one `file` part (PDF, JPEG or PNG, recognised from its content, at most 3 MB), an optional `type` field (default LIMIT_REQUEST_BANK_STATEMENT), `side` (FRONT or BACK) and `associatedPartyId` (a document of one of its associated parties). Larger files answer 413 payload_too_large; other contents 415 unsupported_media_type. Identity and company documents wait for the owner's next submission (POST /customers/{id}/verifications/{verificationId}/submit); the answer's id is a limit request's supportingDocumentId.
          */
         post: operations["uploadDocument"];
         delete?: never;
@@ -552,6 +572,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customers/{id}/associated-parties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a customer's associated parties, newest first */
+        get: operations["listAssociatedParties"];
+        put?: never;
+        /**
+         * Add an associated party (UBO, shareholder or representative) to a business customer
+         * @description An INDIVIDUAL party gets its own verification and hosted link. 422 customer_not_business for an INDIVIDUAL customer, ownership_exceeded when the direct ownership of one owner would pass 100%, ownership_cycle when a company would own, through its parents, a company that owns it.
+         */
+        post: operations["createAssociatedParty"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{id}/associated-parties/{partyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an associated party */
+        get: operations["retrieveAssociatedParty"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove an associated party while the customer is not APPROVED
+         * @description 409 customer_approved once the customer is APPROVED; 409 conflict while the party owns other parties.
+         */
+        delete: operations["deleteAssociatedParty"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{id}/tos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a link where the customer accepts the terms of service
+         * @description A hosted page on the environment's public address, valid 24 hours and usable once. Acceptance sets the customer's tosAcceptedAt, satisfies its TERMS_OF_SERVICE requirement and sends customer.updated.
+         */
+        post: operations["createTermsOfServiceLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "customer.created": {
@@ -734,6 +816,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "customer.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer's terms or requirements changed: terms accepted, an associated party added or removed, a document uploaded or submitted
+         * @description Sent to every enabled endpoint subscribed to `customer.updated`, at least once, in order per resource. Answer any 2xx within the delivery timeout (10 seconds by default); anything else is retried with exponential back-off.
+         */
+        post: operations["onCustomerUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "associated_party.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An associated party (UBO, shareholder or representative) was added to a business customer
+         * @description Sent to every enabled endpoint subscribed to `associated_party.created`, at least once, in order per resource. Answer any 2xx within the delivery timeout (10 seconds by default); anything else is retried with exponential back-off.
+         */
+        post: operations["onAssociatedPartyCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "associated_party.verification.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An associated party's verification changed status (its associatedPartyId names the party)
+         * @description Sent to every enabled endpoint subscribed to `associated_party.verification.updated`, at least once, in order per resource. Answer any 2xx within the delivery timeout (10 seconds by default); anything else is retried with exponential back-off.
+         */
+        post: operations["onAssociatedPartyVerificationUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook_endpoint.test": {
         parameters: {
             query?: never;
@@ -767,7 +909,7 @@ export interface components {
              * @description Machine-readable error code; one of a closed set
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "environment_mismatch" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "customer_exists" | "customer_not_approved" | "limit_request_in_review" | "invalid_state_transition" | "limit_exceeded" | "idempotency_key_reused" | "rate_limited" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "bank_account_not_verified" | "exchange_rate_expired" | "exchange_rate_used" | "compliance_hold" | "sanctioned_address" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "unauthorized" | "environment_mismatch" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "customer_exists" | "customer_not_approved" | "limit_request_in_review" | "invalid_state_transition" | "limit_exceeded" | "idempotency_key_reused" | "rate_limited" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "bank_account_not_verified" | "exchange_rate_expired" | "exchange_rate_used" | "compliance_hold" | "sanctioned_address" | "service_unavailable" | "internal_error" | "customer_not_business" | "ownership_exceeded" | "ownership_cycle" | "customer_approved" | "requirements_not_met";
             /** @description The request id, also sent as the X-Request-Id header */
             requestId: string;
             errors?: {
@@ -782,6 +924,11 @@ export interface components {
             id: string;
             /** Format: uuid */
             customerId: string;
+            /**
+             * Format: uuid
+             * @description Set on the verification of an associated party of the (business) customer
+             */
+            associatedPartyId?: string;
             /** @enum {string} */
             status: "NOT_STARTED" | "UNDER_VERIFICATION" | "APPROVED" | "TEMPORARY_REJECTION" | "FINAL_REJECTION";
             /** @enum {string} */
@@ -856,6 +1003,22 @@ export interface components {
                     remaining: string;
                 };
             };
+            tosAcceptedAt?: string | null;
+            /** @description What compliance still needs, and where each item stands */
+            requirements?: {
+                /**
+                 * @description TERMS_OF_SERVICE; IDENTITY_DOCUMENT and SELFIE (a person, the customer or an associated party); COMPANY_DOCUMENT (ARTICLES_OF_INCORPORATION or SHAREHOLDER_REGISTRY); REPRESENTATIVE (at least one, approved)
+                 * @enum {string}
+                 */
+                name: "TERMS_OF_SERVICE" | "IDENTITY_DOCUMENT" | "SELFIE" | "COMPANY_DOCUMENT" | "REPRESENTATIVE";
+                /** @enum {string} */
+                status: "NOT_SENT" | "SENT" | "APPROVED" | "REJECTED";
+                /**
+                 * Format: uuid
+                 * @description The associated party the requirement is about
+                 */
+                associatedPartyId?: string;
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -974,14 +1137,24 @@ export interface components {
              */
             id: string;
             /**
-             * @description What the document is; the supportingDocumentType of the limit request that names it
+             * @description What the document is: the evidence of a limit request (its supportingDocumentType), an identity document, or a company's record (for a verification's requirements)
              * @enum {string}
              */
-            type: "LIMIT_REQUEST_BANK_STATEMENT";
+            type: "LIMIT_REQUEST_BANK_STATEMENT" | "PASSPORT" | "ID_CARD" | "DRIVERS_LICENSE" | "RESIDENCE_PERMIT" | "SELFIE" | "PROOF_OF_ADDRESS" | "ARTICLES_OF_INCORPORATION" | "SHAREHOLDER_REGISTRY" | "FINANCIAL_STATEMENT";
             /** @description The name the file was uploaded with */
             fileName: string;
             /** @description Size in bytes */
             size: number;
+            /**
+             * @description Which side of a card
+             * @enum {string}
+             */
+            side?: "FRONT" | "BACK";
+            /**
+             * Format: uuid
+             * @description The associated party the document is of, when not the customer
+             */
+            associatedPartyId?: string;
             /** Format: date-time */
             createdAt: string;
         };
@@ -989,7 +1162,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[] | null;
+            events: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "webhook_endpoint.test")[] | null;
             /**
              * @description DISABLED once every delivery has failed for the configured period (3 days by default)
              * @enum {string}
@@ -1013,7 +1186,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test";
+            eventType: "customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "webhook_endpoint.test";
             /** @enum {string} */
             status: "PENDING" | "DELIVERED" | "FAILED";
             /** @description Every attempt, oldest first */
@@ -1384,6 +1557,56 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        AssociatedParty: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            customerId: string;
+            /** @enum {string} */
+            type: "INDIVIDUAL" | "BUSINESS";
+            /** @enum {string} */
+            role: "UBO" | "SHAREHOLDER" | "REPRESENTATIVE";
+            name: string;
+            taxId: string;
+            /** Format: date */
+            birthDate?: string;
+            /** Format: date */
+            incorporationDate?: string;
+            email: string;
+            address: {
+                line1: string;
+                city: string;
+                state: string;
+                postalCode: string;
+                country: string;
+            };
+            ownershipPercentage?: number;
+            /**
+             * @description The party's share of the customer, multiplied along its parents, two decimals rounded down
+             * @example 30.00
+             */
+            effectiveOwnership?: string;
+            /** Format: uuid */
+            parentId?: string;
+            /** @description INDIVIDUAL parties only: each verifies on its own hosted link */
+            verification?: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                status: "NOT_STARTED" | "UNDER_VERIFICATION" | "APPROVED" | "TEMPORARY_REJECTION" | "FINAL_REJECTION";
+                /** @enum {string} */
+                level: "STANDARD";
+                /**
+                 * Format: uri
+                 * @description The party's own hosted verification page
+                 */
+                link: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /** @description A customer was created */
         CustomerCreatedEvent: {
             /**
@@ -1527,6 +1750,54 @@ export interface components {
              */
             createdAt: string;
             data: components["schemas"]["Transaction"];
+        };
+        /** @description A customer's terms or requirements changed: terms accepted, an associated party added or removed, a document uploaded or submitted */
+        CustomerUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id header
+             */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "customer.updated";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            data: components["schemas"]["Customer"];
+        };
+        /** @description An associated party (UBO, shareholder or representative) was added to a business customer */
+        AssociatedPartyCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id header
+             */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "associated_party.created";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            data: components["schemas"]["AssociatedParty"];
+        };
+        /** @description An associated party's verification changed status (its associatedPartyId names the party) */
+        AssociatedPartyVerificationUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id header
+             */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "associated_party.verification.updated";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            data: components["schemas"]["Verification"];
         };
         /** @description A test event the partner asked for from the dashboard: sent to that one endpoint only, whatever its event filter, signed and retried like any other, and carrying the endpoint itself */
         WebhookEndpointTestEvent: {
@@ -1762,7 +2033,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1807,7 +2078,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1950,6 +2221,178 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    submitVerification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: within 24 hours the same key and request return the first answer (with `Idempotent-Replayed: true`); the same key with another request is refused with 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Customer identifier */
+                id: string;
+                /** @description Verification identifier */
+                verificationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2353,7 +2796,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2398,7 +2841,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2810,7 +3253,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2855,7 +3298,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3307,11 +3750,21 @@ export interface operations {
                      */
                     file: string;
                     /**
-                     * @description What the document is; the supportingDocumentType of the limit request that names it
+                     * @description What the document is: the evidence of a limit request (its supportingDocumentType), an identity document, or a company's record (for a verification's requirements)
                      * @default LIMIT_REQUEST_BANK_STATEMENT
                      * @enum {string}
                      */
-                    type?: "LIMIT_REQUEST_BANK_STATEMENT";
+                    type?: "LIMIT_REQUEST_BANK_STATEMENT" | "PASSPORT" | "ID_CARD" | "DRIVERS_LICENSE" | "RESIDENCE_PERMIT" | "SELFIE" | "PROOF_OF_ADDRESS" | "ARTICLES_OF_INCORPORATION" | "SHAREHOLDER_REGISTRY" | "FINANCIAL_STATEMENT";
+                    /**
+                     * @description Which side of a card
+                     * @enum {string}
+                     */
+                    side?: "FRONT" | "BACK";
+                    /**
+                     * Format: uuid
+                     * @description An associated party of the customer whose document this is (its verification's requirements)
+                     */
+                    associatedPartyId?: string;
                 };
             };
         };
@@ -3377,7 +3830,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3422,7 +3875,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3795,7 +4248,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3840,7 +4293,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4013,7 +4466,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to receive; omitted: every type, including types added later */
-                    events?: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[];
+                    events?: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "webhook_endpoint.test")[];
                 };
             };
         };
@@ -4034,7 +4487,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[] | null;
+                        events: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "webhook_endpoint.test")[] | null;
                         /**
                          * @description DISABLED once every delivery has failed for the configured period (3 days by default)
                          * @enum {string}
@@ -4082,7 +4535,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4127,7 +4580,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4445,7 +4898,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "webhook_endpoint.test")[] | null;
+                        events: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "webhook_endpoint.test")[] | null;
                         /**
                          * @description DISABLED once every delivery has failed for the configured period (3 days by default)
                          * @enum {string}
@@ -4508,7 +4961,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4553,7 +5006,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4803,7 +5256,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4848,7 +5301,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5005,7 +5458,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5050,7 +5503,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5213,7 +5666,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5258,7 +5711,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5382,7 +5835,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5427,7 +5880,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5768,7 +6221,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5813,7 +6266,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5944,7 +6397,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5989,7 +6442,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6411,7 +6864,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6456,7 +6909,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6599,7 +7052,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6644,7 +7097,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6786,7 +7239,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6831,7 +7284,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6993,7 +7446,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold */
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7038,7 +7491,780 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAssociatedParties: {
+        parameters: {
+            query?: {
+                /** @description Page number to fetch (1 is the newest) */
+                page?: number;
+                /**
+                 * @description Synonym of page: the `nextCursor` of the previous answer, passed back as is
+                 * @example 2
+                 */
+                cursor?: string;
+                /** @description Page size, 1 to 50 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AssociatedParty"][];
+                        pagination: {
+                            /** @description Page size in force */
+                            size: number;
+                            /** @description Total number of items */
+                            total: number;
+                            hasNextPage: boolean;
+                            page: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createAssociatedParty: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: within 24 hours the same key and request return the first answer (with `Idempotent-Replayed: true`); the same key with another request is refused with 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "INDIVIDUAL" | "BUSINESS";
+                    /**
+                     * @description UBO: an ultimate beneficial owner; SHAREHOLDER: an owner (an individual at 25% or more, counted through parents, is a UBO all the same); REPRESENTATIVE: acts for the company (at least one is verified)
+                     * @enum {string}
+                     */
+                    role: "UBO" | "SHAREHOLDER" | "REPRESENTATIVE";
+                    name: string;
+                    /** @description For an address in BRA: a CPF (INDIVIDUAL) or CNPJ (BUSINESS) with valid check digits */
+                    taxId: string;
+                    /**
+                     * Format: date
+                     * @description INDIVIDUAL only
+                     * @example 2019-05-14
+                     */
+                    birthDate?: string;
+                    /**
+                     * Format: date
+                     * @description BUSINESS only
+                     * @example 2019-05-14
+                     */
+                    incorporationDate?: string;
+                    /** Format: email */
+                    email: string;
+                    address: {
+                        line1: string;
+                        city: string;
+                        state: string;
+                        postalCode: string;
+                        /**
+                         * @description ISO 3166-1 alpha-3 country code
+                         * @example BRA
+                         */
+                        country: string;
+                    };
+                    /**
+                     * @description UBO and SHAREHOLDER only (required for them): the share of the direct owner (the customer, or the parent party), 0 < p ≤ 100, at most two decimals
+                     * @example 33.33
+                     */
+                    ownershipPercentage?: number;
+                    /**
+                     * Format: uuid
+                     * @description A BUSINESS party of the same customer, with an ownership, that owns this one (ownership chains)
+                     */
+                    parentId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssociatedParty"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retrieveAssociatedParty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Customer identifier */
+                id: string;
+                /** @description Associated party identifier */
+                partyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssociatedParty"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAssociatedParty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Customer identifier */
+                id: string;
+                /** @description Associated party identifier */
+                partyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createTermsOfServiceLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: within 24 hours the same key and request return the first answer (with `Idempotent-Replayed: true`); the same key with another request is refused with 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where the page sends the customer after acceptance (http or https) */
+                    redirectUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description The hosted acceptance page: single use
+                         */
+                        url: string;
+                        /**
+                         * Format: date-time
+                         * @description 24 hours after creation
+                         */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7336,6 +8562,93 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TransactionUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx acknowledges it; any other answer is retried) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCustomerUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every redelivery, so receivers can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse values far from your clock */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx acknowledges it; any other answer is retried) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAssociatedPartyCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every redelivery, so receivers can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse values far from your clock */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociatedPartyCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx acknowledges it; any other answer is retried) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAssociatedPartyVerificationUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every redelivery, so receivers can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse values far from your clock */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociatedPartyVerificationUpdatedEvent"];
             };
         };
         responses: {
