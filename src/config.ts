@@ -6,6 +6,7 @@ import { parseAmount } from './core/money.ts';
 import type { Environment } from './lib/environment.ts';
 import { merchantProblem, SANDBOX_PIX_KEY } from './lib/pix-brcode.ts';
 import { type ChainsConfig, parseChainsConfig } from './modules/rails/chains/networks.ts';
+import { type PspConfig, PspConfigError, parsePspConfig } from './modules/rails/pix/psp/config.ts';
 
 export type LimitSet = { single: bigint; daily: bigint; monthly: bigint };
 
@@ -112,6 +113,11 @@ export type Config = {
   /** Blockchains, stablecoin contracts, nodes and confirmations. */
   chains: ChainsConfig;
   moneyOut: MoneyOutConfig;
+  /**
+   * The PSP each environment's PIX rail talks to (`PONTE_PIX_*`, `PONTE_SANDBOX_PIX_*`); undefined:
+   * production has no PIX rail (503), the sandbox simulates it.
+   */
+  pix: { production: PspConfig | undefined; sandbox: PspConfig | undefined };
   /** Partner request log: how long entries are kept, and how often queued entries are written. */
   requestLog: { retentionMs: number; flushIntervalMs: number };
   /** The e-mail address of the Default project's first dashboard admin, invited on first run. */
@@ -244,6 +250,18 @@ function moneyOutConfig(env: NodeJS.ProcessEnv): MoneyOutConfig {
   };
 }
 
+function pixConfig(env: NodeJS.ProcessEnv): Config['pix'] {
+  try {
+    return {
+      production: parsePspConfig(env, 'PONTE_PIX_'),
+      sandbox: parsePspConfig(env, 'PONTE_SANDBOX_PIX_'),
+    };
+  } catch (error) {
+    if (error instanceof PspConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -317,6 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     ),
     moneyOut: moneyOutConfig(env),
+    pix: pixConfig(env),
     requestLog: {
       retentionMs: atLeastOne(env, 'PONTE_REQUEST_LOG_RETENTION_DAYS', 30) * 24 * 3_600_000,
       flushIntervalMs: atLeastOne(env, 'PONTE_REQUEST_LOG_FLUSH_MS', 1_000),

@@ -5,9 +5,12 @@ import { type Clock, systemClock } from './core/clock.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrate } from './db/migrate.ts';
 import type { Database } from './db/types.ts';
+import { pspObserver } from './http/pix-metrics.ts';
 import { loadInstanceKeys } from './lib/instance-keys.ts';
 import { ApiKeyCache } from './modules/projects/key-cache.ts';
 import { openChainRegistry } from './modules/rails/chains/registry.ts';
+import { openPixRails } from './modules/rails/pix/registry.ts';
+import { pixHandlers } from './modules/transactions/pix-handlers.ts';
 
 /** `database`, when given, is used (and migrated) instead of connecting to the configured one. */
 export async function openContext(
@@ -26,7 +29,17 @@ export async function openContext(
     await migrate(db);
     const instanceKeys = await loadInstanceKeys(db, config.instanceSecret, clock());
     const chains = await openChainRegistry(db, config.chains, instanceKeys.encryption, clock());
-    return { config, db, clock, keys: new ApiKeyCache(db, config.apiKeyCacheTtlMs), instanceKeys, chains };
+    const pix = openPixRails(config.pix, pspObserver);
+    pix.register(pixHandlers({ db, clock, config, chains }));
+    return {
+      config,
+      db,
+      clock,
+      keys: new ApiKeyCache(db, config.apiKeyCacheTtlMs),
+      instanceKeys,
+      chains,
+      pix,
+    };
   } catch (error) {
     await db.close();
     throw error;

@@ -86,7 +86,13 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
   const chainPoll = ctx.config.chains.pollIntervalMs;
   const loops = [
     startLoop('sandbox-verifications', 200, () => applyDueSandboxOutcomes(ctx.db, ctx.clock), log, idle),
-    startLoop('transaction-expiry', 1_000, () => expireDueTransactions(ctx.db, ctx.clock), log, idle),
+    startLoop(
+      'transaction-expiry',
+      1_000,
+      () => expireDueTransactions(ctx.db, ctx.clock, 100, ctx.pix),
+      log,
+      idle,
+    ),
     startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx), log, idle),
     startLoop('pix-payouts', 500, () => submitDuePayouts(ctx), log, idle),
     startLoop('chain-signer', chainPoll, () => signQueued(ctx), log, idle),

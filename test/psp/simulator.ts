@@ -126,6 +126,7 @@ export async function startPspSimulator(options: SimulatorOptions) {
   const held: unknown[][] = [];
   const pending = new Set<Promise<unknown>>();
   let tokensIssued = 0;
+  const hooks: { beforeAnswer?: (method: string, path: string) => Promise<void> } = {};
   const faults: Faults = { drop: false, duplicate: false, reorder: false, delayMs: 0 };
 
   function track<T>(promise: Promise<T>): Promise<T> {
@@ -274,6 +275,7 @@ export async function startPspSimulator(options: SimulatorOptions) {
   async function route(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
     const url = new URL(req.url ?? '/', 'https://psp.invalid');
     const method = req.method ?? 'GET';
+    if (hooks.beforeAnswer) await hooks.beforeAnswer(method, url.pathname);
     if (faults.delayMs > 0) await new Promise((r) => setTimeout(r, faults.delayMs));
     const routeName = `${method} ${url.pathname}`;
     const failure = failures.find((f) => f.count > 0 && f.route.test(routeName));
@@ -547,6 +549,8 @@ export async function startPspSimulator(options: SimulatorOptions) {
     clientId,
     clientSecret,
     faults,
+    /** `beforeAnswer` runs before each answer (while Ponte waits for it). */
+    hooks,
     violations,
     calls,
     charges,
