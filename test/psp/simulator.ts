@@ -86,6 +86,8 @@ export type SimulatorOptions = {
   /** How notifications reach Ponte (default: an HTTP(S) POST). */
   deliver?: Delivery;
   port?: number;
+  /** The most items the PSP puts on one page of a listing, whatever is asked (real PSPs cap it). */
+  maxPageSize?: number;
 };
 
 const AMOUNT = /^\d{1,10}\.\d{2}$/;
@@ -220,7 +222,7 @@ export async function startPspSimulator(options: SimulatorOptions) {
 
   function page<T>(items: T[], query: URLSearchParams) {
     const current = Number(query.get('paginacao.paginaAtual') ?? '0');
-    const size = Number(query.get('paginacao.itensPorPagina') ?? '100');
+    const size = Math.min(Number(query.get('paginacao.itensPorPagina') ?? '100'), options.maxPageSize ?? 1000);
     const pages = Math.max(1, Math.ceil(items.length / size));
     return {
       parametros: {

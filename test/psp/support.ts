@@ -14,7 +14,7 @@ export function testCertificates(): PspCertificates {
 }
 
 export async function startSimulator(
-  options: { deliver?: Delivery; tokenSeconds?: number } = {},
+  options: { deliver?: Delivery; tokenSeconds?: number; maxPageSize?: number } = {},
 ): Promise<PspSimulator> {
   return startPspSimulator({ certificates: testCertificates(), ...options });
 }
