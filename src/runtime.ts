@@ -5,12 +5,14 @@ import { type Clock, systemClock } from './core/clock.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrate } from './db/migrate.ts';
 import type { Database } from './db/types.ts';
-import { pspObserver } from './http/pix-metrics.ts';
 import { loadInstanceKeys } from './lib/instance-keys.ts';
 import { ApiKeyCache } from './modules/projects/key-cache.ts';
 import { openChainRegistry } from './modules/rails/chains/registry.ts';
+import { pspObserver, watchPixRail } from './modules/rails/pix/metrics.ts';
 import { openPixRails } from './modules/rails/pix/registry.ts';
+import { pendingSends } from './modules/rails/pix/service.ts';
 import { pixHandlers } from './modules/transactions/pix-handlers.ts';
+import { sweepStates } from './modules/transactions/pix-sweep-repo.ts';
 
 /** `database`, when given, is used (and migrated) instead of connecting to the configured one. */
 export async function openContext(
@@ -31,6 +33,20 @@ export async function openContext(
     const chains = await openChainRegistry(db, config.chains, instanceKeys.encryption, clock());
     const pix = openPixRails(config.pix, pspObserver);
     pix.register(pixHandlers({ db, clock, config, chains }));
+    watchPixRail(db, async (reader) => {
+      const [sweeps, pending] = await Promise.all([sweepStates(reader), pendingSends(reader)]);
+      const now = clock().getTime();
+      return (['production', 'sandbox'] as const)
+        .filter((environment) => config.pix[environment])
+        .map((environment) => {
+          const sweep = sweeps.find((s) => s.environment === environment);
+          return {
+            environment,
+            lagSeconds: sweep?.completed_at ? Math.max(0, (now - sweep.completed_at.getTime()) / 1000) : null,
+            pendingSends: pending.find((p) => p.environment === environment)?.count ?? 0,
+          };
+        });
+    });
     return {
       config,
       db,

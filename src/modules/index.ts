@@ -23,7 +23,6 @@ import { LimitRequestSchema } from './limit-requests/schema.ts';
 import { complianceOperatorRoutes } from './operators/routes.ts';
 import { partnerFeeOperatorRoutes } from './partner-fees/routes.ts';
 import { projectOperatorRoutes } from './projects/routes.ts';
-import { pixProviderRoutes } from './rails/pix/provider-routes.ts';
 import { pixWebhookRoutes } from './rails/pix/psp/webhook-routes.ts';
 import { sandboxDepositRoutes } from './rails/pix/sandbox-routes.ts';
 import { rateOperatorRoutes } from './rates/routes.ts';
@@ -69,11 +68,7 @@ export const partnerRoutes: PublicPlugin[] = [
 ];
 
 /** Routes on the public listeners that carry their own authentication (or none): pages, provider callbacks. */
-export const openPublicRoutes: PublicPlugin[] = [
-  pixProviderRoutes,
-  pixWebhookRoutes,
-  hostedVerificationRoutes,
-];
+export const openPublicRoutes: PublicPlugin[] = [pixWebhookRoutes, hostedVerificationRoutes];
 
 /** Routes on the operator listener, behind an operator token. */
 export const operatorRoutes: OperatorPlugin[] = [

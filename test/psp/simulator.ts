@@ -222,7 +222,10 @@ export async function startPspSimulator(options: SimulatorOptions) {
 
   function page<T>(items: T[], query: URLSearchParams) {
     const current = Number(query.get('paginacao.paginaAtual') ?? '0');
-    const size = Math.min(Number(query.get('paginacao.itensPorPagina') ?? '100'), options.maxPageSize ?? 1000);
+    const size = Math.min(
+      Number(query.get('paginacao.itensPorPagina') ?? '100'),
+      options.maxPageSize ?? 1000,
+    );
     const pages = Math.max(1, Math.ceil(items.length / size));
     return {
       parametros: {

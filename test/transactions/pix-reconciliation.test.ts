@@ -17,7 +17,8 @@ beforeAll(async () => {
   simulator = await startSimulator({
     maxPageSize: 2,
     deliver: async (url, body) =>
-      (await server.production.inject({ method: 'POST', url: new URL(url).pathname, payload: body })).statusCode,
+      (await server.production.inject({ method: 'POST', url: new URL(url).pathname, payload: body }))
+        .statusCode,
   });
   server = await startIsolatedServer({
     workers: false,
@@ -35,7 +36,9 @@ expectNoViolations(() => simulator);
 
 async function charge(amount: string) {
   const customer = (await production.post('/customers', individualBody())).json();
-  await server.ctx.db.query("UPDATE verifications SET status = 'APPROVED' WHERE customer_id = $1", [customer.id]);
+  await server.ctx.db.query("UPDATE verifications SET status = 'APPROVED' WHERE customer_id = $1", [
+    customer.id,
+  ]);
   return createOnRamp(production, customer.id, amount);
 }
 const txidOf = (transaction: { id: string }) => transaction.id.replace(/-/g, '');
@@ -100,6 +103,26 @@ describe('the PIX reconciliation sweep', () => {
     expect(await status(transaction.id)).toBe('SUCCESS');
   });
 
+  it('shows operators the rail in /metrics: PSP calls by route and outcome, token refreshes, the sweep lag', async () => {
+    await sweepEnvironment(server.ctx, 'production');
+    const text = (
+      await server.operator.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: `Bearer ${server.operatorToken}` },
+      })
+    ).body;
+    expect(text).toMatch(
+      /ponte_pix_psp_calls_total\{environment="production",route="GET \/pix",outcome="2xx"\} \d+/,
+    );
+    expect(text).toMatch(
+      /ponte_pix_psp_calls_total\{environment="production",route="GET \/pix",outcome="5xx"\} \d+/,
+    );
+    expect(text).toMatch(/ponte_pix_psp_token_refreshes_total\{environment="production"\} [1-9]/);
+    expect(text).toMatch(/ponte_pix_sweep_lag_seconds\{environment="production"\} [\d.e+-]+/);
+    expect(text).toMatch(/ponte_pix_pending_sends\{environment="production"\} 0/);
+  });
+
   it('is run by one process at a time: a sweep under way holds its lease', async () => {
     const results = await Promise.all([
       sweepEnvironment(server.ctx, 'production'),
@@ -122,13 +145,18 @@ describe('the PIX reconciliation sweep', () => {
 describe('the PIX reconciliation worker', () => {
   it('brings in a payment whose notification was lost within one sweep interval', async () => {
     const worker = await startIsolatedServer({
-      env: pspEnv(simulator, { PONTE_PIX_RECONCILE_EVERY_MS: '200', PONTE_PIX_WEBHOOK_URL: `${WEBHOOK_URL}/other` }),
+      env: pspEnv(simulator, {
+        PONTE_PIX_RECONCILE_EVERY_MS: '200',
+        PONTE_PIX_WEBHOOK_URL: `${WEBHOOK_URL}/other`,
+      }),
     });
     try {
       const api = client(worker.production, (await worker.newTenant()).productionKey);
       await setRate(worker, 'BRL/USDC', '0.2');
       const customer = (await api.post('/customers', individualBody())).json();
-      await worker.ctx.db.query("UPDATE verifications SET status = 'APPROVED' WHERE customer_id = $1", [customer.id]);
+      await worker.ctx.db.query("UPDATE verifications SET status = 'APPROVED' WHERE customer_id = $1", [
+        customer.id,
+      ]);
       const transaction = await createOnRamp(api, customer.id, '23.00');
       await lostPayment(transaction);
       await eventually(

@@ -29,7 +29,15 @@ export async function claimSweep(
 export async function endSweep(
   db: Executor,
   environment: Environment,
-  outcome: { complete: boolean; to: Date; now: Date; nextAt: Date; calls: number; applied: number; error: string | null },
+  outcome: {
+    complete: boolean;
+    to: Date;
+    now: Date;
+    nextAt: Date;
+    calls: number;
+    applied: number;
+    error: string | null;
+  },
 ): Promise<void> {
   await db.query(
     `UPDATE pix_sweeps
@@ -37,7 +45,16 @@ export async function endSweep(
             completed_at = CASE WHEN $2 THEN $4 ELSE completed_at END,
             next_at = $5, lease_until = NULL, last_calls = $6, last_applied = $7, last_error = $8
       WHERE environment = $1`,
-    [environment, outcome.complete, outcome.to, outcome.now, outcome.nextAt, outcome.calls, outcome.applied, outcome.error],
+    [
+      environment,
+      outcome.complete,
+      outcome.to,
+      outcome.now,
+      outcome.nextAt,
+      outcome.calls,
+      outcome.applied,
+      outcome.error,
+    ],
   );
 }
 

@@ -39,7 +39,10 @@ export async function sweepEnvironment(
   let error: string | null = null;
   const received = await rail.listReceived(from, to);
   const sent = await rail.listSent(from, to);
-  const recorded = await recordedDeposits(db, received.items.map((pix) => pix.endToEndId));
+  const recorded = await recordedDeposits(
+    db,
+    received.items.map((pix) => pix.endToEndId),
+  );
   for (const item of received.items) {
     // refunds' results ride on the PIX they give back; a recorded PIX is handed over again only then
     if (recorded.has(item.endToEndId) && item.refunds.every((r) => r.status === 'EM_PROCESSAMENTO')) continue;
@@ -56,7 +59,9 @@ export async function sweepEnvironment(
       await handlers.sent(environment, item);
     } catch (failure) {
       error = (failure as Error).message;
-      await recordApplyFailure(db, environment, 'sweep', { idEnvio: item.sendId }, error, clock()).catch(() => {});
+      await recordApplyFailure(db, environment, 'sweep', { idEnvio: item.sendId }, error, clock()).catch(
+        () => {},
+      );
     }
   }
   const complete = received.complete && sent.complete && error === null;
@@ -66,13 +71,20 @@ export async function sweepEnvironment(
       complete,
       to,
       now,
-      nextAt: new Date(now.getTime() + (complete ? config.reconcileEveryMs : Math.min(RETRY_MS, config.reconcileEveryMs))),
+      nextAt: new Date(
+        now.getTime() + (complete ? config.reconcileEveryMs : Math.min(RETRY_MS, config.reconcileEveryMs)),
+      ),
       calls: received.calls + sent.calls,
       applied,
       error: complete ? null : (error ?? 'the PSP listing could not be read completely'),
     }),
   );
-  return { complete, calls: received.calls + sent.calls, applied, seen: received.items.length + sent.items.length };
+  return {
+    complete,
+    calls: received.calls + sent.calls,
+    applied,
+    seen: received.items.length + sent.items.length,
+  };
 }
 
 /** Worker: the due sweeps of every environment with a PSP. */

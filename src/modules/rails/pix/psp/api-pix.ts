@@ -26,6 +26,18 @@ function cents(value: unknown): bigint | null {
   return BigInt(whole!) * 100n + BigInt(fraction!);
 }
 
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** An RFC 3339 instant within the years 0001-9999 (UTC) that a database can hold, or null. */
+export function instant(value: unknown): Date | null {
+  if (typeof value !== 'string') return null;
+  const m = RFC3339.exec(value);
+  if (!m || Number(m[6]) > 59) return null;
+  const at = new Date(value);
+  const year = at.getUTCFullYear();
+  return Number.isNaN(at.getTime()) || year < 1 || year > 9999 ? null : at;
+}
+
 function reasonOf(body: unknown, status: number): string {
   const b = body as { title?: unknown; detail?: unknown; mensagem?: unknown; nome?: unknown } | null;
   const text = [b?.title, b?.detail, b?.nome, b?.mensagem].filter((v) => typeof v === 'string').join(': ');
@@ -59,8 +71,8 @@ export function readPix(value: unknown): ReceivedPix | null {
   if (typeof v?.endToEndId !== 'string' || !E2E.test(v.endToEndId) || amount === null || amount <= 0n) {
     return null;
   }
-  const paidAt = typeof v.horario === 'string' ? new Date(v.horario) : new Date(Number.NaN);
-  if (Number.isNaN(paidAt.getTime())) return null;
+  const paidAt = instant(v.horario);
+  if (!paidAt) return null;
   const txid = typeof v.txid === 'string' && /^[A-Za-z0-9]{1,35}$/.test(v.txid) ? v.txid : null;
   const refunds = Array.isArray(v.devolucoes) ? v.devolucoes.map(readRefund) : [];
   if (refunds.some((r) => r === null)) return null;
