@@ -22,6 +22,7 @@ import { authorization, type BenchContext, databaseName, serviceEnv } from './co
 import { median } from './load.ts';
 import { approvedCustomers, drive } from './onramp.ts';
 import { freePorts, startChild, startProgram, waitUntilReady } from './processes.ts';
+import { startBenchPsp } from './psp.ts';
 import { SEEDED_BR_CODE } from './seed.ts';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -233,14 +234,14 @@ export async function measureCluster(ctx: BenchContext): Promise<number> {
   );
 
   const customers = await approvedCustomers(ctx);
-  const pixKey = randomUUID();
+  const psp = await startBenchPsp();
   const services = await Promise.all([serviceEnv(ctx), serviceEnv(ctx)]);
   const children = services.map((service, i) =>
     startChild(`service ${i + 1}`, 'src/main.ts', {
       ...service.env,
       DATABASE_URL: pooledUrl,
       PONTE_DATABASE_PREPARED_STATEMENTS: 'false',
-      PONTE_PIX_KEY: pixKey,
+      ...psp.env,
     }),
   );
   // a loaded machine starts slowly

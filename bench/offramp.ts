@@ -6,11 +6,10 @@
  * the minimal write transaction the on-ramp bench uses (servers/write.ts: lock, insert of a complete
  * transaction row, commit) in the same run, interleaved. The service runs API-only
  * (`PONTE_WORKERS=false`); after the runs a worker process over the same database carries every
- * off-ramp on (settlement steps, then the payout to a local provider answering 202), its throughput
+ * off-ramp on (settlement steps, then the payout sent to the PSP simulator), its throughput
  * reported on its own line. Every answer must be 201, and every customer's balance must equal its
  * funding less the off-ramps stored, after the reserves and again after the settlement.
  */
-import { createServer } from 'node:http';
 import { systemClock } from '../src/core/clock.ts';
 import { newId } from '../src/core/ids.ts';
 import { connectPostgres } from '../src/db/postgres.ts';
@@ -20,13 +19,13 @@ import type { Blockchain } from '../src/modules/rails/chains/networks.ts';
 import { insertRate } from '../src/modules/rates/repo.ts';
 import { authorization, type BenchContext, databaseName, minimalServerEnv, serviceEnv } from './context.ts';
 import { onRampTarget } from './onramp.ts';
-import { freePorts, startChild, waitUntilReady } from './processes.ts';
+import { startChild, waitUntilReady } from './processes.ts';
+import { startBenchPsp } from './psp.ts';
 import { type Contender, compareWrites, non201, writeTable } from './writes.ts';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 const FUNDING = 10_000_000_000n; // 10,000 USDC per customer
-const SECRET = 'bench-provider-secret';
 /** The chain the customers' USDC is deposited on, and the service's default chain (drawn from first). */
 const CHAIN: Blockchain = 'ETHEREUM';
 
@@ -155,12 +154,7 @@ async function balancesHold(ctx: BenchContext): Promise<{ offRamps: number; mism
 export async function measureOffRamp(ctx: BenchContext): Promise<number> {
   const { settings } = ctx;
   const funded = await prepare(ctx);
-  const provider = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => response.writeHead(202).end('{}'));
-  });
-  const [providerPort] = await freePorts(1);
-  await new Promise<void>((resolve) => provider.listen(providerPort, '127.0.0.1', resolve));
+  const psp = await startBenchPsp();
   const headers = authorization(ctx);
   const database = databaseName(ctx);
   try {
@@ -169,9 +163,7 @@ export async function measureOffRamp(ctx: BenchContext): Promise<number> {
     const service = await serviceEnv(ctx);
     const env = {
       ...service.env,
-      PONTE_PIX_PROVIDER_SECRET: SECRET,
-      PONTE_PIX_PAYOUT_URL: `http://127.0.0.1:${providerPort}/`,
-      PONTE_PIX_ISPB: '12345678',
+      ...psp.env,
       PONTE_DEFAULT_CHAIN: CHAIN,
     };
     // API-only: the settlement and payouts run afterwards, in a worker process (below).
@@ -261,6 +253,6 @@ export async function measureOffRamp(ctx: BenchContext): Promise<number> {
     }
     return 0;
   } finally {
-    await new Promise((resolve) => provider.close(resolve));
+    await psp.simulator.close();
   }
 }

@@ -7,10 +7,10 @@
  * database: autocannon stops at its deadline without counting the answers still in flight, so the
  * database may hold up to one more transaction per connection and run than the 201s counted, never fewer.
  */
-import { randomUUID } from 'node:crypto';
 import { connectPostgres } from '../src/db/postgres.ts';
 import { authorization, type BenchContext, databaseName, minimalServerEnv, serviceEnv } from './context.ts';
 import { startChild, waitUntilReady } from './processes.ts';
+import { startBenchPsp } from './psp.ts';
 import { SEEDED_BR_CODE } from './seed.ts';
 import { BASELINE_BR_CODE } from './servers/write.ts';
 import {
@@ -97,11 +97,13 @@ export async function measureOnRamp(ctx: BenchContext): Promise<number> {
   const customers = await approvedCustomers(ctx);
   const service = await serviceEnv(ctx);
   const minimal = await minimalServerEnv(ctx, [settings.minimalDriver]);
+  // production on-ramps register their charge at the PSP (the simulator, answering at once)
+  const psp = await startBenchPsp();
   const child = startChild(
     'service',
     'src/main.ts',
     // API-only, as docs/SCALING.md splits a deployment: no background job shares the process
-    { ...service.env, PONTE_PIX_KEY: randomUUID(), PONTE_WORKERS: 'false' },
+    { ...service.env, ...psp.env, PONTE_WORKERS: 'false' },
     settings.profileDir,
   );
   const minimalChild = startChild('minimal baseline', 'bench/servers/minimal.ts', minimal.env);

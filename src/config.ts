@@ -6,6 +6,7 @@ import { parseAmount } from './core/money.ts';
 import type { Environment } from './lib/environment.ts';
 import { merchantProblem, SANDBOX_PIX_KEY } from './lib/pix-brcode.ts';
 import { type ChainsConfig, parseChainsConfig } from './modules/rails/chains/networks.ts';
+import { type PspConfig, PspConfigError, parsePspConfig } from './modules/rails/pix/psp/config.ts';
 
 export type LimitSet = { single: bigint; daily: bigint; monthly: bigint };
 
@@ -21,8 +22,6 @@ export type OnRampConfig = {
   feeFlat: bigint;
   /** How long a charge waits for its deposit before it expires. */
   depositExpiryMs: number;
-  /** HMAC-SHA256 secret of the PIX provider's deposit notifications. Unset: the endpoint answers 503. */
-  pixProviderSecret: string | undefined;
 };
 
 /** Money out over PIX and what every transaction must at least be worth and pay. */
@@ -33,12 +32,6 @@ export type MoneyOutConfig = {
   /** Smallest transaction, in BRL value (on-ramps and off-ramps), and smallest platform fee (BRL). */
   minimumAmount: bigint;
   minimumFee: bigint;
-  /** Base URL of the PIX provider's payout API. Unset: production off-ramps and refunds answer 503. */
-  pixPayoutUrl: URL | undefined;
-  /** The platform's 8-digit ISPB, the payer in its payouts' end-to-end ids (production). */
-  pixIspb: string | undefined;
-  /** How long one payout request to the provider may take. */
-  pixPayoutTimeoutMs: number;
   /** How long an accepted payout may go unreported before the provider is asked for its status (doubling). */
   pixPayoutStatusAfterMs: number;
   /** Sandbox market rates used while the operator has set none for a pair (scale 10); absent: none. */
@@ -112,6 +105,11 @@ export type Config = {
   /** Blockchains, stablecoin contracts, nodes and confirmations. */
   chains: ChainsConfig;
   moneyOut: MoneyOutConfig;
+  /**
+   * The PSP each environment's PIX rail talks to (`PONTE_PIX_*`, `PONTE_SANDBOX_PIX_*`); undefined:
+   * production has no PIX rail (503), the sandbox simulates it.
+   */
+  pix: { production: PspConfig | undefined; sandbox: PspConfig | undefined };
   /** Partner request log: how long entries are kept, and how often queued entries are written. */
   requestLog: { retentionMs: number; flushIntervalMs: number };
   /** The e-mail address of the Default project's first dashboard admin, invited on first run. */
@@ -206,7 +204,6 @@ function onRampConfig(env: NodeJS.ProcessEnv): OnRampConfig {
     feeBasisPoints,
     feeFlat: amount(env, 'PONTE_ONRAMP_FEE_FLAT', '0.00'),
     depositExpiryMs: atLeastOne(env, 'PONTE_DEPOSIT_EXPIRY_MINUTES', 30) * 60_000,
-    pixProviderSecret: env.PONTE_PIX_PROVIDER_SECRET || undefined,
   };
 }
 
@@ -233,18 +230,10 @@ function sandboxRate(env: NodeJS.ProcessEnv, name: string, fallback: string): bi
   return BigInt(match[1]!) * 10n ** 10n + BigInt((match[2] ?? '').padEnd(10, '0'));
 }
 
-function ispb(env: NodeJS.ProcessEnv): string | undefined {
-  const raw = env.PONTE_PIX_ISPB?.trim();
-  if (!raw) return undefined;
-  if (!/^\d{8}$/.test(raw)) throw new ConfigError(`PONTE_PIX_ISPB must be 8 digits, got "${raw}"`);
-  return raw;
-}
-
 function moneyOutConfig(env: NodeJS.ProcessEnv): MoneyOutConfig {
   const offRampFeeBasisPoints = positiveInt(env, 'PONTE_OFFRAMP_FEE_BPS', 50);
   if (offRampFeeBasisPoints > 10_000)
     throw new ConfigError('PONTE_OFFRAMP_FEE_BPS must be at most 10000 (100%)');
-  const rawPayoutUrl = env.PONTE_PIX_PAYOUT_URL?.trim();
   const rates = {
     'BRL/USDC': sandboxRate(env, 'PONTE_SANDBOX_RATE_BRL_USDC', '0.18'),
     'BRL/USDT': sandboxRate(env, 'PONTE_SANDBOX_RATE_BRL_USDT', '0.18'),
@@ -260,12 +249,21 @@ function moneyOutConfig(env: NodeJS.ProcessEnv): MoneyOutConfig {
     offRampFeeFlat: amount(env, 'PONTE_OFFRAMP_FEE_FLAT', '0.00'),
     minimumAmount: amount(env, 'PONTE_TRANSACTION_MIN_AMOUNT', '1.00'),
     minimumFee: amount(env, 'PONTE_TRANSACTION_MIN_FEE', '0.01'),
-    pixPayoutUrl: rawPayoutUrl ? url(env, 'PONTE_PIX_PAYOUT_URL', rawPayoutUrl) : undefined,
-    pixIspb: ispb(env),
-    pixPayoutTimeoutMs: atLeastOne(env, 'PONTE_PIX_PAYOUT_TIMEOUT_MS', 10_000),
     pixPayoutStatusAfterMs: atLeastOne(env, 'PONTE_PIX_PAYOUT_STATUS_AFTER_MS', 600_000),
     sandboxRates,
   };
+}
+
+function pixConfig(env: NodeJS.ProcessEnv): Config['pix'] {
+  try {
+    return {
+      production: parsePspConfig(env, 'PONTE_PIX_'),
+      sandbox: parsePspConfig(env, 'PONTE_SANDBOX_PIX_'),
+    };
+  } catch (error) {
+    if (error instanceof PspConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -341,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     ),
     moneyOut: moneyOutConfig(env),
+    pix: pixConfig(env),
     requestLog: {
       retentionMs: atLeastOne(env, 'PONTE_REQUEST_LOG_RETENTION_DAYS', 30) * 24 * 3_600_000,
       flushIntervalMs: atLeastOne(env, 'PONTE_REQUEST_LOG_FLUSH_MS', 1_000),

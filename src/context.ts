@@ -5,6 +5,7 @@ import type { Database } from './db/types.ts';
 import type { InstanceKeys } from './lib/instance-keys.ts';
 import type { ApiKeyCache } from './modules/projects/key-cache.ts';
 import type { ChainRegistry } from './modules/rails/chains/registry.ts';
+import type { PixRails } from './modules/rails/pix/registry.ts';
 
 export type AppContext = {
   config: Config;
@@ -13,4 +14,6 @@ export type AppContext = {
   keys: ApiKeyCache;
   instanceKeys: InstanceKeys;
   chains: ChainRegistry;
+  /** The PSP rails of each environment, and the handlers their results go to. */
+  pix: PixRails;
 };

@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { listenOptions } from './http/listen.ts';
 import { processLogger } from './http/logger.ts';
 import { createProjectService } from './modules/projects/service.ts';
+import { registerWebhooks } from './modules/rails/pix/registry.ts';
 import { createWebUserService } from './modules/web-users/service.ts';
 import { openContext } from './runtime.ts';
 import { startConfiguredWorkers } from './workers/index.ts';
@@ -81,6 +82,7 @@ async function main() {
     await app.listen(listenOptions(url));
   }
   const workers = startConfiguredWorkers(ctx, log);
+  const webhooks = registerWebhooks(ctx.pix, log);
   log.info(
     {
       production: config.productionUrl.origin,
@@ -116,6 +118,8 @@ async function main() {
     closeIdle.unref();
     await Promise.all(apps.map(([app]) => app.close()));
     await workers?.stop();
+    webhooks.stop();
+    ctx.pix.close();
     await ctx.db.close();
     log.info('stopped');
     process.exit(0);

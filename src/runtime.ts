@@ -8,6 +8,11 @@ import type { Database } from './db/types.ts';
 import { loadInstanceKeys } from './lib/instance-keys.ts';
 import { ApiKeyCache } from './modules/projects/key-cache.ts';
 import { openChainRegistry } from './modules/rails/chains/registry.ts';
+import { pspObserver, watchPixRail } from './modules/rails/pix/metrics.ts';
+import { openPixRails } from './modules/rails/pix/registry.ts';
+import { pendingSends } from './modules/rails/pix/service.ts';
+import { pixHandlers } from './modules/transactions/pix-handlers.ts';
+import { sweepStates } from './modules/transactions/pix-sweep-repo.ts';
 
 /** `database`, when given, is used (and migrated) instead of connecting to the configured one. */
 export async function openContext(
@@ -26,7 +31,31 @@ export async function openContext(
     await migrate(db);
     const instanceKeys = await loadInstanceKeys(db, config.instanceSecret, clock());
     const chains = await openChainRegistry(db, config.chains, instanceKeys.encryption, clock());
-    return { config, db, clock, keys: new ApiKeyCache(db, config.apiKeyCacheTtlMs), instanceKeys, chains };
+    const pix = openPixRails(config.pix, pspObserver);
+    pix.register(pixHandlers({ db, clock, config, chains }));
+    watchPixRail(db, async (reader) => {
+      const [sweeps, pending] = await Promise.all([sweepStates(reader), pendingSends(reader)]);
+      const now = clock().getTime();
+      return (['production', 'sandbox'] as const)
+        .filter((environment) => config.pix[environment])
+        .map((environment) => {
+          const sweep = sweeps.find((s) => s.environment === environment);
+          return {
+            environment,
+            lagSeconds: sweep?.completed_at ? Math.max(0, (now - sweep.completed_at.getTime()) / 1000) : null,
+            pendingSends: pending.find((p) => p.environment === environment)?.count ?? 0,
+          };
+        });
+    });
+    return {
+      config,
+      db,
+      clock,
+      keys: new ApiKeyCache(db, config.apiKeyCacheTtlMs),
+      instanceKeys,
+      chains,
+      pix,
+    };
   } catch (error) {
     await db.close();
     throw error;

@@ -25,7 +25,7 @@ import { LimitRequestSchema } from './limit-requests/schema.ts';
 import { complianceOperatorRoutes } from './operators/routes.ts';
 import { partnerFeeOperatorRoutes } from './partner-fees/routes.ts';
 import { projectOperatorRoutes } from './projects/routes.ts';
-import { pixProviderRoutes } from './rails/pix/provider-routes.ts';
+import { pixWebhookRoutes } from './rails/pix/psp/webhook-routes.ts';
 import { sandboxDepositRoutes } from './rails/pix/sandbox-routes.ts';
 import { rateOperatorRoutes } from './rates/routes.ts';
 import { screeningOperatorRoutes } from './screening/routes.ts';
@@ -80,7 +80,7 @@ export const partnerRoutes: PublicPlugin[] = [
 
 /** Routes on the public listeners that carry their own authentication (or none): pages, provider callbacks. */
 export const openPublicRoutes: PublicPlugin[] = [
-  pixProviderRoutes,
+  pixWebhookRoutes,
   hostedVerificationRoutes,
   termsPageRoutes,
 ];

@@ -6,6 +6,7 @@ import { submitDuePayouts } from '../modules/rails/pix/payout-submission.ts';
 import { pruneRequestLog } from '../modules/request-log/service.ts';
 import { runScreening } from '../modules/screening/runs.ts';
 import { expireDueTransactions } from '../modules/transactions/expiry.ts';
+import { reconcilePix } from '../modules/transactions/pix-sweep.ts';
 import { settleInFlight } from '../modules/transactions/settlement.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
 import { confirmSimulatedDeposits } from '../modules/wallets/deposits.ts';
@@ -78,6 +79,12 @@ function listenForWork(ctx: AppContext, log: Logger): WakeSignal & { close(): Pr
   };
 }
 
+/** How often the reconciliation job looks whether a sweep is due (each sweep's own period is in the database). */
+function pixSweepTick(ctx: AppContext): number {
+  const every = [ctx.config.pix.production, ctx.config.pix.sandbox].map((c) => c?.reconcileEveryMs ?? 60_000);
+  return Math.max(50, Math.min(5_000, ...every));
+}
+
 /**
  * Every background job of a process. Each is safe to run on several processes at once (SKIP LOCKED).
  * Idle jobs back off up to `workerMaxIdleMs` and wake on work notifications.
@@ -88,9 +95,16 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
   const chainPoll = ctx.config.chains.pollIntervalMs;
   const loops = [
     startLoop('sandbox-verifications', 200, () => applyDueSandboxOutcomes(ctx.db, ctx.clock), log, idle),
-    startLoop('transaction-expiry', 1_000, () => expireDueTransactions(ctx.db, ctx.clock), log, idle),
+    startLoop(
+      'transaction-expiry',
+      1_000,
+      () => expireDueTransactions(ctx.db, ctx.clock, 100, ctx.pix),
+      log,
+      idle,
+    ),
     startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx), log, idle),
     startLoop('pix-payouts', 500, () => submitDuePayouts(ctx), log, idle),
+    startLoop('pix-reconciliation', pixSweepTick(ctx), () => reconcilePix(ctx), log),
     startLoop('chain-signer', chainPoll, () => signQueued(ctx), log, idle),
     startLoop('chain-confirmations', chainPoll, () => checkSubmitted(ctx), log, idle),
     startLoop('chain-deposits', chainPoll, () => watchChains({ ...ctx, log }), log, idle),

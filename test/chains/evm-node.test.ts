@@ -9,20 +9,19 @@ import type { Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/context.ts';
-import { readEmvFields } from '../../src/lib/pix-brcode.ts';
 import { customerBalances } from '../../src/modules/ledger/repo.ts';
 import { openChainRegistry } from '../../src/modules/rails/chains/registry.ts';
-import { signPixNotification } from '../../src/modules/rails/pix/signature.ts';
 import { checkSubmitted, signQueued } from '../../src/modules/wallets/sender.ts';
 import { watchChain } from '../../src/modules/wallets/watcher.ts';
 import { openContext } from '../../src/runtime.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, usingPostgres } from '../helpers/server.ts';
+import type { PspSimulator } from '../psp/simulator.ts';
+import { pspEnv, startSimulator } from '../psp/support.ts';
 import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
 import { type Anvil, startAnvil } from './anvil.ts';
 
 const CONFIRMATIONS = 3;
-const SECRET = 'provider-secret-for-chain-tests';
 const { node: anvil, reason } = await startAnvil();
 if (!anvil) console.warn(`SKIPPED: the real-node tests need anvil, which could not start here: ${reason}`);
 
@@ -33,15 +32,20 @@ describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
   let usdc: Address;
   let usdt: Address;
   let treasury: string;
+  let simulator: PspSimulator;
 
   beforeAll(async () => {
+    simulator = await startSimulator({
+      deliver: async (url, body) =>
+        (await server.production.inject({ method: 'POST', url: new URL(url).pathname, payload: body }))
+          .statusCode,
+    });
     usdc = await node.deployToken('USD Coin (test)', 'USDC');
     usdt = await node.deployToken('Tether USD (test)', 'USDT');
     server = await startIsolatedServer({
       workers: false,
       env: {
-        PONTE_PIX_PROVIDER_SECRET: SECRET,
-        PONTE_PIX_KEY: 'f3a9c1d2-4b5e-4f60-8a7b-9c0d1e2f3a4b',
+        ...pspEnv(simulator),
         PONTE_ONRAMP_FEE_BPS: '0',
         PONTE_TRANSACTION_MIN_FEE: '0',
         PONTE_CHAIN_ETHEREUM_RPC_URL: node.url,
@@ -49,6 +53,7 @@ describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
         PONTE_CHAIN_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
       },
     });
+    await server.ctx.pix.psp('production')!.registerWebhook();
     production = client(server.production, (await server.newTenant()).productionKey);
     await setRate(server, 'BRL/USDC', '0.2');
     treasury = server.ctx.chains.get('production', 'ETHEREUM').addressAt(0);
@@ -58,6 +63,7 @@ describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
   });
   afterAll(async () => {
     await server?.close();
+    await simulator?.close();
     node.stop();
   });
 
@@ -94,33 +100,18 @@ describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
     return balances.find((b: { currency: string }) => b.currency === 'USDC').amount;
   }
 
-  let sequence = 0;
-  async function payCharge(brCode: string, valor: string) {
-    const txid = readEmvFields(readEmvFields(brCode).get('62')!).get('05')!;
-    const raw = JSON.stringify({
-      pix: [
-        {
-          endToEndId: `E12345678202501011200${String(++sequence).padStart(11, '0')}`,
-          txid,
-          valor,
-          horario: new Date().toISOString(),
-        },
-      ],
-    });
-    const response = await server.production.inject({
-      method: 'POST',
-      url: '/rails/pix/notifications',
-      payload: raw,
-      headers: { 'content-type': 'application/json', 'x-pix-signature': signPixNotification(SECRET, raw) },
-    });
-    expect(response.statusCode).toBeLessThan(300);
+  /** The payer pays the charge at the PSP; its notification is confirmed with the PSP and applied. */
+  async function payCharge(charge: { id: string }, valor: string) {
+    await simulator.pay(charge.id.replace(/-/g, ''), valor);
+    await simulator.idle();
+    await server.ctx.pix.settled();
   }
 
   /** A customer holding `brl × 0.2` USDC on Ethereum, delivered on chain by an on-ramp. */
   async function fundedCustomer(brl: string) {
     const customer = await approvedCustomer();
     const charge = await createOnRamp(production, customer.id, brl, { blockchain: 'ETHEREUM' });
-    await payCharge(charge.depositInstructions.brCode, brl);
+    await payCharge(charge, brl);
     await signQueued(server.ctx);
     await node.mine(CONFIRMATIONS);
     await checkSubmitted(server.ctx);
@@ -132,7 +123,7 @@ describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
     const customer = await approvedCustomer();
     const wallet = await walletOf(customer.id);
     const charge = await createOnRamp(production, customer.id, '500.00', { blockchain: 'ETHEREUM' });
-    await payCharge(charge.depositInstructions.brCode, '500.00');
+    await payCharge(charge, '500.00');
 
     // the request that received the deposit signed and broadcast the delivery; anvil mined it at once
     const waiting = (await production.get(`/transactions/${charge.id}`)).json();

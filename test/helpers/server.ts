@@ -113,6 +113,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async close() {
       await workers?.stop();
       await Promise.all([sandbox.close(), production.close(), operator.close()]);
+      ctx.pix.close();
       await ctx.db.close();
       await own?.drop();
     },

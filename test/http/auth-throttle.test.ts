@@ -4,13 +4,11 @@
  * must be long, and the API key cache cannot be emptied by a flood of unknown keys.
  */
 import { randomBytes } from 'node:crypto';
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import type { Executor } from '../../src/db/types.ts';
 import { generateApiKey, parseApiKey } from '../../src/lib/api-key.ts';
 import { ApiKeyCache } from '../../src/modules/projects/key-cache.ts';
-import { signPixNotification } from '../../src/modules/rails/pix/signature.ts';
 import { startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 
 const BURST = 5;
@@ -24,7 +22,6 @@ beforeAll(async () => {
     env: {
       PONTE_AUTH_FAILURE_BURST: String(BURST),
       PONTE_AUTH_FAILURES_PER_MINUTE: '1',
-      PONTE_PIX_PROVIDER_SECRET: 'provider-secret-for-throttle-tests',
     },
   });
   tenant = await server.newTenant();
@@ -79,23 +76,6 @@ describe('failed authentication is throttled per client address', () => {
       server.sandbox.inject({ method: 'GET', url: '/verify/forged.link', remoteAddress: address });
     for (let i = 0; i <= BURST; i++) expect((await open()).statusCode).toBe(404);
     expect((await open()).statusCode).toBe(429);
-  });
-
-  it('counts PIX notifications with a bad signature', async () => {
-    const address = freshAddress();
-    const raw = JSON.stringify({ pix: [] });
-    const notify = (signature: string): InjectOptions => ({
-      method: 'POST',
-      url: '/rails/pix/notifications',
-      remoteAddress: address,
-      payload: raw,
-      headers: { 'content-type': 'application/json', 'x-pix-signature': signature },
-    });
-    for (let i = 0; i <= BURST; i++) {
-      expect((await server.production.inject(notify('0'.repeat(64)))).statusCode).toBe(401);
-    }
-    const good = signPixNotification('provider-secret-for-throttle-tests', raw);
-    expect((await server.production.inject(notify(good))).statusCode).toBe(429);
   });
 });
 

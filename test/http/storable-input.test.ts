@@ -7,11 +7,10 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signPixNotification } from '../../src/modules/rails/pix/signature.ts';
+import { readPix } from '../../src/modules/rails/pix/psp/api-pix.ts';
 import { businessBody, createCustomer, individualBody } from '../helpers/factories.ts';
 import { type Client, client, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
-
-const PIX_SECRET = 'provider-shared-secret-for-boundary-tests';
+import { PIX_KEY, testCertificates, WEBHOOK_URL } from '../psp/support.ts';
 
 let server: TestServer;
 let tenant: Tenant;
@@ -20,7 +19,21 @@ let operator: Client;
 let customerId: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ workers: false, env: { PONTE_PIX_PROVIDER_SECRET: PIX_SECRET } });
+  const certificates = testCertificates();
+  // a PSP that is never called: only its webhook route is exercised
+  server = await startTestServer({
+    workers: false,
+    env: {
+      PONTE_PIX_PSP: 'efi',
+      PONTE_PIX_PSP_URL: 'https://127.0.0.1:9',
+      PONTE_PIX_CLIENT_ID: 'id',
+      PONTE_PIX_CLIENT_SECRET: 'secret',
+      PONTE_PIX_CERT: certificates.clientPemPath,
+      PONTE_PIX_PSP_CA: certificates.caPath,
+      PONTE_PIX_KEY: PIX_KEY,
+      PONTE_PIX_WEBHOOK_URL: WEBHOOK_URL,
+    },
+  });
   tenant = await server.newTenant();
   sandbox = client(server.sandbox, tenant.sandboxKey);
   operator = client(server.operator, server.operatorToken);
@@ -196,48 +209,43 @@ describe('dates within the years 0001-9999', () => {
   });
 });
 
+const pix = (fields: Record<string, string>) => ({
+  endToEndId: 'E1234567820250101120000000000099',
+  txid: 'abc123',
+  valor: '10.00',
+  horario: '2025-01-01T12:00:00Z',
+  ...fields,
+});
+
 function notify(payment: Record<string, string>) {
-  const raw = JSON.stringify({
-    pix: [
-      {
-        endToEndId: 'E1234567820250101120000000000099',
-        txid: 'abc123',
-        valor: '10.00',
-        horario: new Date().toISOString(),
-        ...payment,
-      },
-    ],
-  });
   return server.production.inject({
     method: 'POST',
-    url: '/rails/pix/notifications',
-    payload: raw,
-    headers: { 'content-type': 'application/json', 'x-pix-signature': signPixNotification(PIX_SECRET, raw) },
+    url: `${new URL(WEBHOOK_URL).pathname}/pix`,
+    payload: JSON.stringify({ pix: [pix(payment)] }),
+    headers: { 'content-type': 'application/json' },
   });
 }
 
-describe('PIX provider notifications', () => {
-  // A batch is processed item by item: an unreadable item is answered MALFORMED and recorded, the
-  // others go on; only text that cannot be stored at all refuses the whole body at the boundary.
-  async function expectMalformed(payment: Record<string, string>, field: string) {
-    const answer = await notify(payment);
-    expect(answer.statusCode, answer.body).toBe(200);
-    const [result] = answer.json().results;
-    expect(result.outcome).toBe('MALFORMED');
-    expect(result.detail).toContain(field);
-  }
-
-  it('refuses a payment of zero as malformed', async () => {
-    await expectMalformed({ valor: '0.00' }, '/valor');
+describe('PIX reported by the PSP', () => {
+  // a notification is a hint; what is booked is the PSP's own answer, read field by field: a PIX that
+  // cannot be stored is not one
+  it('reads a PIX of zero as no PIX', () => {
+    expect(readPix(pix({}))).not.toBeNull();
+    expect(readPix(pix({ valor: '0.00' }))).toBeNull();
   });
 
-  it('refuses instants outside the years 0001-9999 and leap seconds no clock can name', async () => {
-    for (const horario of ['0000-12-31T23:00:00Z', '2024-12-31T23:59:60Z', '0001-01-01T00:30:00+01:00']) {
-      await expectMalformed({ horario }, '/horario');
+  it('reads instants outside the years 0001-9999 and leap seconds no clock can name as no PIX', () => {
+    for (const horario of [
+      '0000-12-31T23:00:00Z',
+      '2024-12-31T23:59:60Z',
+      '0001-01-01T00:30:00+01:00',
+      'now',
+    ]) {
+      expect(readPix(pix({ horario }))).toBeNull();
     }
   });
 
-  it('refuses a provider field of its own carrying a NUL character', async () => {
+  it('refuses a notification field carrying a NUL character at the boundary', async () => {
     expectRefused(await notify({ infoPagador: 'a\u0000b' }), '/body/pix/0/infoPagador');
   });
 });

@@ -1,33 +1,21 @@
 /**
- * Money out under concurrency, on PostgreSQL, across two server processes sharing one database: the
- * balance reserve never overdraws, a LOCKED quote settles one transaction, a payout result delivered
- * several times at once is applied once, and a process killed between the reserve and the payout
- * leaves nothing stuck and nothing paid twice.
+ * Money out under concurrency, on PostgreSQL, across two server processes sharing one database and one
+ * PSP (the simulator): the balance reserve never overdraws, a LOCKED quote settles one transaction, a
+ * send's result notified several times at once to both processes is applied once, and processes killed
+ * between a send and its answer leave nothing stuck and nothing paid twice.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEmvFields } from '../../src/lib/pix-brcode.ts';
 import { individualBody, validCpf } from '../helpers/factories.ts';
 import { usingPostgres } from '../helpers/server.ts';
 import { type PonteProcess, stopPonte } from '../ops/ponte-process.ts';
-import {
-  call,
-  fakeProvider,
-  isolatedDatabase,
-  keysOver,
-  notifyDeposit,
-  notifyPayouts,
-  operator,
-  poll,
-  SECRET,
-  spawnPonte,
-} from './processes.ts';
-
-const PIX_KEY = 'f3a9c1d2-4b5e-4f60-8a7b-9c0d1e2f3a4b';
+import type { PspSimulator } from '../psp/simulator.ts';
+import { pspEnv, startSimulator } from '../psp/support.ts';
+import { call, isolatedDatabase, keysOver, operator, poll, spawnPonte } from './processes.ts';
 
 describe.runIf(usingPostgres())('money out on two server processes sharing one PostgreSQL database', () => {
   let database: Awaited<ReturnType<typeof isolatedDatabase>>;
-  let provider: Awaited<ReturnType<typeof fakeProvider>>;
+  let simulator: PspSimulator;
   let a: PonteProcess;
   let b: PonteProcess;
   let keys: Awaited<ReturnType<typeof keysOver>>;
@@ -37,13 +25,27 @@ describe.runIf(usingPostgres())('money out on two server processes sharing one P
 
   beforeAll(async () => {
     database = await isolatedDatabase();
-    provider = await fakeProvider();
+    // the PSP notifies whichever process is up, as a load balancer in front of them would
+    let turn = 0;
+    simulator = await startSimulator({
+      deliver: async (url, body) => {
+        const up = [a, b, ...extra].filter(
+          (p) => p && p.child.exitCode === null && p.child.signalCode === null,
+        );
+        if (up.length === 0) return 0;
+        const target = up[turn++ % up.length]!;
+        const response = await fetch(`${target.urls.production}${new URL(url).pathname}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        await response.body?.cancel();
+        return response.status;
+      },
+    });
     env = {
       DATABASE_URL: database.url,
-      PONTE_PIX_PROVIDER_SECRET: SECRET,
-      PONTE_PIX_PAYOUT_URL: provider.url,
-      PONTE_PIX_ISPB: '12345678',
-      PONTE_PIX_KEY: PIX_KEY,
+      ...pspEnv(simulator, { PONTE_PIX_RECONCILE_EVERY_MS: '600000' }),
       // simulated chains confirm at once, so that an on-ramp completes within its deposit request
       PONTE_SANDBOX_CHAIN_CONFIRMATION_MS: '0',
       PONTE_RATE_LIMIT_PER_SECOND: '100000',
@@ -52,6 +54,10 @@ describe.runIf(usingPostgres())('money out on two server processes sharing one P
     a = await spawnPonte(env);
     b = await spawnPonte(env);
     keys = await keysOver(a);
+    await poll(
+      async () => simulator.webhooks.size,
+      (n) => n === 1,
+    );
     await operator(a, '/operator/rates', { pair: 'BRL/USDC', rate: '0.2' });
     await operator(a, '/operator/rates', { pair: 'USDC/BRL', rate: '5' });
     db = new pg.Client({ connectionString: database.url });
@@ -61,7 +67,7 @@ describe.runIf(usingPostgres())('money out on two server processes sharing one P
   afterAll(async () => {
     await Promise.all([a, b, ...extra].map(stopPonte));
     await db?.end();
-    await provider?.close();
+    await simulator?.close();
     await database?.drop();
   });
 
@@ -129,21 +135,18 @@ describe.runIf(usingPostgres())('money out on two server processes sharing one P
     const onRamp = (
       await api.post('/transactions/on-ramp', { customerId: customer.id, currency: 'BRL', amount: '1000.00' })
     ).body;
-    const txid = readEmvFields(readEmvFields(onRamp.depositInstructions.brCode).get('62')!).get('05')!;
-    const e2e = `E99999999202601011200${String(Math.floor(Math.random() * 1e11)).padStart(11, '0')}`;
-    const deposited = await notifyDeposit(live(), {
-      endToEndId: e2e,
-      txid,
-      valor: '1000.00',
-      horario: new Date().toISOString(),
-    });
-    expect(deposited.body.results[0].outcome).toBe('APPLIED');
+    // the payer pays the charge registered at the PSP; the PSP notifies, Ponte confirms and settles
+    await simulator.pay(onRamp.id.replace(/-/g, ''));
     await poll(
       () => api.get(`/transactions/${onRamp.id}`),
       (r) => r.body.status === 'SUCCESS',
     );
     return { customerId: customer.id as string, accountId };
   }
+
+  /** Every PUT of one send the PSP received. */
+  const putsOf = (sendId: string) =>
+    simulator.calls.filter((c) => c.method === 'PUT' && c.path === `/v3/gn/pix/${sendId}`).length;
 
   const usdc = async (api: Api, customerId: string) =>
     (await api.get(`/customers/${customerId}/balances`)).body.balances.find(
@@ -225,115 +228,115 @@ describe.runIf(usingPostgres())('money out on two server processes sharing one P
     expect(rows.rows[0].n).toBe(1);
   });
 
-  it('a payout result delivered 5 times at once, to both processes, is applied once', async () => {
-    provider.setMode('accept');
+  it('a send result notified 5 times at once, to both processes, is applied once', async () => {
     const { customerId, accountId } = await fundedProductionCustomer();
     const before = micro(await usdc(production(a), customerId));
+    simulator.faults.drop = true;
     const created = await production(a).post('/transactions/off-ramp', {
       customerId,
       bankAccountId: accountId,
       sourceCurrency: 'USDC',
-      sourceAmount: '50',
+      sourceAmount: '1',
       purpose: 'PERSONAL_ACCOUNT',
     });
     expect(created.status).toBe(201);
-    const sent = await poll(
-      () => production(b).get(`/transactions/${created.body.id}`),
-      (t) => t.body.status === 'TRANSFERRING_FIAT',
-    );
-    const e2e = sent.body.payout.endToEndId as string;
-    expect(e2e).toMatch(/^E12345678\d{12}[A-Za-z0-9]{11}$/);
+    const sendId = created.body.id.replace(/-/g, '');
     await poll(
-      async () => provider.received.filter((r) => r.endToEndId === e2e),
-      (seen) => seen.length >= 1,
+      async () => simulator.sends.get(sendId)?.status,
+      (status) => status === 'REALIZADO',
     );
-    expect(provider.received.find((r) => r.endToEndId === e2e)!.signed).toBe(true);
-    const answers = await Promise.all(
-      Array.from({ length: 5 }, (_, i) =>
-        notifyPayouts(i % 2 === 0 ? a : b, [{ endToEndId: e2e, status: 'COMPLETED' }]),
-      ),
+    simulator.faults.drop = false;
+    const send = simulator.sends.get(sendId)!;
+    const item = {
+      endToEndId: send.e2eId,
+      valor: send.valor,
+      horario: new Date().toISOString(),
+      status: 'REALIZADO',
+      gnExtras: { idEnvio: sendId },
+    };
+    await Promise.all(Array.from({ length: 5 }, () => simulator.notifyRaw(send.chave, [item])));
+    const done = await poll(
+      () => production(b).get(`/transactions/${created.body.id}`),
+      (t) => t.body.status === 'SUCCESS',
     );
-    const outcomes = answers.map((r) => r.body.results[0].outcome).sort();
-    expect(outcomes).toEqual(['APPLIED', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE']);
-    expect((await production(a).get(`/transactions/${created.body.id}`)).body.status).toBe('SUCCESS');
-    const journals = await db.query(
-      `SELECT count(*)::int AS n FROM ledger_journals WHERE kind = 'PAYOUT_SENT' AND reference = $1`,
-      [e2e],
-    );
-    expect(journals.rows[0].n).toBe(1);
-    expect(micro(await usdc(production(a), customerId))).toBe(before - 50_000_000n);
-    // a result for an unknown payout changes nothing
-    const unknown = await notifyPayouts(b, [
-      { endToEndId: `E12345678202601011200${'0'.repeat(11)}`, status: 'COMPLETED' },
-    ]);
-    expect(unknown.body.results[0].outcome).toBe('UNKNOWN');
-  });
-
-  it('SIGKILL between the reserve and the payout: after restart the payout is sent again with the same end-to-end id and paid once', async () => {
-    const { customerId, accountId } = await fundedProductionCustomer();
-    const before = micro(await usdc(production(a), customerId));
-    provider.setMode('hang');
-    const seen = provider.received.length;
-    const created = await production(a).post('/transactions/off-ramp', {
-      customerId,
-      bankAccountId: accountId,
-      sourceCurrency: 'USDC',
-      sourceAmount: '40',
-      purpose: 'PERSONAL_ACCOUNT',
-    });
-    expect(created.status).toBe(201);
-    // the reserve is committed and the payout is on its way to the provider, which holds the request
-    await provider.requests(seen + 1);
-    const e2e = provider.received[seen]!.endToEndId;
-    a.child.kill('SIGKILL');
-    expect((await a.exited).signal).toBe('SIGKILL');
-    provider.setMode('accept');
-    const restarted = await spawnPonte(env);
-    extra.push(restarted);
-    // after the claim's lease, a process sends it again: the same end-to-end id, so the provider pays once
-    const resent = await poll(
-      async () => provider.received.slice(seen).filter((r) => r.endToEndId === e2e).length,
-      (n) => n >= 2,
-      30_000,
-    );
-    expect(resent).toBeGreaterThanOrEqual(2);
-    expect(new Set(provider.received.slice(seen).map((r) => r.endToEndId))).toEqual(new Set([e2e]));
-    const waiting = await production(restarted).get(`/transactions/${created.body.id}`);
-    expect(waiting.body.status).toBe('TRANSFERRING_FIAT');
-    expect(waiting.body.payout.endToEndId).toBe(e2e);
-    const result = await notifyPayouts(restarted, [{ endToEndId: e2e, status: 'COMPLETED' }]);
-    expect(result.body.results[0].outcome).toBe('APPLIED');
-    expect((await production(b).get(`/transactions/${created.body.id}`)).body.status).toBe('SUCCESS');
-    expect(micro(await usdc(production(b), customerId))).toBe(before - 40_000_000n);
+    expect(done.body.payout.endToEndId).toBe(send.e2eId);
     const journals = await db.query(
       `SELECT count(*)::int AS n FROM ledger_journals WHERE kind = 'PAYOUT_SENT' AND transaction_id = $1`,
       [created.body.id],
     );
     expect(journals.rows[0].n).toBe(1);
+    expect(micro(await usdc(production(a), customerId))).toBe(before - 1_000_000n);
+    expect(putsOf(sendId)).toBe(1);
   });
 
-  it('a payout the provider refuses after a restart FAILS with the reserve released', async () => {
-    const api = production(b);
+  it('SIGKILL of every process between the send and its answer: after restart the send is looked up, not sent again, and paid once', async () => {
+    const { customerId, accountId } = await fundedProductionCustomer();
+    const before = micro(await usdc(production(a), customerId));
+    simulator.faults.drop = true;
+    let killed = false;
+    simulator.hooks.beforeAnswer = async (method, path) => {
+      if (method !== 'PUT' || !path.startsWith('/v3/gn/pix/') || killed) return;
+      killed = true;
+      for (const p of [a, b, ...extra]) p.child.kill('SIGKILL');
+      await Promise.all([a, b, ...extra].map((p) => p.exited));
+    };
+    const created = await production(a).post('/transactions/off-ramp', {
+      customerId,
+      bankAccountId: accountId,
+      sourceCurrency: 'USDC',
+      sourceAmount: '1',
+      purpose: 'PERSONAL_ACCOUNT',
+    });
+    expect(created.status).toBe(201);
+    const sendId = created.body.id.replace(/-/g, '');
+    await poll(
+      async () => killed && simulator.sends.has(sendId),
+      (done) => done,
+    );
+    simulator.hooks.beforeAnswer = undefined;
+    expect((await a.exited).signal).toBe('SIGKILL');
+    const restarted = await spawnPonte(env);
+    extra.push(restarted);
+    // after the claim's lease, the payout is tried again: looked up first, found REALIZADO, settled
+    const done = await poll(
+      () => production(restarted).get(`/transactions/${created.body.id}`),
+      (t) => t.body.status === 'SUCCESS',
+      30_000,
+    );
+    simulator.faults.drop = false;
+    expect(putsOf(sendId)).toBe(1);
+    expect(simulator.calls.some((c) => c.path === `/v2/gn/pix/enviados/id-envio/${sendId}`)).toBe(true);
+    expect(done.body.payout.endToEndId).toBe(simulator.sends.get(sendId)!.e2eId);
+    expect(micro(await usdc(production(restarted), customerId))).toBe(before - 1_000_000n);
+    const journals = await db.query(
+      `SELECT count(*)::int AS n FROM ledger_journals WHERE kind = 'PAYOUT_SENT' AND transaction_id = $1`,
+      [created.body.id],
+    );
+    expect(journals.rows[0].n).toBe(1);
+    // the other process comes back too, for the tests after this one
+    b = await spawnPonte(env);
+  });
+
+  it('a send the PSP refuses at once FAILS with its reason and the reserve released', async () => {
+    const api = production(live());
     const { customerId, accountId } = await fundedProductionCustomer();
     const before = micro(await usdc(api, customerId));
-    provider.setMode('reject');
     const created = await api.post('/transactions/off-ramp', {
       customerId,
       bankAccountId: accountId,
       sourceCurrency: 'USDC',
-      sourceAmount: '25',
+      sourceAmount: '10',
       purpose: 'PERSONAL_ACCOUNT',
     });
     const done = await poll(
       () => api.get(`/transactions/${created.body.id}`),
       (t) => t.body.status === 'FAILED',
     );
-    expect(done.body.failureReason).toMatch(/refused it \(HTTP 422\)/);
+    expect(done.body.failureReason).toMatch(/refused it: .*acima de 20,00/);
     expect(micro(await usdc(api, customerId))).toBe(before);
     const unbalanced = await db.query(
       'SELECT journal_id FROM ledger_entries GROUP BY journal_id, currency HAVING sum(amount) <> 0',
     );
     expect(unbalanced.rows).toEqual([]);
-    provider.setMode('accept');
   });
 });

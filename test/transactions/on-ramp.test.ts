@@ -115,7 +115,7 @@ describe('POST /transactions/on-ramp', () => {
     }
   });
 
-  it('refuses production on-ramps while the platform PIX key is not configured', async () => {
+  it('refuses production on-ramps while no PIX PSP is configured', async () => {
     const production = client(server.production, (await server.newTenant()).productionKey);
     const response = await onRamp(production, '00000000-0000-4000-8000-000000000000', '10.00');
     expect(response.statusCode).toBe(503);
@@ -123,15 +123,12 @@ describe('POST /transactions/on-ramp', () => {
   });
 });
 
-describe('POST /rails/pix/notifications without a provider secret', () => {
-  it('answers 503 and reads nothing', async () => {
-    const response = await server.production.inject({
-      method: 'POST',
-      url: '/rails/pix/notifications',
-      payload: { pix: [] },
-    });
-    expect(response.statusCode).toBe(503);
-    expect(response.json().code).toBe('service_unavailable');
+describe('the retired PIX provider protocol', () => {
+  it('serves no /rails/pix/notifications route any more, nor a PSP webhook while no PSP is configured', async () => {
+    for (const url of ['/rails/pix/notifications', '/rails/pix/webhook/pix']) {
+      const response = await server.production.inject({ method: 'POST', url, payload: { pix: [] } });
+      expect(response.statusCode).toBe(404);
+    }
   });
 });
 

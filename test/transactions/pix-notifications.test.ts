@@ -1,48 +1,46 @@
-import { parsePix } from 'pix-utils';
+/**
+ * Production on-ramps over a PSP (the simulator): charges registered with `PUT /cob/{txid}`, and
+ * notifications taken as hints, each payment confirmed with `GET /pix/{e2eid}` before anything is booked.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEmvFields } from '../../src/lib/pix-brcode.ts';
-import { signPixNotification } from '../../src/modules/rails/pix/signature.ts';
-import { approvedCustomer, individualBody } from '../helpers/factories.ts';
-import { type Client, client } from '../helpers/server.ts';
-import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from './support.ts';
-
-const SECRET = 'provider-shared-secret-for-tests';
-const PIX_KEY = 'f3a9c1d2-4b5e-4f60-8a7b-9c0d1e2f3a4b';
+import { individualBody } from '../helpers/factories.ts';
+import { type Client, client, eventually } from '../helpers/server.ts';
+import type { PspSimulator } from '../psp/simulator.ts';
+import { expectNoViolations, PIX_KEY, pspEnv, startSimulator, WEBHOOK_URL } from '../psp/support.ts';
+import { createOnRamp, type IsolatedServer, onRamp, setRate, startIsolatedServer } from './support.ts';
 
 let server: IsolatedServer;
+let simulator: PspSimulator;
 let production: Client;
+const WEBHOOK_PATH = `${new URL(WEBHOOK_URL).pathname}/pix`;
+const deliveries: number[] = [];
+let clockOffset = 0;
 
 beforeAll(async () => {
-  server = await startIsolatedServer({ env: { PONTE_PIX_PROVIDER_SECRET: SECRET, PONTE_PIX_KEY: PIX_KEY } });
+  simulator = await startSimulator({
+    deliver: async (url, body) => {
+      const response = await server.production.inject({
+        method: 'POST',
+        url: new URL(url).pathname,
+        payload: body,
+      });
+      deliveries.push(response.statusCode);
+      return response.statusCode;
+    },
+  });
+  server = await startIsolatedServer({
+    env: pspEnv(simulator, { PONTE_PIX_PSP_TIMEOUT_MS: '1500' }),
+    clock: () => new Date(Date.now() + clockOffset),
+  });
+  await server.ctx.pix.psp('production')!.registerWebhook();
   production = client(server.production, (await server.newTenant()).productionKey);
   await setRate(server, 'BRL/USDC', '0.2');
 });
 afterAll(async () => {
   await server.close();
+  await simulator.close();
 });
-
-let sequence = 0;
-const endToEndId = () => `E12345678202501011200${String(++sequence).padStart(11, '0')}`;
-const txidOf = (brCode: string) => readEmvFields(readEmvFields(brCode).get('62')!).get('05')!;
-
-function notify(body: unknown, options: { signature?: string | null; app?: 'production' | 'sandbox' } = {}) {
-  const raw = JSON.stringify(body);
-  const signature = options.signature === undefined ? signPixNotification(SECRET, raw) : options.signature;
-  return server.app(options.app ?? 'production').inject({
-    method: 'POST',
-    url: '/rails/pix/notifications',
-    payload: raw,
-    headers: { 'content-type': 'application/json', ...(signature ? { 'x-pix-signature': signature } : {}) },
-  });
-}
-
-const payment = (txid: string, valor: string, id = endToEndId()) => ({
-  endToEndId: id,
-  txid,
-  valor,
-  horario: new Date().toISOString(),
-  infoPagador: 'pagamento',
-});
+expectNoViolations(() => simulator);
 
 /** A production customer: approved by the operator, since production has no simulated outcomes. */
 async function approvedProductionCustomer() {
@@ -58,19 +56,145 @@ async function charge(amount: string) {
   return createOnRamp(production, customer.id, amount);
 }
 
-describe('POST /rails/pix/notifications (production PIX provider)', () => {
-  it('issues production charges to the configured platform PIX key', async () => {
-    const transaction = await charge('100.00');
-    expect(parsePix(transaction.depositInstructions.brCode)).toMatchObject({ pixKey: PIX_KEY });
+const txidOf = (transaction: { id: string }) => transaction.id.replace(/-/g, '');
+const status = async (id: string) => (await production.get(`/transactions/${id}`)).json();
+async function pay(transaction: { id: string }, valor?: string) {
+  const e2e = await simulator.pay(txidOf(transaction), valor);
+  await simulator.idle();
+  await server.ctx.pix.settled();
+  return e2e;
+}
+const counts = async (id: string) =>
+  (
+    await server.ctx.db.query<{ events: bigint; journals: bigint; deposits: bigint }>(
+      `SELECT (SELECT count(*) FROM events WHERE resource_id = $1) AS events,
+              (SELECT count(*) FROM ledger_journals WHERE transaction_id = $1) AS journals,
+              (SELECT count(*) FROM pix_deposits WHERE transaction_id = $1) AS deposits`,
+      [id],
+    )
+  )[0]!;
+async function post(body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+  const response = await server.production.inject({
+    method: 'POST',
+    url: WEBHOOK_PATH,
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+    headers,
+  });
+  await server.ctx.pix.settled();
+  return response;
+}
+
+describe('production on-ramp charges at the PSP', () => {
+  it('registers an immediate charge with a txid derived from the transaction and shows the PSP pixCopiaECola', async () => {
+    const customer = await approvedProductionCustomer();
+    const transaction = await createOnRamp(production, customer.id, '100.00');
+    const registered = simulator.charges.get(txidOf(transaction));
+    expect(txidOf(transaction)).toMatch(/^[a-f0-9]{32}$/);
+    expect(registered).toMatchObject({
+      valor: '100.00',
+      chave: PIX_KEY,
+      expiracao: 1800,
+      devedor: { nome: 'Ana Souza', cpf: customer.taxId.replace(/\D/g, '') },
+      status: 'ATIVA',
+    });
+    expect(transaction.depositInstructions.brCode).toBe(
+      (simulator.charges.get(txidOf(transaction)) && transaction.depositInstructions.brCode) as string,
+    );
+    expect(transaction.depositInstructions.brCode).toContain('pix.simulator.invalid/qr/v2/');
   });
 
-  it('applies a signed payment to its charge by txid and settles it to SUCCESS', async () => {
+  it('answers 503 and creates and counts nothing when the PSP does not register the charge, and a retry under the same Idempotency-Key then succeeds', async () => {
+    const customer = await approvedProductionCustomer();
+    const before = await server.ctx.db.query('SELECT 1 FROM transactions WHERE customer_id = $1', [
+      customer.id,
+    ]);
+    simulator.fail(/^PUT \/v2\/cob\//, 503);
+    const headers = { 'idempotency-key': `onramp-${customer.id}` };
+    const refused = await production.post(
+      '/transactions/on-ramp',
+      { customerId: customer.id, currency: 'BRL', amount: '25.00' },
+      headers,
+    );
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json().code).toBe('service_unavailable');
+    expect(
+      await server.ctx.db.query('SELECT 1 FROM transactions WHERE customer_id = $1', [customer.id]),
+    ).toEqual(before);
+    const usage = await server.ctx.db
+      .query<{ n: bigint }>(
+        'SELECT count(*) AS n FROM limit_usage WHERE customer_id = $1 AND brl_cents <> 0',
+        [customer.id],
+      )
+      .catch(() => [{ n: 0n }]);
+    expect(usage[0]!.n).toBe(0n);
+    const retried = await production.post(
+      '/transactions/on-ramp',
+      { customerId: customer.id, currency: 'BRL', amount: '25.00' },
+      headers,
+    );
+    expect(retried.statusCode).toBe(201);
+  });
+
+  it('answers 503 when the PSP fails the charge (5xx)', async () => {
+    const customer = await approvedProductionCustomer();
+    simulator.fail(/^PUT \/v2\/cob\//, 500);
+    const response = await onRamp(production, customer.id, '25.00');
+    expect(response.statusCode).toBe(503);
+  });
+
+  it('answers 503 when the PSP is too slow, at its deadline', async () => {
+    const customer = await approvedProductionCustomer();
+    simulator.faults.delayMs = 2_500;
+    try {
+      const started = Date.now();
+      const response = await onRamp(production, customer.id, '25.00');
+      expect(response.statusCode).toBe(503);
+      expect(Date.now() - started).toBeLessThan(2_400);
+    } finally {
+      simulator.faults.delayMs = 0;
+    }
+  });
+
+  it('holds no database connection, transaction or lock while the PSP registers the charge', async () => {
+    const customer = await approvedProductionCustomer();
+    let lockedOut: unknown = 'not tried';
+    simulator.hooks.beforeAnswer = async (method, path) => {
+      if (method !== 'PUT' || !path.startsWith('/v2/cob/')) return;
+      lockedOut = await server.ctx.db
+        .transaction((tx) =>
+          tx.query('SELECT 1 FROM customers WHERE id = $1 FOR UPDATE NOWAIT', [customer.id]),
+        )
+        .then(
+          () => null,
+          (error: Error) => error.message,
+        );
+    };
+    try {
+      expect((await onRamp(production, customer.id, '12.00')).statusCode).toBe(201);
+    } finally {
+      simulator.hooks.beforeAnswer = undefined;
+    }
+    expect(lockedOut).toBeNull();
+  });
+
+  it('withdraws the charge at the PSP when a creation is refused after it was registered', async () => {
+    const customer = await approvedProductionCustomer();
+    const response = await onRamp(production, customer.id, '99999999.00');
+    expect(response.statusCode).toBe(422);
+    const registered = [...simulator.charges.values()].find((c) => c.valor === '99999999.00');
+    expect(registered).toBeDefined();
+    await eventually(
+      async () => registered!.status,
+      (value) => value === 'REMOVIDA_PELO_USUARIO_RECEBEDOR',
+    );
+  });
+});
+
+describe('PSP notifications (POST {webhook}/pix): hints confirmed with GET /pix/{e2eid}', () => {
+  it('confirms a notified payment with the PSP and settles the on-ramp to SUCCESS', async () => {
     const transaction = await charge('100.00');
-    const item = payment(txidOf(transaction.depositInstructions.brCode), '100.00');
-    const response = await notify({ pix: [item] });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ results: [{ endToEndId: item.endToEndId, outcome: 'APPLIED' }] });
-    const done = (await production.get(`/transactions/${transaction.id}`)).json();
+    const e2e = await pay(transaction);
+    const done = await status(transaction.id);
     expect(done.status).toBe('SUCCESS');
     expect(done.receipt).toMatchObject({
       sourceAmount: '100.00',
@@ -78,36 +202,65 @@ describe('POST /rails/pix/notifications (production PIX provider)', () => {
       netAmount: '99.50',
       targetAmount: '19.900000',
     });
+    expect(simulator.calls.some((c) => c.method === 'GET' && c.path === `/v2/pix/${e2e}`)).toBe(true);
+    expect(deliveries.every((code) => code === 200)).toBe(true);
   });
 
-  it('changes nothing when the same notification is delivered again, and answers 200', async () => {
+  it('books nothing from a forged notification of a PIX the PSP never received, and answers 200', async () => {
     const transaction = await charge('30.00');
-    const body = { pix: [payment(txidOf(transaction.depositInstructions.brCode), '30.00')] };
-    expect((await notify(body)).statusCode).toBe(200);
-    const before = (await production.get(`/transactions/${transaction.id}`)).json();
-    const count = async () =>
-      (
-        await server.ctx.db.query<{ events: bigint; journals: bigint }>(
-          `SELECT (SELECT count(*) FROM events WHERE resource_id = $1) AS events,
-                  (SELECT count(*) FROM ledger_journals WHERE transaction_id = $1) AS journals`,
-          [transaction.id],
-        )
-      )[0];
-    const counted = await count();
-    const again = await notify(body);
-    expect(again.statusCode).toBe(200);
-    expect(again.json().results[0].outcome).toBe('DUPLICATE');
-    expect((await production.get(`/transactions/${transaction.id}`)).json()).toEqual(before);
-    expect(await count()).toEqual(counted);
+    const forged = {
+      endToEndId: 'E60701190202501011200ForgedPix01',
+      txid: txidOf(transaction),
+      valor: '30.00',
+      horario: new Date().toISOString(),
+    };
+    const response = await post({ pix: [forged] });
+    expect(response.statusCode).toBe(200);
+    expect((await status(transaction.id)).status).toBe('AWAITING_FUNDS');
+    expect(await counts(transaction.id)).toMatchObject({ deposits: 0n });
+  });
+
+  it('books what the PSP says, not what a tampered notification says', async () => {
+    const transaction = await charge('40.00');
+    simulator.faults.drop = true;
+    const e2e = await simulator.pay(txidOf(transaction), '40.00');
+    simulator.faults.drop = false;
+    await post({
+      pix: [
+        { endToEndId: e2e, txid: txidOf(transaction), valor: '4000.00', horario: new Date().toISOString() },
+      ],
+    });
+    const done = await status(transaction.id);
+    expect(done.status).toBe('SUCCESS');
+    expect(done.receipt.sourceAmount).toBe('40.00');
+  });
+
+  it('applies a notification delivered twice, or replayed later, exactly once', async () => {
+    const transaction = await charge('30.00');
+    simulator.faults.duplicate = true;
+    let e2e: string;
+    try {
+      e2e = await pay(transaction);
+    } finally {
+      simulator.faults.duplicate = false;
+    }
+    const counted = await counts(transaction.id);
+    const before = await status(transaction.id);
+    await post({ pix: [{ endToEndId: e2e, valor: '30.00', horario: new Date().toISOString() }] });
+    expect(await status(transaction.id)).toEqual(before);
+    expect(await counts(transaction.id)).toEqual(counted);
+    expect(counted.deposits).toBe(1n);
   });
 
   it('applies concurrent redeliveries exactly once', async () => {
     const transaction = await charge('40.00');
-    const body = { pix: [payment(txidOf(transaction.depositInstructions.brCode), '40.00')] };
-    const answers = await Promise.all(Array.from({ length: 5 }, () => notify(body)));
+    simulator.faults.drop = true;
+    const e2e = await simulator.pay(txidOf(transaction));
+    simulator.faults.drop = false;
+    const body = { pix: [{ endToEndId: e2e }] };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => post(body)));
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
-    const outcomes = answers.map((a) => a.json().results[0].outcome).sort();
-    expect(outcomes).toEqual(['APPLIED', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE']);
+    await server.ctx.pix.settled();
     const deposits = await server.ctx.db.query(
       "SELECT 1 FROM ledger_journals WHERE transaction_id = $1 AND kind = 'DEPOSIT_RECEIVED'",
       [transaction.id],
@@ -115,10 +268,36 @@ describe('POST /rails/pix/notifications (production PIX provider)', () => {
     expect(deposits).toHaveLength(1);
   });
 
-  it('FAILS the charge when the amount paid differs from the requested one', async () => {
+  it('applies notifications that arrive in the reverse order of the payments', async () => {
+    const first = await charge('11.00');
+    const second = await charge('12.00');
+    simulator.faults.reorder = true;
+    try {
+      await simulator.pay(txidOf(first));
+      await simulator.pay(txidOf(second));
+    } finally {
+      simulator.faults.reorder = false;
+    }
+    expect((await status(first.id)).status).toBe('AWAITING_FUNDS');
+    await simulator.flush();
+    await server.ctx.pix.settled();
+    expect((await status(first.id)).status).toBe('SUCCESS');
+    expect((await status(second.id)).status).toBe('SUCCESS');
+  });
+
+  it('leaves a payment the PSP cannot confirm right now for a later notification, booking nothing meanwhile', async () => {
+    const transaction = await charge('13.00');
+    simulator.fail(/^GET \/v2\/pix\//, 503);
+    const e2e = await pay(transaction);
+    expect((await status(transaction.id)).status).toBe('AWAITING_FUNDS');
+    await post({ pix: [{ endToEndId: e2e }] });
+    expect((await status(transaction.id)).status).toBe('SUCCESS');
+  });
+
+  it('FAILS the charge when the amount paid differs from the requested one, the BRL held for refund', async () => {
     const transaction = await charge('50.00');
-    await notify({ pix: [payment(txidOf(transaction.depositInstructions.brCode), '49.00')] });
-    const done = (await production.get(`/transactions/${transaction.id}`)).json();
+    await pay(transaction, '49.00');
+    const done = await status(transaction.id);
     expect(done.status).toBe('FAILED');
     expect(done.failureReason).toBe(
       'The deposit of 49.00 BRL differs from the requested 50.00 BRL; it is held for refund',
@@ -127,83 +306,68 @@ describe('POST /rails/pix/notifications (production PIX provider)', () => {
 
   it('holds a second payment of a charge already paid for refund, leaving the transaction as it was', async () => {
     const transaction = await charge('60.00');
-    const txid = txidOf(transaction.depositInstructions.brCode);
-    await notify({ pix: [payment(txid, '60.00')] });
-    const paid = (await production.get(`/transactions/${transaction.id}`)).json();
-    const second = await notify({ pix: [payment(txid, '60.00')] });
-    expect(second.json().results[0].outcome).toBe('HELD_FOR_REFUND');
-    expect((await production.get(`/transactions/${transaction.id}`)).json()).toEqual(paid);
+    await pay(transaction);
+    const paid = await status(transaction.id);
+    await pay(transaction);
+    expect(await status(transaction.id)).toEqual(paid);
     const balances = (await production.get(`/customers/${transaction.customerId}/balances`)).json();
     expect(balances.balances).toContainEqual({ currency: 'BRL', amount: '60.00' });
   });
 
-  it('records a payment no charge has the txid of as unmatched, and answers 200', async () => {
-    const item = payment('UnknownTxid0000000000000', '10.00');
-    const response = await notify({ pix: [item] });
-    expect(response.statusCode).toBe(200);
-    expect(response.json().results[0].outcome).toBe('UNMATCHED');
+  it('records a confirmed payment no charge has the txid of as unmatched', async () => {
+    const e2e = await simulator.pay('UnknownTxid000000000000000000', '10.00', PIX_KEY);
+    await simulator.idle();
+    await server.ctx.pix.settled();
     const rows = await server.ctx.db.query('SELECT outcome FROM pix_deposits WHERE end_to_end_id = $1', [
-      item.endToEndId,
+      e2e,
     ]);
     expect(rows).toEqual([{ outcome: 'UNMATCHED' }]);
   });
 
-  it('refuses a missing, wrong or stale signature with 401, and records nothing', async () => {
-    const transaction = await charge('70.00');
-    const item = payment(txidOf(transaction.depositInstructions.brCode), '70.00');
-    const body = { pix: [item] };
-    const cases = [
-      await notify(body, { signature: null }),
-      await notify(body, { signature: signPixNotification('another-secret', JSON.stringify(body)) }),
-      await notify(body, { signature: signPixNotification(SECRET, JSON.stringify({ pix: [] })) }),
-      await notify(body, { signature: 'sha256=zz' }),
-    ];
-    for (const response of cases) {
-      expect(response.statusCode).toBe(401);
-      expect(response.json().code).toBe('unauthorized');
-    }
-    expect(
-      await server.ctx.db.query('SELECT 1 FROM pix_deposits WHERE end_to_end_id = $1', [item.endToEndId]),
-    ).toEqual([]);
-    expect((await production.get(`/transactions/${transaction.id}`)).json().status).toBe('AWAITING_FUNDS');
-  });
-
-  it('refuses a signed body that is not a notification with 400', async () => {
-    for (const body of [{}, { pix: 'nope' }, [1, 2]]) {
-      const response = await notify(body);
+  it('refuses a body that is not a notification with 400, and never answers 5xx', async () => {
+    for (const body of ['{not json', '{}', '{"pix":"nope"}', '[1,2]']) {
+      const response = await post(body);
       expect(response.statusCode).toBe(400);
-      expect(response.json().code).toBe('invalid_request');
     }
+    expect((await post('x', { 'content-type': 'text/plain' })).statusCode).toBe(415);
   });
 
-  it('processes a batch item by item: a malformed item is recorded and answered, the others applied', async () => {
+  it('keeps unreadable items for operations and still confirms the readable ones of the batch', async () => {
     const transaction = await charge('30.00');
-    const good = payment(txidOf(transaction.depositInstructions.brCode), '30.00');
-    const bad = { endToEndId: 'short', txid: 'x', valor: '1', horario: 'now' };
-    const response = await notify({ pix: [bad, good] });
+    simulator.faults.drop = true;
+    const e2e = await simulator.pay(txidOf(transaction));
+    simulator.faults.drop = false;
+    const response = await post({ pix: [{ endToEndId: 'short' }, 42, null, { endToEndId: e2e }] });
     expect(response.statusCode).toBe(200);
-    const results = response.json().results;
-    expect(results[0]).toMatchObject({ endToEndId: 'short', outcome: 'MALFORMED' });
-    expect(results[1]).toEqual({ endToEndId: good.endToEndId, outcome: 'APPLIED' });
-    expect((await production.get(`/transactions/${transaction.id}`)).json().status).toBe('SUCCESS');
-    const rejects = await server.ctx.db.query<{ reason: string }>(
+    expect((await status(transaction.id)).status).toBe('SUCCESS');
+    const rejects = await server.ctx.db.query(
       `SELECT reason FROM pix_notification_rejects WHERE item->>'endToEndId' = 'short'`,
     );
     expect(rejects.length).toBeGreaterThanOrEqual(1);
   });
 
-  it('is not served on the sandbox listener', async () => {
-    expect((await notify({ pix: [] }, { app: 'sandbox' })).statusCode).toBe(404);
+  it('is not served on the sandbox listener, whose rail is simulated', async () => {
+    const response = await server.sandbox.inject({ method: 'POST', url: WEBHOOK_PATH, payload: { pix: [] } });
+    expect(response.statusCode).toBe(404);
   });
+});
 
-  it('serves sandbox customers no production charges: txids match within their environment only', async () => {
-    const sandbox = client(server.sandbox, (await server.newTenant()).sandboxKey);
-    const customer = await approvedCustomer(sandbox, individualBody());
-    const transaction = await createOnRamp(sandbox, customer.id, '10.00');
-    const response = await notify({
-      pix: [payment(txidOf(transaction.depositInstructions.brCode), '10.00')],
-    });
-    expect(response.json().results[0].outcome).toBe('UNMATCHED');
-    expect((await sandbox.get(`/transactions/${transaction.id}`)).json().status).toBe('AWAITING_FUNDS');
+describe('charges that end without a payment', () => {
+  it('withdraws the charge at the PSP (PATCH /cob/{txid}) when the on-ramp EXPIRES', async () => {
+    const transaction = await charge('21.00');
+    clockOffset = 31 * 60_000;
+    try {
+      await eventually(
+        async () => (await status(transaction.id)).status,
+        (value) => value === 'EXPIRED',
+        10_000,
+      );
+      await eventually(
+        async () => simulator.charges.get(txidOf(transaction))!.status,
+        (value) => value === 'REMOVIDA_PELO_USUARIO_RECEBEDOR',
+      );
+    } finally {
+      clockOffset = 0;
+    }
   });
 });

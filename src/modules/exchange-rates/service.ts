@@ -157,4 +157,33 @@ export async function useLockedQuote(
   return quote;
 }
 
+/**
+ * The source amount of a LOCKED quote a creation is about to use, read (and checked as `useLockedQuote`
+ * checks it) in a short transaction of its own: what a PSP charge is registered for before the creation.
+ */
+export async function peekLockedQuoteAmount(
+  tx: Executor,
+  tenant: Tenant,
+  id: string,
+  now: Date,
+): Promise<bigint> {
+  const quote = await repo.lockExchangeRate(tx, tenant, id);
+  if (!quote) throw notFound('Exchange rate');
+  if (quote.type !== 'LOCKED') {
+    throw invalidField(
+      '/body/exchangeRateId',
+      'is a FLOATING rate; only a LOCKED rate settles a transaction',
+    );
+  }
+  if (quote.used_at)
+    throw new AppError('exchange_rate_used', 'The exchange rate was already used by a transaction');
+  if (now >= quote.expires_at!) {
+    throw new AppError(
+      'exchange_rate_expired',
+      `The exchange rate expired at ${quote.expires_at!.toISOString()}`,
+    );
+  }
+  return quote.source_amount;
+}
+
 export type { ExchangeRateRow } from './repo.ts';

@@ -6,17 +6,36 @@
 
 import type { Clock } from '../../core/clock.ts';
 import type { Database } from '../../db/types.ts';
+import type { PixRails } from '../rails/pix/registry.ts';
 import { claimExpired } from './repo.ts';
 import { transitionTransaction } from './transition.ts';
 
-export async function expireDueTransactions(db: Database, clock: Clock, batch = 100): Promise<number> {
-  return db.transaction(async (tx) => {
-    const due = await claimExpired(tx, clock(), batch);
-    for (const row of due) {
+/**
+ * With a PSP rail, each expired charge is then withdrawn at the PSP (`PATCH /cob/{txid}`), after the
+ * commit and with no connection held; should that call fail, the PSP ends the charge all the same at its
+ * own expiry (`calendario.expiracao` is the same deposit window), and a payment that still arrives is
+ * held for refund.
+ */
+export async function expireDueTransactions(
+  db: Database,
+  clock: Clock,
+  batch = 100,
+  pix?: PixRails,
+): Promise<number> {
+  const due = await db.transaction(async (tx) => {
+    const claimed = await claimExpired(tx, clock(), batch);
+    for (const row of claimed) {
       await transitionTransaction(tx, row, 'EXPIRED', clock(), {
         failure_reason: `No deposit arrived before ${row.expires_at!.toISOString()}`,
       });
     }
-    return due.length;
+    return claimed;
   });
+  await Promise.all(
+    due.map(async (row) => {
+      const rail = pix?.psp(row.environment);
+      if (rail && row.pix_txid) await rail.withdrawCharge(row.pix_txid).catch(() => {});
+    }),
+  );
+  return due.length;
 }

@@ -50,11 +50,13 @@ import {
 } from '../partner-fees/service.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { productionPayoutsConfigured, submitDuePayouts } from '../rails/pix/payout-submission.ts';
+import type { PixRails } from '../rails/pix/registry.ts';
 import { currentRatePart, currentRateSql, type RateColumns } from '../rates/service.ts';
 import { refuseHeld } from '../screening/service.ts';
 import { drawFromHoldings } from '../wallets/draw.ts';
 import { type CreationRequest, createdEvent, creationBatches } from './creation-batches.ts';
 import { assertWithinLimits } from './limits.ts';
+import { offRampPayoutKey } from './off-ramp-settlement.ts';
 import type { OffRampPurpose } from './off-ramp-state.ts';
 import { presentTransaction, type TransactionView } from './presenter.ts';
 import * as repo from './repo.ts';
@@ -191,6 +193,7 @@ export function createOffRampService(deps: {
   clock: Clock;
   config: Config;
   chains: ChainRegistry;
+  pix: PixRails;
 }) {
   const { db, clock, config, chains } = deps;
 
@@ -421,13 +424,14 @@ export function createOffRampService(deps: {
 
 /** Runs an off-ramp's settlement steps and sends its payout, as far as it goes now. */
 export async function advanceOffRamp(
-  deps: { db: Database; clock: Clock; config: Config; chains: ChainRegistry },
+  deps: { db: Database; clock: Clock; config: Config; chains: ChainRegistry; pix: PixRails },
   id: string,
 ) {
   try {
     await settleNow(deps, id);
     const row = await repo.findTransactionById(deps.db, id);
-    if (row?.end_to_end_id) await submitDuePayouts(deps, 1, row.end_to_end_id);
+    if (row?.status === 'TRANSFERRING_FIAT')
+      await submitDuePayouts(deps, 1, offRampPayoutKey(deps.config, row));
   } catch {
     // left to the workers
   }

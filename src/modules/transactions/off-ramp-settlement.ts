@@ -6,18 +6,31 @@
  * TRANSFERRING_FIAT waits for the payout's result (see rails/pix/payout.ts).
  */
 import type { Config } from '../../config.ts';
+import { newId } from '../../core/ids.ts';
 import type { Executor } from '../../db/types.ts';
+import type { Environment } from '../../lib/environment.ts';
 import { offRampConverted, offRampFee } from '../ledger/off-ramp-postings.ts';
 import { postJournal } from '../ledger/service.ts';
-import { endToEndId, sandboxEndToEndId } from '../rails/pix/end-to-end-id.ts';
+import { sandboxEndToEndId } from '../rails/pix/end-to-end-id.ts';
+import { derivedPixId } from '../rails/pix/rail.ts';
 import { insertPayout } from '../rails/pix/service.ts';
 import { type TransactionRow, tenantOf } from './repo.ts';
 import { transitionTransaction } from './transition.ts';
 
-export function newEndToEndId(config: Config, row: { environment: string }, at: Date): string {
-  return row.environment === 'sandbox' || !config.moneyOut.pixIspb
-    ? sandboxEndToEndId(at)
-    : endToEndId(config.moneyOut.pixIspb, at);
+/**
+ * The key of a new refund payout: with a PSP, the devolução id Ponte gives it (the PSP assigns the
+ * end-to-end id); simulated, its end-to-end id.
+ */
+export function newRefundKey(config: Config, row: { environment: Environment }, at: Date): string {
+  return config.pix[row.environment] ? derivedPixId(newId()) : sandboxEndToEndId(at);
+}
+
+/**
+ * The key of an off-ramp's payout: with a PSP, the idEnvio derived from the off-ramp's id, so that a
+ * resend after a crash or a timeout is the same payment; simulated, the end-to-end id it was given.
+ */
+export function offRampPayoutKey(config: Config, row: TransactionRow): string {
+  return config.pix[row.environment] ? derivedPixId(row.id) : row.end_to_end_id!;
 }
 
 async function tradeOffRamp(tx: Executor, config: Config, row: TransactionRow, at: Date) {
@@ -34,9 +47,11 @@ async function tradeOffRamp(tx: Executor, config: Config, row: TransactionRow, a
     kind: 'CONVERSION',
     entries: offRampConverted(row.currency, row.net_amount!, row.target_amount!),
   });
-  const e2e = newEndToEndId(config, row, at);
+  // with a PSP, the end-to-end id is the PSP's, recorded when it answers
+  const psp = config.pix[row.environment] !== undefined;
+  const key = psp ? derivedPixId(row.id) : sandboxEndToEndId(at);
   await insertPayout(tx, {
-    end_to_end_id: e2e,
+    end_to_end_id: key,
     environment: row.environment,
     transaction_id: row.id,
     kind: 'OFF_RAMP',
@@ -50,7 +65,7 @@ async function tradeOffRamp(tx: Executor, config: Config, row: TransactionRow, a
     created_at: at,
     updated_at: at,
   });
-  return transitionTransaction(tx, row, 'TRANSFERRING_FIAT', at, { end_to_end_id: e2e });
+  return transitionTransaction(tx, row, 'TRANSFERRING_FIAT', at, psp ? {} : { end_to_end_id: key });
 }
 
 export async function offRampStep(

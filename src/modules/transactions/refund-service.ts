@@ -14,13 +14,14 @@ import type { Tenant } from '../../lib/environment.ts';
 import { lockCustomer } from '../customers/service.ts';
 import { reserveBalance } from '../ledger/reserve.ts';
 import { productionPayoutsConfigured, submitDuePayouts } from '../rails/pix/payout-submission.ts';
+import type { PixRails } from '../rails/pix/registry.ts';
 import { insertPayout, refundableDeposits } from '../rails/pix/service.ts';
-import { newEndToEndId } from './off-ramp-settlement.ts';
+import { newRefundKey } from './off-ramp-settlement.ts';
 import { presentTransaction, type TransactionView } from './presenter.ts';
 import { recordRefundState } from './refund-state.ts';
 import { findTransaction, lockTransaction } from './repo.ts';
 
-export function createRefundService(deps: { db: Database; clock: Clock; config: Config }) {
+export function createRefundService(deps: { db: Database; clock: Clock; config: Config; pix: PixRails }) {
   const { db, clock, config } = deps;
 
   async function refund(tenant: Tenant, id: string): Promise<TransactionView> {
@@ -32,7 +33,7 @@ export function createRefundService(deps: { db: Database; clock: Clock; config: 
     if (tenant.environment === 'production' && !productionPayoutsConfigured(config)) {
       throw new AppError(
         'service_unavailable',
-        'Refunds are not available: the PIX payout provider is not configured',
+        'Refunds are not available: no PIX PSP is configured for production (PONTE_PIX_PSP)',
       );
     }
     // payouts to submit once committed; the transaction's value is the answer, committed with it
@@ -55,7 +56,7 @@ export function createRefundService(deps: { db: Database; clock: Clock; config: 
       const now = clock();
       let total = 0n;
       for (const deposit of deposits) {
-        const e2e = newEndToEndId(config, row, now);
+        const e2e = newRefundKey(config, row, now);
         await reserveBalance(tx, {
           tenant,
           customerId: row.customer_id,

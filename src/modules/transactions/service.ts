@@ -10,11 +10,16 @@ import type { Database, Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib/pix-brcode.ts';
 import { randomBase62 } from '../../lib/secrets.ts';
-import { type CustomerWithVerification, lockApprovedCustomer } from '../customers/service.ts';
+import {
+  approvedForMovements,
+  type CustomerWithVerification,
+  findCustomer,
+  lockApprovedCustomer,
+} from '../customers/service.ts';
 import { eventPart, eventsPart } from '../events/outbox.ts';
 import { assertMinimum, platformFeeTerms } from '../exchange-rates/quote.ts';
 import type { ExchangeRateRow } from '../exchange-rates/service.ts';
-import { useLockedQuote } from '../exchange-rates/service.ts';
+import { peekLockedQuoteAmount, useLockedQuote } from '../exchange-rates/service.ts';
 import { type GrantColumns, grantsPart, grantsSql, limitsFrom } from '../limits/in-force.ts';
 import {
   addUsagePart,
@@ -33,6 +38,8 @@ import {
 } from '../partner-fees/service.ts';
 import type { Blockchain } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
+import { type ChargeRequest, derivedPixId, type PixRail, RailUnavailable } from '../rails/pix/rail.ts';
+import type { PixRails } from '../rails/pix/registry.ts';
 import { onRampFee } from '../rates/convert.ts';
 import { type ChainTransactionView, presentChainTransaction } from '../wallets/presenter.ts';
 import {
@@ -66,6 +73,8 @@ type OnRampRequest = CreationRequest & {
   given: bigint | undefined;
   blockchain: Blockchain;
   pixKey: string;
+  /** The charge the PSP registered before any database work (a PSP rail), or null (a local BR Code). */
+  charge: { id: string; txid: string; brCode: string } | null;
 };
 
 type OnRampFacts = GrantColumns & UsageColumns & PartnerFeeColumns;
@@ -118,6 +127,7 @@ export function createTransactionService(deps: {
   clock: Clock;
   config: Config;
   chains: ChainRegistry;
+  pix?: PixRails;
 }) {
   const { db, clock, config, chains } = deps;
   const onRamp = config.onRamp;
@@ -141,11 +151,12 @@ export function createTransactionService(deps: {
   }
 
   function pixKeyFor(tenant: Tenant): string {
-    if (onRamp.pixKey) return onRamp.pixKey;
-    if (tenant.environment === 'sandbox') return SANDBOX_PIX_KEY;
+    const psp = deps.pix?.config(tenant.environment);
+    if (psp) return psp.key;
+    if (tenant.environment === 'sandbox') return onRamp.pixKey ?? SANDBOX_PIX_KEY;
     throw new AppError(
       'service_unavailable',
-      'On-ramps are not available: the platform PIX key is not configured',
+      'On-ramps are not available: no PIX PSP is configured for production (PONTE_PIX_PSP)',
     );
   }
 
@@ -180,9 +191,10 @@ export function createTransactionService(deps: {
       throw invalidField('/body/blockchain', `${targetCurrency} is not available on ${blockchain}`);
     }
     assertWithinLimits(limitsFrom(facts, config.defaultLimits[customer.type]), usageFrom(facts), amount);
-    const txid = randomBase62(TXID_LENGTH);
+    const charge = request.charge;
+    const txid = charge?.txid ?? randomBase62(TXID_LENGTH);
     const row: repo.TransactionRow = {
-      id: newId(),
+      id: charge?.id ?? newId(),
       customer_id: customer.id,
       project_id: tenant.projectId,
       environment: tenant.environment,
@@ -193,13 +205,15 @@ export function createTransactionService(deps: {
       target_currency: targetCurrency,
       rail: 'PIX',
       pix_txid: txid,
-      br_code: buildPixBrCode({
-        pixKey,
-        merchantName: onRamp.merchantName,
-        merchantCity: onRamp.merchantCity,
-        amount,
-        txid,
-      }),
+      br_code:
+        charge?.brCode ??
+        buildPixBrCode({
+          pixKey,
+          merchantName: onRamp.merchantName,
+          merchantCity: onRamp.merchantCity,
+          amount,
+          txid,
+        }),
       expires_at: new Date(now.getTime() + onRamp.depositExpiryMs),
       fee_basis_points: onRamp.feeBasisPoints,
       fee_flat: onRamp.feeFlat,
@@ -295,18 +309,72 @@ export function createTransactionService(deps: {
     createOne,
   });
 
+  /**
+   * The customer a charge is addressed to (`devedor`): name and CPF/CNPJ when Brazilian. Read without a
+   * lock, before the charge is registered: the creation checks the customer again under its lock.
+   */
+  async function payerOf(tenant: Tenant, customerId: string): Promise<ChargeRequest['payer']> {
+    const customer = approvedForMovements(await findCustomer(db, tenant, customerId), 'on-ramps');
+    if (customer.country !== 'BRA' && customer.country !== 'BR') return null;
+    const taxId = customer.tax_id.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+    const name = customer.name.trim();
+    if (customer.type === 'INDIVIDUAL' && /^\d{11}$/.test(taxId)) return { name, cpf: taxId };
+    if (customer.type === 'BUSINESS' && /^[0-9A-Z]{14}$/.test(taxId)) return { name, cnpj: taxId };
+    return null;
+  }
+
+  /**
+   * With a PSP rail, the charge is registered (`PUT /cob/{txid}`) before any database work and with no
+   * connection held: the PSP's answer, its BR Code, goes into the creation. When the PSP does not take
+   * it in time the answer is 503 and nothing is created or counted; when the creation is then refused
+   * (a limit, a quote), the charge is withdrawn.
+   */
+  async function registerCharge(rail: PixRail, request: OnRampRequest): Promise<OnRampRequest> {
+    const { tenant, input } = request;
+    const payer = await payerOf(tenant, input.customerId);
+    const amount =
+      request.given ??
+      (await db.transaction((tx) => peekLockedQuoteAmount(tx, tenant, input.exchangeRateId!, clock())));
+    const id = newId();
+    const charge: ChargeRequest = {
+      txid: derivedPixId(id),
+      amount,
+      expiresInSeconds: Math.ceil(onRamp.depositExpiryMs / 1000),
+      payer,
+    };
+    try {
+      const { brCode } = await rail.registerCharge(charge);
+      return { ...request, charge: { id, txid: charge.txid, brCode } };
+    } catch (error) {
+      if (!(error instanceof RailUnavailable)) throw error;
+      throw new AppError('service_unavailable', 'The PIX PSP did not register the charge in time; try again');
+    }
+  }
+
   async function create(tenant: Tenant, input: CreateOnRampInput): Promise<TransactionView> {
-    const request: OnRampRequest = {
+    let request: OnRampRequest = {
       tenant,
       input,
       given: requested(input),
       blockchain: input.blockchain ?? chains.config.defaultChain,
       pixKey: pixKeyFor(tenant),
+      charge: null,
       beforeCommit: currentBeforeCommit(),
     };
-    // a LOCKED quote is used up by its creation's own statement
-    if (input.exchangeRateId !== undefined) return createOne(request);
-    return batches.submit(request);
+    const rail = deps.pix?.psp(tenant.environment) ?? null;
+    if (rail) request = await registerCharge(rail, request);
+    try {
+      // a LOCKED quote is used up by its creation's own statement
+      if (input.exchangeRateId !== undefined) return await createOne(request);
+      return await batches.submit(request);
+    } catch (error) {
+      if (rail && request.charge) {
+        const txid = request.charge.txid;
+        // the charge nobody will pay: withdrawn; one that still gets paid is held for refund (UNMATCHED)
+        void rail.withdrawCharge(txid).catch(() => {});
+      }
+      throw error;
+    }
   }
 
   const readTransaction = repo.transactionReader(db);

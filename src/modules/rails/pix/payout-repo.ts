@@ -126,7 +126,10 @@ export async function markSubmitted(
   );
 }
 
-export type PayoutToCheck = Pick<PayoutRow, 'end_to_end_id' | 'environment'>;
+export type PayoutToCheck = Pick<
+  PayoutRow,
+  'end_to_end_id' | 'environment' | 'kind' | 'refunded_end_to_end_id' | 'attempts'
+>;
 
 /**
  * Claims accepted payouts whose result is late, skipping those another process holds, and pushes each
@@ -150,7 +153,7 @@ export async function claimPayoutsToCheck(
                LIMIT $2
                  FOR UPDATE SKIP LOCKED)
         AND p.status = 'SUBMITTED'
-      RETURNING p.end_to_end_id, p.environment`,
+      RETURNING p.end_to_end_id, p.environment, p.kind, p.refunded_end_to_end_id, p.attempts`,
     [now, limit, intervalMs],
   );
 }
@@ -180,4 +183,74 @@ export async function payoutDestination(db: Executor, bankAccountId: string): Pr
     [bankAccountId],
   );
   return rows[0]!;
+}
+
+/** Records one part returned on a send; the total returned so far, or null when this part was recorded already. */
+export async function recordSendReturn(
+  db: Executor,
+  key: string,
+  part: { id: string; amount: bigint; at: Date },
+  at: Date,
+): Promise<bigint | null> {
+  const inserted = await db.query(
+    `INSERT INTO pix_send_returns (payout_key, return_id, amount, returned_at, recorded_at)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING return_id`,
+    [key, part.id, part.amount, part.at, at],
+  );
+  if (inserted.length === 0) return null;
+  const rows = await db.query<{ total: bigint }>(
+    'SELECT coalesce(sum(amount), 0)::bigint AS total FROM pix_send_returns WHERE payout_key = $1',
+    [key],
+  );
+  return rows[0]!.total;
+}
+
+/**
+ * The PSP assigned the PIX's end-to-end id of a send: recorded on the payout and, for an off-ramp, as
+ * its `payout.endToEndId` (set once; a different one later is ignored).
+ */
+export async function recordPspEndToEndId(db: Executor, key: string, endToEndId: string): Promise<void> {
+  await db.query(
+    `WITH payout AS (
+       UPDATE pix_payouts SET psp_end_to_end_id = $2 WHERE end_to_end_id = $1 AND psp_end_to_end_id IS NULL
+       RETURNING transaction_id, kind)
+     UPDATE transactions t SET end_to_end_id = $2
+       FROM payout p WHERE t.id = p.transaction_id AND p.kind = 'OFF_RAMP' AND t.end_to_end_id IS NULL`,
+    [key, endToEndId],
+  );
+}
+
+/** The key of the send the PSP gave this end-to-end id, if it is one of Ponte's. */
+export async function payoutKeyOfEndToEndId(
+  db: Executor,
+  environment: Environment,
+  endToEndId: string,
+): Promise<string | null> {
+  const rows = await db.query<{ end_to_end_id: string }>(
+    'SELECT end_to_end_id FROM pix_payouts WHERE psp_end_to_end_id = $1 AND environment = $2',
+    [endToEndId, environment],
+  );
+  return rows[0]?.end_to_end_id ?? null;
+}
+
+/** A payout by its key, unlocked (to decide whether a PSP report concerns it). */
+export async function findPayout(
+  db: Executor,
+  environment: Environment,
+  key: string,
+): Promise<PayoutRow | undefined> {
+  const rows = await db.query<PayoutRow>(
+    `SELECT ${COLUMNS} FROM pix_payouts WHERE end_to_end_id = $1 AND environment = $2`,
+    [key, environment],
+  );
+  return rows[0];
+}
+
+/** How many sends (payouts and refunds) are not yet settled, per environment. */
+export async function pendingSends(db: Executor): Promise<{ environment: Environment; count: number }[]> {
+  const rows = await db.query<{ environment: Environment; count: bigint }>(
+    `SELECT environment, count(*) AS count FROM pix_payouts WHERE status IN ('PENDING', 'SUBMITTED')
+      GROUP BY environment`,
+  );
+  return rows.map((row) => ({ environment: row.environment, count: Number(row.count) }));
 }

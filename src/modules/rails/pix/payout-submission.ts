@@ -10,7 +10,13 @@ import type { Database } from '../../../db/types.ts';
 import type { Environment } from '../../../lib/environment.ts';
 import { CURRENCY_SCALE } from '../../ledger/accounts.ts';
 import { findTransactionById } from '../../transactions/service.ts';
-import { applyPayoutResult, type PayoutOrder, type PayoutRail } from './payout.ts';
+import {
+  applyPayoutResult,
+  type PayoutOrder,
+  type PayoutRail,
+  type PayoutRef,
+  type PayoutResult,
+} from './payout.ts';
 import {
   claimDuePayouts,
   claimPayoutsToCheck,
@@ -18,30 +24,41 @@ import {
   type PayoutRow,
   type PayoutToCheck,
   payoutDestination,
+  recordPspEndToEndId,
   resubmitPayout,
 } from './payout-repo.ts';
-import { providerPayoutRail } from './provider-payout.ts';
+import { pspPayoutRail } from './psp-payout.ts';
+import type { PixRails } from './registry.ts';
 import { sandboxPayoutRail } from './sandbox-payout.ts';
 
-export type PayoutDeps = { db: Database; clock: Clock; config: Config };
+export type PayoutDeps = { db: Database; clock: Clock; config: Config; pix: PixRails };
 
 /** How long a claimed payout waits before it is sent again (doubling per attempt). */
 const RETRY_AFTER_MS = 5_000;
 
-/** Whether production can pay out: the provider's payout API, the shared secret and the ISPB are set. */
+/** Whether production can pay out: a PSP is configured (PONTE_PIX_PSP). */
 export function productionPayoutsConfigured(config: Config): boolean {
-  return Boolean(config.moneyOut.pixPayoutUrl && config.onRamp.pixProviderSecret && config.moneyOut.pixIspb);
+  return config.pix.production !== undefined;
 }
 
-export function payoutRailFor(config: Config, environment: Environment): PayoutRail | null {
-  if (environment === 'sandbox') return sandboxPayoutRail;
-  if (!productionPayoutsConfigured(config)) return null;
-  return providerPayoutRail({
-    url: config.moneyOut.pixPayoutUrl!,
-    secret: config.onRamp.pixProviderSecret!,
-    timeoutMs: config.moneyOut.pixPayoutTimeoutMs,
-  });
+const railsOf = new WeakMap<PixRails, Partial<Record<Environment, PayoutRail>>>();
+
+/** The environment's PSP (sends and refunds), or the sandbox's simulation; null: production has no PSP. */
+export function payoutRailFor(pix: PixRails, environment: Environment): PayoutRail | null {
+  const psp = pix.psp(environment);
+  if (!psp) return environment === 'sandbox' ? sandboxPayoutRail : null;
+  const cached = railsOf.get(pix) ?? {};
+  railsOf.set(pix, cached);
+  cached[environment] ??= pspPayoutRail(psp);
+  return cached[environment];
 }
+
+const refOf = (payout: PayoutToCheck): PayoutRef => ({
+  key: payout.end_to_end_id,
+  kind: payout.kind,
+  refundOf: payout.refunded_end_to_end_id,
+  attempts: payout.attempts,
+});
 
 async function orderOf(db: Database, payout: PayoutRow): Promise<PayoutOrder> {
   const row = (await findTransactionById(db, payout.transaction_id))!;
@@ -61,34 +78,44 @@ async function orderOf(db: Database, payout: PayoutRow): Promise<PayoutOrder> {
   };
 }
 
-async function submit(deps: PayoutDeps, payout: PayoutRow): Promise<void> {
+/** The PSP's end-to-end id, when it gave one, recorded with what it reports (one transaction). */
+async function record(
+  deps: PayoutDeps,
+  payout: Pick<PayoutRow, 'end_to_end_id' | 'environment'>,
+  answer: { endToEndId?: string; result?: PayoutResult; accepted?: boolean },
+): Promise<void> {
   const { db, clock, config } = deps;
-  const rail = payoutRailFor(config, payout.environment);
+  await db.transaction(async (tx) => {
+    if (answer.endToEndId) await recordPspEndToEndId(tx, payout.end_to_end_id, answer.endToEndId);
+    if (answer.result) {
+      await applyPayoutResult(tx, payout.environment, payout.end_to_end_id, answer.result, clock());
+    } else if (answer.accepted) {
+      const at = clock();
+      const checkAt = new Date(at.getTime() + config.moneyOut.pixPayoutStatusAfterMs);
+      await markSubmitted(tx, payout.end_to_end_id, at, checkAt);
+    }
+  });
+}
+
+async function submit(deps: PayoutDeps, payout: PayoutRow): Promise<void> {
+  const rail = payoutRailFor(deps.pix, payout.environment);
   if (!rail) return; // tried again once production payouts are configured
-  const answer = await rail.submit(await orderOf(db, payout));
-  if ('result' in answer) {
-    const result = answer.result;
-    await db.transaction((tx) =>
-      applyPayoutResult(tx, payout.environment, payout.end_to_end_id, result, clock()),
-    );
-  } else if ('accepted' in answer) {
-    const at = clock();
-    const checkAt = new Date(at.getTime() + config.moneyOut.pixPayoutStatusAfterMs);
-    await db.transaction((tx) => markSubmitted(tx, payout.end_to_end_id, at, checkAt));
-  }
+  // no connection or lock is held while the rail answers
+  const answer = await rail.submit(await orderOf(deps.db, payout), refOf(payout));
+  if ('retry' in answer) return;
+  await record(deps, payout, answer);
 }
 
 /** Asks the rail about an accepted payout whose result is late, and applies what it says. */
 async function check(deps: PayoutDeps, payout: PayoutToCheck): Promise<void> {
-  const { db, clock, config } = deps;
-  const rail = payoutRailFor(config, payout.environment);
+  const { db, clock } = deps;
+  const rail = payoutRailFor(deps.pix, payout.environment);
   if (!rail?.status) return;
-  const answer = await rail.status(payout.end_to_end_id);
+  const answer = await rail.status(refOf(payout));
   if ('result' in answer) {
-    const result = answer.result;
-    await db.transaction((tx) =>
-      applyPayoutResult(tx, payout.environment, payout.end_to_end_id, result, clock()),
-    );
+    await record(deps, payout, answer);
+  } else if ('pending' in answer) {
+    if (answer.endToEndId) await record(deps, payout, { endToEndId: answer.endToEndId });
   } else if ('unknown' in answer) {
     await db.transaction((tx) => resubmitPayout(tx, payout.end_to_end_id, clock()));
   }

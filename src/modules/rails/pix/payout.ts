@@ -17,7 +17,7 @@ import { postJournal, releaseEntries } from '../../ledger/service.ts';
 import { refundSettled } from '../../transactions/refund-state.ts';
 import { lockTransaction, type TransactionRow, tenantOf } from '../../transactions/service.ts';
 import { transitionTransaction } from '../../transactions/transition.ts';
-import { lockPayout, type PayoutRow, setPayoutStatus } from './payout-repo.ts';
+import { lockPayout, type PayoutRow, recordSendReturn, setPayoutStatus } from './payout-repo.ts';
 
 export type PayoutResult =
   | { status: 'COMPLETED' }
@@ -25,6 +25,44 @@ export type PayoutResult =
   | { status: 'RETURNED'; reason: string };
 
 export type PayoutOutcome = 'APPLIED' | 'DUPLICATE' | 'UNKNOWN';
+
+/**
+ * One amount the receiving bank gave back on a completed off-ramp's send, booked once (by its id): the
+ * BRL lands in the customer's BRL balance. The off-ramp becomes RETURNED once what came back adds up to
+ * what was sent; a return reported before the send's completion is booked after it (the PSP's record
+ * carries both, and the completion is applied first).
+ */
+export async function applySendReturn(
+  tx: Executor,
+  environment: Environment,
+  key: string,
+  part: { id: string; amount: bigint; at: Date },
+  at: Date,
+): Promise<PayoutOutcome> {
+  const payout = await lockPayout(tx, environment, key);
+  if (!payout) return 'UNKNOWN';
+  if (payout.kind !== 'OFF_RAMP' || (payout.status !== 'COMPLETED' && payout.status !== 'RETURNED')) {
+    return 'DUPLICATE';
+  }
+  const row = (await lockTransaction(tx, payout.transaction_id))!;
+  const total = await recordSendReturn(tx, key, part, at);
+  if (total === null) return 'DUPLICATE';
+  if (total > payout.amount) throw new Error(`returns of ${key} exceed what was sent`);
+  await postJournal(tx, {
+    tenant: tenantOf(row),
+    kind: 'PAYOUT_RETURNED',
+    reference: `${payout.end_to_end_id}:${part.id}`,
+    transactionId: row.id,
+    entries: payoutReturned(row.customer_id, part.amount),
+    at,
+  });
+  if (total === payout.amount && row.status === 'SUCCESS') {
+    const reason = 'returned by the receiving institution';
+    await setPayoutStatus(tx, payout.end_to_end_id, 'RETURNED', reason, at);
+    await transitionTransaction(tx, row, 'RETURNED', at, { return_reason: reason });
+  }
+  return 'APPLIED';
+}
 
 /** What the rail needs to send one payment. */
 export type PayoutOrder = {
@@ -40,20 +78,29 @@ export type PayoutOrder = {
   source: { currency: string; amount: bigint; scale: number };
 };
 
-/** A rail either settles the payment at once (sandbox), accepts it for a later result, or cannot take it now. */
-export type SubmitAnswer = { result: PayoutResult } | { accepted: true } | { retry: string };
+/**
+ * A rail either settles the payment at once (sandbox), accepts it for a later result, or cannot take it
+ * now; a PSP that assigns the PIX's end-to-end id says which.
+ */
+export type SubmitAnswer =
+  | { result: PayoutResult; endToEndId?: string }
+  | { accepted: true; endToEndId?: string }
+  | { retry: string };
 
 /** What a rail says of a payment it accepted: settled, still under way, never heard of, or no answer now. */
 export type StatusAnswer =
-  | { result: PayoutResult }
-  | { pending: true }
+  | { result: PayoutResult; endToEndId?: string }
+  | { pending: true; endToEndId?: string }
   | { unknown: true }
   | { retry: string };
 
+/** A payment the rail was given: its key (end-to-end id, or the PSP send/refund id) and what it is. */
+export type PayoutRef = { key: string; kind: PayoutRow['kind']; refundOf: string | null; attempts: number };
+
 export type PayoutRail = {
-  submit(order: PayoutOrder): Promise<SubmitAnswer>;
+  submit(order: PayoutOrder, ref: PayoutRef): Promise<SubmitAnswer>;
   /** Asks for the result of a payment the rail accepted and has not reported on (rails that report later). */
-  status?(endToEndId: string): Promise<StatusAnswer>;
+  status?(ref: PayoutRef): Promise<StatusAnswer>;
 };
 
 const isOpen = (payout: PayoutRow) => payout.status === 'PENDING' || payout.status === 'SUBMITTED';

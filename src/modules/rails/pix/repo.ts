@@ -1,3 +1,4 @@
+import { newId } from '../../../core/ids.ts';
 import type { Executor } from '../../../db/types.ts';
 import type { Environment } from '../../../lib/environment.ts';
 
@@ -58,5 +59,18 @@ export async function refundableDeposits(
                          WHERE p.refunded_end_to_end_id = d.end_to_end_id AND p.status <> 'REJECTED')
       ORDER BY d.received_at`,
     [transactionId, includeApplied],
+  );
+}
+
+/** Keeps a notification item that could not be read, for operations. */
+export async function recordUnreadableItem(
+  db: Executor,
+  item: unknown,
+  reason: string,
+  at: Date,
+): Promise<void> {
+  await db.query(
+    'INSERT INTO pix_notification_rejects (id, item, reason, received_at) VALUES ($1, $2, $3, $4)',
+    [newId(), JSON.stringify(item ?? null), reason, at],
   );
 }

@@ -1,5 +1,13 @@
 /** The rail's surface for other modules: what they may read and write of its records. */
 
-export { insertPayout, payoutsOf } from './payout-repo.ts';
+export {
+  findPayout,
+  insertPayout,
+  markSubmitted,
+  payoutKeyOfEndToEndId,
+  payoutsOf,
+  pendingSends,
+  recordPspEndToEndId,
+} from './payout-repo.ts';
 
-export { refundableDeposits } from './repo.ts';
+export { recordUnreadableItem, refundableDeposits } from './repo.ts';
