@@ -74,6 +74,19 @@ export async function findCustomer(
 }
 
 /** Reads one customer of the tenant, coalesced with the reads made meanwhile (`read-batches.ts`). */
+/** The id of the tenant's customer with this (normalised) taxId, if any. */
+export async function findCustomerIdByTaxId(
+  db: Executor,
+  tenant: Tenant,
+  taxId: string,
+): Promise<string | undefined> {
+  const rows = await db.query<{ id: string }>(
+    'SELECT id FROM customers WHERE project_id = $1 AND environment = $2 AND tax_id = $3',
+    [tenant.projectId, tenant.environment, taxId],
+  );
+  return rows[0]?.id;
+}
+
 export function customerReader(
   db: Executor,
 ): (read: { tenant: Tenant; id: string }) => Promise<CustomerWithVerification | undefined> {

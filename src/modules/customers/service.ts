@@ -124,9 +124,12 @@ export function createCustomerService(deps: {
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
+        // The answer names the customer that holds the taxId, so a partner can carry on with it.
+        const existing = await repo.findCustomerIdByTaxId(db, tenant, taxId);
         throw new AppError(
           'customer_exists',
-          'A customer with this taxId already exists in this environment',
+          `A customer with this taxId already exists in this environment${existing ? `: ${existing}` : ''}`,
+          existing ? { extra: { customerId: existing } } : {},
         );
       }
       throw error;
