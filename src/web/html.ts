@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { escapeHtml, type Html, html } from '../modules/hosted-verification/html.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
+import { FAVICON_SVG, FAVICON_TYPE } from './favicon.ts';
 
 export { escapeHtml, type Html, html } from '../modules/hosted-verification/html.ts';
 
@@ -32,8 +33,11 @@ export function sendHtml(reply: FastifyReply, status: number, page: Html): Fasti
     .send(`<!doctype html>\n${page.safe}`);
 }
 
-/** Serves the stylesheet and script under `prefix` (e.g. `/assets`). */
-export function registerAssets(app: FastifyInstance, prefix: string): void {
+/**
+ * Serves the stylesheet, script and icon under `prefix` (e.g. `/assets`); `root` also answers the icon at
+ * `/favicon.ico`, where browsers look for it on a listener of its own.
+ */
+export function registerAssets(app: FastifyInstance, prefix: string, options: { root?: boolean } = {}): void {
   const serve = (path: string, type: string, body: string) =>
     app.get(path, { schema: { hide: true }, config: { access: 'public' } }, async (_request, reply) =>
       reply
@@ -44,6 +48,8 @@ export function registerAssets(app: FastifyInstance, prefix: string): void {
     );
   serve(`${prefix}/web.css`, 'text/css; charset=utf-8', STYLESHEET);
   serve(`${prefix}/web.js`, 'text/javascript; charset=utf-8', SCRIPT);
+  serve(`${prefix}/favicon.svg`, FAVICON_TYPE, FAVICON_SVG);
+  if (options.root) serve('/favicon.ico', FAVICON_TYPE, FAVICON_SVG);
 }
 
 export function document(title: string, assets: string, body: Html): Html {
@@ -53,6 +59,7 @@ export function document(title: string, assets: string, body: Html): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${title}</title>
+<link rel="icon" href="${assets}/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${assets}/web.css">
 <script src="${assets}/web.js" defer></script>
 </head>
