@@ -185,6 +185,15 @@ export function notice(message: string | undefined, tone: 'ok' | 'error' = 'ok')
   return html`<div class="notice${tone === 'error' ? ' error' : ''}" role="${tone === 'error' ? 'alert' : 'status'}">${message}</div>`;
 }
 
+/**
+ * An id shown whole (UUIDv7 ids share their first characters, so a prefix tells rows apart poorly), in
+ * monospace, linked when `href` is given, with a button that copies it.
+ */
+export function idCell(id: string, href?: string): Html {
+  const code = html`<code class="id" id="id-${id}">${id}</code>`;
+  return html`<span class="idcell">${href ? html`<a href="${href}">${code}</a>` : code}<button type="button" class="copy secondary" data-copy="id-${id}" aria-label="Copy id ${id}">Copy</button></span>`;
+}
+
 /** A secret shown once, with a button that copies it. */
 export function secretBox(id: string, label: string, value: string): Html {
   return html`<div class="panel"><p><strong>${label}</strong> It is shown only now: store it somewhere safe.</p>

@@ -8,7 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDashboardApp } from '../../src/app.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { approvedCustomer, individualBody, validCpf } from '../helpers/factories.ts';
+import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
 import {
   checkPage,
   hasChromium,
@@ -29,11 +30,15 @@ let origin: string;
 let docsOrigin: string;
 let browser: Browser;
 let page: Page;
+let sandbox: Client;
+let tenantId: string;
 
 describe.skipIf(!hasChromium)('partner pages in a browser', { timeout: 90_000 }, () => {
   beforeAll(async () => {
-    server = await startTestServer({ workers: false });
+    server = await startTestServer();
     const tenant = await server.newTenant('Banco Exemplo');
+    tenantId = tenant.projectId;
+    sandbox = client(server.sandbox, tenant.sandboxKey);
     dashboard = await buildDashboardApp(server.ctx);
     origin = await listen(dashboard);
     docsOrigin = await listen(server.sandbox);
@@ -106,5 +111,104 @@ describe.skipIf(!hasChromium)('partner pages in a browser', { timeout: 90_000 },
       expect(text).not.toMatch(/must be equal to|params\//);
     }
     await checkPage(page, 'dashboard-not-found');
+  });
+
+  it('lists transactions with whole ids that copy, and the customer by name; the customer filter takes a name', async () => {
+    const [ana, bia] = [
+      await approvedCustomer(
+        sandbox,
+        individualBody({ name: 'Ana Pereira', taxId: validCpf('5'), email: 'ana.p@example.com' }),
+      ),
+      await approvedCustomer(
+        sandbox,
+        individualBody({ name: 'Bia Costa', taxId: validCpf('6'), email: 'bia@example.com' }),
+      ),
+    ];
+    const made: string[] = [];
+    for (const customer of [ana, bia, ana]) {
+      const created = await sandbox.post('/transactions/on-ramp', {
+        customerId: customer.id,
+        currency: 'BRL',
+        amount: '150.00',
+        targetCurrency: 'USDC',
+      });
+      expect(created.statusCode).toBe(201);
+      made.push(created.json().id);
+    }
+    await page.goto(`${origin}/sandbox/transactions`);
+    for (const id of made) {
+      // the whole id, in monospace, with a copy button naming it
+      expect(await page.textContent(`#id-${id}`)).toBe(id);
+      expect(await page.locator(`button[data-copy="id-${id}"]`).count()).toBe(1);
+    }
+    const rows = page.locator('tbody tr');
+    expect(await rows.count()).toBe(3);
+    expect(await page.locator('tbody td:has-text("Ana Pereira")').count()).toBe(2);
+    expect(await page.locator('tbody td:has-text("Bia Costa")').count()).toBe(1);
+    await checkPage(page, 'dashboard-transactions-ids');
+
+    await page.fill('#customerId', 'bia@example');
+    expect(await submit(page, 'button:has-text("Filter")')).toBe(200);
+    expect(await rows.count()).toBe(1);
+    expect(await page.textContent('tbody')).toContain('Bia Costa');
+    expect(await page.inputValue('#customerId')).toBe('bia@example');
+  });
+
+  it('shows a refused transaction filter in the form, inside the app, keeping what was typed', async () => {
+    await page.goto(`${origin}/sandbox/transactions`);
+    await page.fill('#customerId', 'Nobody Known');
+    await page.selectOption('#status', 'SUCCESS');
+    expect(await submit(page, 'button:has-text("Filter")')).toBe(400);
+    expect(await page.locator('nav').count()).toBeGreaterThan(0);
+    expect(await page.textContent('[role=alert]')).toContain('No customer has "Nobody Known"');
+    expect(await page.inputValue('#customerId')).toBe('Nobody Known');
+    expect(await page.inputValue('#status')).toBe('SUCCESS');
+    await checkPage(page, 'dashboard-transactions-refused-filter');
+
+    // two customers match "example.com": both are named, and the form keeps the text
+    await page.fill('#customerId', 'example.com');
+    expect(await submit(page, 'button:has-text("Filter")')).toBe(400);
+    const alert = (await page.textContent('[role=alert]')) ?? '';
+    expect(alert).toMatch(/customers match "example.com"/);
+    expect(alert).toContain('Bia Costa');
+  });
+
+  it('shows a refused webhook URL in the form, keeping the URL and the events ticked', async () => {
+    await page.goto(`${origin}/sandbox/webhooks`);
+    await page.fill('#url', 'http://127.0.0.1:9/hooks');
+    await page.check('input[name=events][value="transaction.updated"]');
+    expect(await submit(page, 'button:has-text("Add endpoint")')).toBe(400);
+    expect(await page.locator('nav').count()).toBeGreaterThan(0);
+    expect(await page.textContent('[role=alert]')).toBeTruthy();
+    expect(await page.inputValue('#url')).toBe('http://127.0.0.1:9/hooks');
+    expect(await page.isChecked('input[name=events][value="transaction.updated"]')).toBe(true);
+    await checkPage(page, 'dashboard-webhook-refused');
+  });
+
+  it('sends a limit request without a document, naming the customer by name; a refused one keeps the amounts', async () => {
+    const carla = await approvedCustomer(
+      sandbox,
+      individualBody({ name: 'Carla Mendes', taxId: validCpf('7'), email: 'carla@example.com' }),
+    );
+    await page.goto(`${origin}/sandbox/limit-requests/new`);
+    expect(await page.getAttribute('#document', 'required')).toBeNull();
+    await page.fill('#customerId', 'Carla Mendes');
+    await page.fill('#single', 'lots');
+    await page.fill('#monthly', '50000.00');
+    expect(await submit(page, 'button:has-text("Send for review")')).toBe(400);
+    expect(await page.locator('nav').count(), (await page.textContent('main')) ?? '').toBeGreaterThan(0);
+    expect(await page.textContent('[role=alert]')).toContain('single');
+    expect(await page.inputValue('#customerId')).toBe(carla.id);
+    expect(await page.inputValue('#single')).toBe('lots');
+    expect(await page.inputValue('#monthly')).toBe('50000.00');
+    await checkPage(page, 'dashboard-limit-request-refused');
+
+    await page.fill('#single', '20000.00');
+    expect(await submit(page, 'button:has-text("Send for review")')).toBe(200);
+    expect(pathOf(page.url())).toBe('/sandbox/limit-requests');
+    const listed = await sandbox.get(`/customers/${carla.id}/limit-requests`);
+    expect(listed.json().data).toHaveLength(1);
+    expect(listed.json().data[0]).toMatchObject({ status: 'IN_REVIEW', supportingDocumentId: null });
+    expect(tenantId).toBeTruthy();
   });
 });

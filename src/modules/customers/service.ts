@@ -192,7 +192,12 @@ export function createCustomerService(deps: {
     );
   }
 
-  return { create, get, list, search };
+  /** The names of the tenant's customers among `ids` (a page's worth), by id. */
+  function names(tenant: Tenant, ids: string[]): Promise<Map<string, string>> {
+    return repo.customerNames(db, tenant, [...new Set(ids)]);
+  }
+
+  return { create, get, list, search, names };
 }
 
 /** What other modules may read of a customer: their row, found or locked within their transaction. */
