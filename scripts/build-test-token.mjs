@@ -1,9 +1,11 @@
 // Compiles test/chains/contracts/TestToken.sol with solc from npm into the checked-in artifact
 // test/chains/contracts/TestToken.json (ABI and creation bytecode) that the real-node tests deploy.
-// Run: node scripts/build-test-token.mjs
+// The compiler is fetched on demand (npx, pinned), as only this script needs it: installing the project
+// does not download it. Run: node scripts/build-test-token.mjs
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import solc from 'solc';
 
+const SOLC = 'solc@0.8.37';
 const dir = new URL('../test/chains/contracts/', import.meta.url);
 const source = readFileSync(new URL('TestToken.sol', dir), 'utf8');
 const input = {
@@ -15,7 +17,21 @@ const input = {
     outputSelection: { '*': { TestToken: ['abi', 'evm.bytecode.object'] } },
   },
 };
-const output = JSON.parse(solc.compile(JSON.stringify(input)));
+const solcjs = (args, stdin) => {
+  const run = spawnSync('npx', ['--yes', '--package', SOLC, 'solcjs', ...args], {
+    input: stdin,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (run.status !== 0) {
+    console.error(run.stderr || `solcjs exited with ${run.status}`);
+    process.exit(1);
+  }
+  return run.stdout;
+};
+// solcjs may print a notice (no SMT solver) before the JSON answer
+const answer = solcjs(['--standard-json'], JSON.stringify(input));
+const output = JSON.parse(answer.slice(answer.indexOf('{')));
 const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
 if (errors.length > 0) {
   for (const e of errors) console.error(e.formattedMessage);
@@ -23,9 +39,8 @@ if (errors.length > 0) {
 }
 const contract = output.contracts['TestToken.sol'].TestToken;
 const artifact = {
-  compiler: `solc ${solc.version()}`,
+  compiler: `solc ${solcjs(['--version']).trim()}`,
   abi: contract.abi,
   bytecode: `0x${contract.evm.bytecode.object}`,
 };
 writeFileSync(new URL('TestToken.json', dir), `${JSON.stringify(artifact, null, 2)}\n`);
-console.log(`wrote test/chains/contracts/TestToken.json (${solc.version()})`);

@@ -29,6 +29,7 @@ import { operatorLookup } from './modules/operators/accounts.ts';
 import { createRequestRecorder } from './modules/request-log/recorder.ts';
 import { registerConsole } from './web/console/app.ts';
 import { registerDashboard } from './web/dashboard/app.ts';
+import { FAVICON_SVG, FAVICON_TYPE } from './web/favicon.ts';
 
 export type BuildOptions = { logLevel?: string; logStream?: DestinationStream };
 
@@ -91,9 +92,31 @@ async function registerOpenApi(app: FastifyInstance, ctx: AppContext, environmen
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
+  app.get('/favicon.ico', { schema: { hide: true }, config: { auth: 'none' } }, async (_request, reply) =>
+    reply
+      .header('content-type', FAVICON_TYPE)
+      .header('cache-control', 'public, max-age=86400')
+      .send(FAVICON_SVG),
+  );
+  // The reference is served whole from this listener (the bundled script, no web fonts) and calls nothing
+  // but this listener: no proxy, no hosted AI agent, no SDK generator, no telemetry, so it works offline
+  // and sends a partner's keys and data nowhere else. "Try it" authenticates with the bearer API key.
   await app.register(scalar, {
     routePrefix: '/docs',
-    configuration: { url: '/openapi.json', title: 'Ponte API reference' },
+    configuration: {
+      url: '/openapi.json',
+      title: 'Ponte API reference',
+      pageTitle: `Ponte API reference (${environment})`,
+      metaData: { title: `Ponte API reference (${environment})` },
+      withDefaultFonts: false,
+      proxyUrl: '',
+      agent: { disabled: true },
+      showDeveloperTools: 'never',
+      hideClientButton: false,
+      telemetry: false,
+      favicon: '/favicon.ico',
+      authentication: { preferredSecurityScheme: 'bearerAuth' },
+    },
   });
 }
 

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildDashboardApp, buildOperatorApp, buildPublicApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { listenOptions } from './http/listen.ts';
+import { checkListenable, ListenError, listenOptions } from './http/listen.ts';
 import { processLogger } from './http/logger.ts';
 import { createProjectService } from './modules/projects/service.ts';
 import { registerWebhooks } from './modules/rails/pix/registry.ts';
@@ -57,7 +57,36 @@ function printFirstRun(
 async function main() {
   const config = loadConfig();
   log = processLogger(config.logLevel);
+  const listeners = [
+    { variable: 'PONTE_PRODUCTION_URL', url: config.productionUrl },
+    { variable: 'PONTE_SANDBOX_URL', url: config.sandboxUrl },
+    { variable: 'PONTE_OPERATOR_URL', url: config.operatorUrl },
+    { variable: 'PONTE_DASHBOARD_URL', url: config.dashboardUrl },
+  ];
+  // Every address is checked, then bound, before the first run creates the Default project and shows
+  // its secrets: a process that cannot serve must not spend secrets shown once.
+  await checkListenable(listeners);
   const ctx = await openContext(config);
+  const apps: [FastifyInstance, URL][] = [
+    [await buildPublicApp(ctx, 'production'), config.productionUrl],
+    [await buildPublicApp(ctx, 'sandbox'), config.sandboxUrl],
+    [await buildOperatorApp(ctx), config.operatorUrl],
+    [await buildDashboardApp(ctx), config.dashboardUrl],
+  ];
+  try {
+    for (const [index, [app, url]] of apps.entries()) {
+      try {
+        await app.listen(listenOptions(url));
+      } catch (error) {
+        throw new ListenError(listeners[index]!.variable, url, (error as NodeJS.ErrnoException).code ?? '');
+      }
+    }
+  } catch (error) {
+    await Promise.all(apps.map(([app]) => app.close()));
+    await ctx.db.close();
+    throw error;
+  }
+
   const users = createWebUserService({ ...ctx, encryptionKey: ctx.instanceKeys.encryption });
   // the secrets are printed before the set-up commits: none is ever stored without having been shown
   await createProjectService(ctx).firstRun(
@@ -71,16 +100,6 @@ async function main() {
       ),
     (setup) => printFirstRun(setup, config.sandboxUrl, config.operatorUrl),
   );
-
-  const apps: [FastifyInstance, URL][] = [
-    [await buildPublicApp(ctx, 'production'), config.productionUrl],
-    [await buildPublicApp(ctx, 'sandbox'), config.sandboxUrl],
-    [await buildOperatorApp(ctx), config.operatorUrl],
-    [await buildDashboardApp(ctx), config.dashboardUrl],
-  ];
-  for (const [app, url] of apps) {
-    await app.listen(listenOptions(url));
-  }
   const workers = startConfiguredWorkers(ctx, log);
   const webhooks = registerWebhooks(ctx.pix, log);
   log.info(
@@ -129,7 +148,8 @@ async function main() {
 }
 
 main().catch((error) => {
-  if (error instanceof ConfigError) log.error(error.message);
+  if (error instanceof ListenError) process.stderr.write(`${error.message}\n`);
+  else if (error instanceof ConfigError) log.error(error.message);
   else log.error({ err: error }, 'failed to start');
   process.exit(1);
 });

@@ -79,11 +79,7 @@ export const partnerRoutes: PublicPlugin[] = [
 ];
 
 /** Routes on the public listeners that carry their own authentication (or none): pages, provider callbacks. */
-export const openPublicRoutes: PublicPlugin[] = [
-  pixWebhookRoutes,
-  hostedVerificationRoutes,
-  termsPageRoutes,
-];
+export const openPublicRoutes: PublicPlugin[] = [pixWebhookRoutes, hostedVerificationRoutes, termsPageRoutes];
 
 /** Routes on the operator listener, behind an operator token. */
 export const operatorRoutes: OperatorPlugin[] = [

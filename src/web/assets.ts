@@ -80,6 +80,9 @@ button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .secret { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; background: #fffbea;
   border: 1px solid #e8c95a; border-radius: 8px; padding: .6rem .8rem; }
 .secret code { font-size: .95rem; }
+.idcell { display: inline-flex; gap: .4rem; align-items: center; flex-wrap: wrap; }
+.idcell code.id { font-size: .8rem; }
+button.copy { padding: .1rem .45rem; font-size: .75rem; }
 .empty { color: var(--muted); padding: 1rem; }
 .pager { display: flex; gap: 1rem; margin-top: .75rem; }
 .auth { max-width: 26rem; margin: 4rem auto; background: var(--panel); border: 1px solid var(--line);

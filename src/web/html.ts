@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { escapeHtml, type Html, html } from '../modules/hosted-verification/html.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
+import { FAVICON_SVG, FAVICON_TYPE } from './favicon.ts';
 
 export { escapeHtml, type Html, html } from '../modules/hosted-verification/html.ts';
 
@@ -32,8 +33,11 @@ export function sendHtml(reply: FastifyReply, status: number, page: Html): Fasti
     .send(`<!doctype html>\n${page.safe}`);
 }
 
-/** Serves the stylesheet and script under `prefix` (e.g. `/assets`). */
-export function registerAssets(app: FastifyInstance, prefix: string): void {
+/**
+ * Serves the stylesheet, script and icon under `prefix` (e.g. `/assets`); `root` also answers the icon at
+ * `/favicon.ico`, where browsers look for it on a listener of its own.
+ */
+export function registerAssets(app: FastifyInstance, prefix: string, options: { root?: boolean } = {}): void {
   const serve = (path: string, type: string, body: string) =>
     app.get(path, { schema: { hide: true }, config: { access: 'public' } }, async (_request, reply) =>
       reply
@@ -44,6 +48,8 @@ export function registerAssets(app: FastifyInstance, prefix: string): void {
     );
   serve(`${prefix}/web.css`, 'text/css; charset=utf-8', STYLESHEET);
   serve(`${prefix}/web.js`, 'text/javascript; charset=utf-8', SCRIPT);
+  serve(`${prefix}/favicon.svg`, FAVICON_TYPE, FAVICON_SVG);
+  if (options.root) serve('/favicon.ico', FAVICON_TYPE, FAVICON_SVG);
 }
 
 export function document(title: string, assets: string, body: Html): Html {
@@ -53,6 +59,7 @@ export function document(title: string, assets: string, body: Html): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${title}</title>
+<link rel="icon" href="${assets}/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${assets}/web.css">
 <script src="${assets}/web.js" defer></script>
 </head>
@@ -176,6 +183,15 @@ ${when(hasNext, () => html`<a href="${link(page + 1)}">Older</a>`)}</nav>`;
 export function notice(message: string | undefined, tone: 'ok' | 'error' = 'ok'): Html {
   if (!message) return html``;
   return html`<div class="notice${tone === 'error' ? ' error' : ''}" role="${tone === 'error' ? 'alert' : 'status'}">${message}</div>`;
+}
+
+/**
+ * An id shown whole (UUIDv7 ids share their first characters, so a prefix tells rows apart poorly), in
+ * monospace, linked when `href` is given, with a button that copies it.
+ */
+export function idCell(id: string, href?: string): Html {
+  const code = html`<code class="id" id="id-${id}">${id}</code>`;
+  return html`<span class="idcell">${href ? html`<a href="${href}">${code}</a>` : code}<button type="button" class="copy secondary" data-copy="id-${id}" aria-label="Copy id ${id}">Copy</button></span>`;
 }
 
 /** A secret shown once, with a button that copies it. */

@@ -133,42 +133,51 @@ export async function registerWebSurface(app: FastifyInstance, ctx: AppContext, 
     if (options.surface === 'console' && session.user.role !== 'operator') throw forbidden();
   });
 
-  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
-    if (error instanceof AppError) {
-      const items = (error.errors ?? []).map(
-        (e) => `${e.pointer.replace(/^\/(body|query|params)\//, '')}: ${e.message}`,
-      );
-      return sendHtml(
-        reply,
-        error.status,
-        errorPage(options, error.status, ERRORS[error.code].title, error.message, items),
-      );
-    }
-    if (error.validation) {
-      return sendHtml(
-        reply,
-        400,
-        errorPage(options, 400, 'Invalid request', 'Some fields are missing or invalid.', [error.message]),
-      );
-    }
-    const status =
-      error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) request.log.error({ err: error }, 'web page failed');
-    return sendHtml(
+  const notFoundPage = () => errorPage(options, 404, 'Not found', 'There is nothing at this address.', []);
+  app.setErrorHandler(
+    (
+      error: Error & { statusCode?: number; validation?: unknown; validationContext?: string },
+      request,
       reply,
-      status,
-      errorPage(
-        options,
+    ) => {
+      // An address whose path parameters do not parse (an unknown environment, a mistyped id, a file the
+      // browser asks for by habit) names nothing: a 404 page, not a validator's message.
+      if (error.validation && error.validationContext === 'params')
+        return sendHtml(reply, 404, notFoundPage());
+      if (error instanceof AppError) {
+        const items = (error.errors ?? []).map(
+          (e) => `${e.pointer.replace(/^\/(body|query|params)\//, '')}: ${e.message}`,
+        );
+        return sendHtml(
+          reply,
+          error.status,
+          errorPage(options, error.status, ERRORS[error.code].title, error.message, items),
+        );
+      }
+      if (error.validation) {
+        return sendHtml(
+          reply,
+          400,
+          errorPage(options, 400, 'Invalid request', 'Some fields are missing or invalid.', [error.message]),
+        );
+      }
+      const status =
+        error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      if (status === 500) request.log.error({ err: error }, 'web page failed');
+      return sendHtml(
+        reply,
         status,
-        status === 500 ? 'Something went wrong' : 'Request refused',
-        status === 500 ? `Please try again. Reference: ${request.id}` : error.message,
-        [],
-      ),
-    );
-  });
+        errorPage(
+          options,
+          status,
+          status === 500 ? 'Something went wrong' : 'Request refused',
+          status === 500 ? `Please try again. Reference: ${request.id}` : error.message,
+          [],
+        ),
+      );
+    },
+  );
   if (options.surface === 'dashboard') {
-    app.setNotFoundHandler((_request, reply) =>
-      sendHtml(reply, 404, errorPage(options, 404, 'Not found', 'There is nothing at this address.', [])),
-    );
+    app.setNotFoundHandler((_request, reply) => sendHtml(reply, 404, notFoundPage()));
   }
 }

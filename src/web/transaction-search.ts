@@ -102,8 +102,8 @@ const select = (id: string, label: string, values: readonly string[], chosen: st
   )}</select></div>`;
 
 /** The filter fields of a search form (the caller adds its own fields and the button). */
-export function transactionFilterFields(shown: ShownFilter): Html {
-  return html`<div class="field"><label for="customerId">Customer id</label><input id="customerId" name="customerId" value="${shown.customerId ?? ''}" placeholder="customer UUID"></div>
+export function transactionFilterFields(shown: ShownFilter, customerField?: Html): Html {
+  return html`${customerField ?? html`<div class="field"><label for="customerId">Customer id</label><input id="customerId" name="customerId" value="${shown.customerId ?? ''}" placeholder="customer UUID"></div>`}
 ${select('status', 'Status', TRANSACTION_STATUSES, shown.status)}
 ${select('type', 'Type', TRANSACTION_TYPES, shown.type)}
 ${select('currency', 'Currency', TRANSACTION_CURRENCIES, shown.currency)}

@@ -63,12 +63,14 @@ describe('POST /customers', () => {
     expect(customer.taxId).toBe('123-45-6789');
   });
 
-  it('refuses the same taxId twice in a project environment with 409 customer_exists', async () => {
+  it('refuses the same taxId twice in a project environment with 409 customer_exists naming the customer', async () => {
     const taxId = validCpf();
-    await createCustomer(production, individualBody({ taxId }));
+    const first = await createCustomer(production, individualBody({ taxId }));
     const again = await production.post('/customers', individualBody({ taxId: taxId.replace(/\D/g, '') }));
     expect(again.statusCode).toBe(409);
     expect(again.json().code).toBe('customer_exists');
+    expect(again.json().customerId).toBe(first.id);
+    expect(again.json().detail).toContain(first.id);
     // the other environment of the same project is a separate space
     expect((await sandbox.post('/customers', individualBody({ taxId }))).statusCode).toBe(201);
   });

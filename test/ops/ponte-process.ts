@@ -66,7 +66,8 @@ export async function spawnPonte(
     try {
       return await spawnOnce(env, options);
     } catch (error) {
-      if (attempt === 5 || !(error instanceof Error) || !error.message.includes('EADDRINUSE')) throw error;
+      if (attempt === 5 || !(error instanceof Error) || !/EADDRINUSE|is in use/.test(error.message))
+        throw error;
     }
   }
 }

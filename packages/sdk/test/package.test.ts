@@ -1,7 +1,8 @@
 /**
- * What ships is what was tested: `npm pack` builds the package, a fresh project installs the tarball,
- * imports it as ESM through the `exports` map, type-checks against its declarations, and calls a real
- * Ponte with it.
+ * What ships is what was tested: `npm pack` builds the package, fresh projects install the tarball (an ES
+ * module project, and a default `npm init -y` one, which is CommonJS), load it through the `exports` map
+ * with `import` and with `require`, type-check against its declarations (`tsc --strict`, nodenext) and run
+ * what tsc compiled against a real Ponte.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -47,6 +48,14 @@ beforeAll(async () => {
     cwd: consumer,
     env: cleanEnv(),
   });
+  // A project as `npm init -y` makes it: CommonJS, so its .js and compiled .ts files use require().
+  const commonjs = path.join(work, 'commonjs');
+  await run('mkdir', ['-p', commonjs]);
+  await run('npm', ['init', '-y'], { cwd: commonjs, env: cleanEnv() });
+  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', tarball], {
+    cwd: commonjs,
+    env: cleanEnv(),
+  });
 }, 180_000);
 afterAll(async () => {
   await server?.close();
@@ -64,6 +73,10 @@ describe('the packed @ponte/sdk', () => {
         'package/dist/index.js',
         'package/dist/index.d.ts',
         'package/dist/generated/openapi.d.ts',
+        'package/dist/cjs/package.json',
+        'package/dist/cjs/index.js',
+        'package/dist/cjs/index.d.ts',
+        'package/dist/cjs/generated/openapi.d.ts',
       ]),
     );
     expect(
@@ -130,4 +143,81 @@ describe('the packed @ponte/sdk', () => {
     const tsc = path.join(rootDir, 'node_modules/typescript/bin/tsc');
     await expect(run(process.execPath, [tsc, '-p', consumer], { cwd: consumer })).resolves.toBeDefined();
   }, 180_000);
+  it('requires by its package name in a default npm init -y project and calls a real Ponte', async () => {
+    const commonjs = path.join(work, 'commonjs');
+    const manifest = JSON.parse(await readFile(path.join(commonjs, 'package.json'), 'utf8'));
+    // npm 11 writes "type": "commonjs"; earlier npm writes no type, which Node reads the same way
+    expect(manifest.type ?? 'commonjs').toBe('commonjs');
+    await writeFile(
+      path.join(commonjs, 'main.js'),
+      [
+        "const { Ponte, PonteApiError } = require('@ponte/sdk');",
+        'const ponte = new Ponte({ apiKey: process.env.KEY, baseUrl: process.env.URL });',
+        '(async () => {',
+        '  const page = await ponte.customers.list();',
+        "  const missing = await ponte.customers.retrieve('00000000-0000-4000-8000-000000000000').catch((e) => e);",
+        "  const esm = await import('@ponte/sdk');",
+        '  console.log(JSON.stringify({ environment: ponte.environment, total: page.pagination.total,',
+        '    notFound: missing instanceof PonteApiError && missing.code, esm: typeof esm.Ponte }));',
+        '})();',
+      ].join('\n'),
+    );
+    const { stdout } = await run(process.execPath, ['main.js'], {
+      cwd: commonjs,
+      env: { ...cleanEnv(), KEY: server.sandboxKey, URL: server.url },
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      environment: 'sandbox',
+      total: 0,
+      notFound: 'not_found',
+      esm: 'function',
+    });
+  });
+
+  // tsc with nodenext compiles a CommonJS project's imports to require(): what it emits must run, not only
+  // type-check; and the same for an ES module project.
+  for (const project of ['commonjs', 'consumer'] as const) {
+    it(`compiles a TypeScript ${project === 'commonjs' ? 'CommonJS' : 'ES module'} project with tsc --strict (nodenext) and runs its output`, async () => {
+      const dir = path.join(work, project);
+      await writeFile(
+        path.join(dir, 'app.ts'),
+        [
+          "import { Ponte, PonteApiError, type Customer } from '@ponte/sdk';",
+          'const ponte = new Ponte({ apiKey: process.env.KEY ?? "", baseUrl: process.env.URL });',
+          'async function main(): Promise<void> {',
+          '  const names: string[] = [];',
+          '  for await (const customer of ponte.customers.list({ limit: 50 })) names.push((customer satisfies Customer).name);',
+          "  const missing: unknown = await ponte.customers.retrieve('00000000-0000-4000-8000-000000000000').catch((e: unknown) => e);",
+          '  console.log(JSON.stringify({ names, notFound: missing instanceof PonteApiError ? missing.code : null }));',
+          '}',
+          'void main();',
+        ].join('\n'),
+      );
+      await writeFile(
+        path.join(dir, 'tsconfig.app.json'),
+        JSON.stringify({
+          compilerOptions: {
+            module: 'nodenext',
+            moduleResolution: 'nodenext',
+            target: 'es2022',
+            strict: true,
+            skipLibCheck: false,
+            outDir: 'out',
+            typeRoots: [path.join(rootDir, 'node_modules/@types')],
+            types: ['node'],
+          },
+          files: ['app.ts'],
+        }),
+      );
+      const tsc = path.join(rootDir, 'node_modules/typescript/bin/tsc');
+      await run(process.execPath, [tsc, '-p', 'tsconfig.app.json'], { cwd: dir });
+      const compiled = await readFile(path.join(dir, 'out/app.js'), 'utf8');
+      expect(compiled).toContain(project === 'commonjs' ? 'require("@ponte/sdk")' : "from '@ponte/sdk'");
+      const { stdout } = await run(process.execPath, ['out/app.js'], {
+        cwd: dir,
+        env: { ...cleanEnv(), KEY: server.sandboxKey, URL: server.url },
+      });
+      expect(JSON.parse(stdout)).toEqual({ names: [], notFound: 'not_found' });
+    }, 180_000);
+  }
 });

@@ -75,6 +75,33 @@ export async function findCustomer(
   return rows[0];
 }
 
+/** The names of the tenant's customers among `ids`, by id. */
+export async function customerNames(
+  db: Executor,
+  tenant: Tenant,
+  ids: string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.query<{ id: string; name: string }>(
+    'SELECT id, name FROM customers WHERE project_id = $1 AND environment = $2 AND id = ANY($3::uuid[])',
+    [tenant.projectId, tenant.environment, ids],
+  );
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** The id of the tenant's customer with this (normalised) taxId, if any. */
+export async function findCustomerIdByTaxId(
+  db: Executor,
+  tenant: Tenant,
+  taxId: string,
+): Promise<string | undefined> {
+  const rows = await db.query<{ id: string }>(
+    'SELECT id FROM customers WHERE project_id = $1 AND environment = $2 AND tax_id = $3',
+    [tenant.projectId, tenant.environment, taxId],
+  );
+  return rows[0]?.id;
+}
+
 /** Reads one customer of the tenant, coalesced with the reads made meanwhile (`read-batches.ts`). */
 export function customerReader(
   db: Executor,

@@ -162,9 +162,12 @@ export function createCustomerService(deps: {
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
+        // The answer names the customer that holds the taxId, so a partner can carry on with it.
+        const existing = await repo.findCustomerIdByTaxId(db, tenant, taxId);
         throw new AppError(
           'customer_exists',
-          'A customer with this taxId already exists in this environment',
+          `A customer with this taxId already exists in this environment${existing ? `: ${existing}` : ''}`,
+          existing ? { extra: { customerId: existing } } : {},
         );
       }
       throw error;
@@ -223,7 +226,12 @@ export function createCustomerService(deps: {
     return pageResult(page, await answers(rows), total);
   }
 
-  return { create, get, list, search };
+  /** The names of the tenant's customers among `ids` (a page's worth), by id. */
+  function names(tenant: Tenant, ids: string[]): Promise<Map<string, string>> {
+    return repo.customerNames(db, tenant, [...new Set(ids)]);
+  }
+
+  return { create, get, list, search, names };
 }
 
 /** What other modules may read of a customer: their row, found or locked within their transaction. */

@@ -46,14 +46,14 @@ export function uploadContent(upload: Upload): unknown {
 /** Uploads already read, per request: the idempotency check reads one before the handler does. */
 const readUploads = new WeakMap<FastifyRequest, Promise<Upload>>();
 
+/** Which parts an upload takes: files required, files that may be left out, and text fields. */
+type UploadSpec = { files: readonly string[]; optionalFiles?: readonly string[]; fields: readonly string[] };
+
 /**
  * Reads the request's parts (once per request; a second call answers the same upload). Unknown fields, repeated parts and empty files are refused with 400;
  * a file over 3 MB with 413; a request that is not multipart/form-data with 415.
  */
-export function readUpload(
-  request: FastifyRequest,
-  spec: { files: readonly string[]; fields: readonly string[] },
-): Promise<Upload> {
+export function readUpload(request: FastifyRequest, spec: UploadSpec): Promise<Upload> {
   let upload = readUploads.get(request);
   if (!upload) {
     upload = readParts(request, spec);
@@ -62,10 +62,7 @@ export function readUpload(
   return upload;
 }
 
-async function readParts(
-  request: FastifyRequest,
-  spec: { files: readonly string[]; fields: readonly string[] },
-): Promise<Upload> {
+async function readParts(request: FastifyRequest, spec: UploadSpec): Promise<Upload> {
   if (!request.isMultipart()) {
     throw new AppError('unsupported_media_type', 'Send the upload as multipart/form-data');
   }
@@ -74,7 +71,7 @@ async function readParts(
   try {
     for await (const part of request.parts()) {
       const pointer = `/body/${part.fieldname}`;
-      const known = part.type === 'file' ? spec.files : spec.fields;
+      const known = part.type === 'file' ? [...spec.files, ...(spec.optionalFiles ?? [])] : spec.fields;
       const seen = part.type === 'file' ? upload.files : upload.fields;
       if (!known.includes(part.fieldname) || seen.has(part.fieldname)) {
         if (part.type === 'file') part.file.resume();
@@ -86,6 +83,8 @@ async function readParts(
       }
       if (part.type === 'file') {
         const content = await part.toBuffer();
+        // A form's file input left empty is sent as a part with no file name and no content: not a file.
+        if (content.length === 0 && !part.filename) continue;
         if (content.length === 0) errors.push({ pointer, message: 'must not be empty' });
         upload.files.set(part.fieldname, { fileName: cleanFileName(part.filename, part.fieldname), content });
       } else {

@@ -20,7 +20,7 @@ export async function registerDashboard(app: FastifyInstance, ctx: AppContext): 
     signInPath: '/sign-in',
   };
   await registerWebSurface(app, ctx, options);
-  registerAssets(app, ASSETS);
+  registerAssets(app, ASSETS, { root: true });
   const render = createRender(ctx);
   registerAuthRoutes(app, ctx, {
     ...options,

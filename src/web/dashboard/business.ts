@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import type { Environment } from '../../lib/environment.ts';
+import type { Environment, Tenant } from '../../lib/environment.ts';
 import { createAssociatedPartyService } from '../../modules/associated-parties/service.ts';
 import { createBalanceService } from '../../modules/balances/service.ts';
 import { createBankAccountService } from '../../modules/bank-accounts/service.ts';
@@ -16,7 +16,7 @@ import { createLimitRequestService } from '../../modules/limit-requests/service.
 import { holdReasons, holdReasonsOfCustomer } from '../../modules/screening/service.ts';
 import { requestedMoney } from '../../modules/transactions/presenter.ts';
 import { createTransactionService } from '../../modules/transactions/service.ts';
-import { badge, csrfField, dateTime, type Html, html, notice, pager, table, when } from '../html.ts';
+import { badge, csrfField, dateTime, type Html, html, idCell, notice, pager, table, when } from '../html.ts';
 import { holdPanel, travelRulePanel } from '../screening-panels.ts';
 import { checkCsrf } from '../session.ts';
 import { transactionDetail } from '../transaction-detail.ts';
@@ -26,11 +26,28 @@ import {
   TransactionFilterQuery,
   transactionFilterFields,
 } from '../transaction-search.ts';
+import { customerInput, resolveCustomer } from './customer-lookup.ts';
 import { EnvIdParams, EnvParams, tenantOf } from './frame.ts';
 import { kybSections } from './kyb.ts';
 import { pageOf, type Render } from './render.ts';
 
 const amountOrDash = (value: string | null) => value ?? '—';
+
+/** An AppError as one line: its message and each field's complaint. */
+const problemText = (error: AppError) => {
+  const details = (error.errors ?? []).map((e) => `${e.pointer.split('/').pop()}: ${e.message}`).join('; ');
+  return `${error.message}${details ? ` (${details})` : ''}`;
+};
+
+/** The filter's fields as typed, to show back in a form whose filter was refused. */
+const shownAsTyped = (query: TransactionFilterInput) => ({
+  customerId: query.customerId?.trim() || undefined,
+  status: query.status?.trim() || undefined,
+  type: query.type?.trim() || undefined,
+  currency: query.currency?.trim() || undefined,
+  from: query.from?.trim() || undefined,
+  to: query.to?.trim() || undefined,
+});
 
 export async function registerBusinessPages(app: FastifyInstance, ctx: AppContext, render: Render) {
   const customersFor = (environment: Environment) =>
@@ -42,13 +59,20 @@ export async function registerBusinessPages(app: FastifyInstance, ctx: AppContex
   const documents = createDocumentService(ctx);
   await registerUploads(app);
 
-  const txRows = (env: string, list: Awaited<ReturnType<typeof transactions.list>>['data']) =>
-    list.map(
-      (
-        tx,
-      ) => html`<tr><td><a href="/${env}/transactions/${tx.id}"><code>${tx.id.slice(0, 8)}…</code></a></td><td>${tx.type}</td>
+  /** Transaction rows, each with its customer's name (read once for the page). */
+  const txRows = async (tenant: Tenant, list: Awaited<ReturnType<typeof transactions.list>>['data']) => {
+    const env = tenant.environment;
+    const names = await customersFor(env).names(
+      tenant,
+      list.map((tx) => tx.customerId),
+    );
+    return list.map(
+      (tx) => html`<tr><td>${idCell(tx.id, `/${env}/transactions/${tx.id}`)}</td>
+<td><a href="/${env}/customers/${tx.customerId}">${names.get(tx.customerId) ?? tx.customerId}</a></td><td>${tx.type}</td>
 <td>${badge(tx.status)}</td><td>${requestedMoney(tx).currency} ${requestedMoney(tx).amount}</td><td>${dateTime(tx.createdAt)}</td></tr>`,
     );
+  };
+  const TX_COLUMNS = ['Transaction', 'Customer', 'Type', 'Status', 'Amount', 'Created'];
 
   // ---- Overview
   app.get('/', async (_request, reply) => reply.redirect('/sandbox', 303));
@@ -61,13 +85,14 @@ export async function registerBusinessPages(app: FastifyInstance, ctx: AppContex
       transactions.list(tenant, {}, first),
       limitRequests.listForTenant(tenant, first),
     ]);
+    const recentRows = await txRows(tenant, recent.data);
     const body = html`<div class="grid">
 <section class="panel"><h2>Customers</h2><p class="stat">${String(customers.pagination.total)}</p><a href="/${env}/customers">See customers</a></section>
 <section class="panel"><h2>Transactions</h2><p class="stat">${String(recent.pagination.total)}</p><a href="/${env}/transactions">See transactions</a></section>
 <section class="panel"><h2>Limit requests</h2><p class="stat">${String(requests.pagination.total)}</p><a href="/${env}/limit-requests">See limit requests</a></section>
 </div>
 <h2>Recent transactions</h2>
-${table(['Transaction', 'Type', 'Status', 'Amount', 'Created'], txRows(env, recent.data), 'No transactions yet.')}`;
+${table(TX_COLUMNS, recentRows, 'No transactions yet.')}`;
     return render(request, reply, 'Overview', body);
   });
 
@@ -158,7 +183,7 @@ ${limitRequestTable(
   requests.data.map((r) => ({ ...r, customerName: customer.name })),
 )}
 <h2>Transactions</h2>
-${table(['Transaction', 'Type', 'Status', 'Amount', 'Created'], txRows(env, recent.data), 'No transactions.')}
+${table(TX_COLUMNS, await txRows(tenant, recent.data), 'No transactions.')}
 ${when(recent.pagination.hasNextPage, () => html`<p><a href="/${env}/transactions?customerId=${id}">All transactions of this customer</a></p>`)}`;
     return render(request, reply, customer.name, body);
   });
@@ -171,14 +196,26 @@ ${when(recent.pagination.hasNextPage, () => html`<p><a href="/${env}/transaction
       const tenant = tenantOf(request);
       const env = tenant.environment;
       const query = request.query as TransactionFilterInput & { page?: string };
-      const { filter, shown } = readTransactionFilter(query);
-      const result = await transactions.list(tenant, filter, pageOf(query.page));
-      const body = html`<form class="panel formrow" method="get" action="/${env}/transactions" role="search" aria-label="Filter transactions">
-${transactionFilterFields(shown)}
+      const typed = query.customerId?.trim() ?? '';
+      // A refused filter is shown in the form, with what was typed, above an empty list: not a dead end.
+      let problem: AppError | undefined;
+      let found: ReturnType<typeof readTransactionFilter> | undefined;
+      try {
+        const customerId = await resolveCustomer(customersFor(env).search, tenant, typed);
+        found = readTransactionFilter({ ...query, customerId });
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        problem = error;
+      }
+      const shown = { ...(found?.shown ?? shownAsTyped(query)), customerId: typed || undefined };
+      const result = found ? await transactions.list(tenant, found.filter, pageOf(query.page)) : undefined;
+      const body = html`${notice(problem ? problemText(problem) : undefined, 'error')}
+<form class="panel formrow" method="get" action="/${env}/transactions" role="search" aria-label="Filter transactions">
+${transactionFilterFields(shown, html`<div class="field"><label for="customerId">Customer</label>${customerInput('customerId', typed)}</div>`)}
 <div class="field"><button type="submit">Filter</button></div></form>
-${table(['Transaction', 'Type', 'Status', 'Amount', 'Created'], txRows(env, result.data), 'No transactions match.')}
-${pager(`/${env}/transactions`, shown, result.pagination.page, result.pagination.hasNextPage)}`;
-      return render(request, reply, 'Transactions', body);
+${table(TX_COLUMNS, result ? await txRows(tenant, result.data) : [], result ? 'No transactions match.' : 'Correct the filter to see transactions.')}
+${result ? pager(`/${env}/transactions`, shown, result.pagination.page, result.pagination.hasNextPage) : html``}`;
+      return render(request, reply, 'Transactions', body, problem?.status ?? 200);
     },
   );
 
@@ -232,20 +269,21 @@ ${pager(`/${env}/limit-requests`, {}, result.pagination.page, result.pagination.
     },
   );
 
+  type RequestFormValues = { customerId: string; single?: string; daily?: string; monthly?: string };
   const newRequestForm = (
     env: string,
     csrf: string,
-    customerId: string,
+    values: RequestFormValues,
     message?: string,
   ) => html`${notice(message, 'error')}
 <form class="panel" method="post" action="/${env}/limit-requests" enctype="multipart/form-data">${csrfField(csrf)}
-<div class="field"><label for="customerId">Customer id</label><input id="customerId" name="customerId" required value="${customerId}" placeholder="customer UUID"></div>
+<div class="field"><label for="customerId">Customer</label>${customerInput('customerId', values.customerId, { required: true })}</div>
 <fieldset><legend>Requested limits in BRL <span class="hint">(at least one)</span></legend><div class="formrow">
-<div class="field"><label for="single">Per transaction</label><input id="single" name="single" inputmode="decimal" placeholder="20000.00"></div>
-<div class="field"><label for="daily">Daily</label><input id="daily" name="daily" inputmode="decimal"></div>
-<div class="field"><label for="monthly">Monthly</label><input id="monthly" name="monthly" inputmode="decimal"></div></div></fieldset>
-<div class="field"><label for="document">Bank statement <span class="hint">(PDF, JPG or PNG, up to 3 MB)</span></label>
-<input id="document" name="document" type="file" accept="application/pdf,image/jpeg,image/png" required></div>
+<div class="field"><label for="single">Per transaction</label><input id="single" name="single" inputmode="decimal" placeholder="20000.00" value="${values.single ?? ''}"></div>
+<div class="field"><label for="daily">Daily</label><input id="daily" name="daily" inputmode="decimal" value="${values.daily ?? ''}"></div>
+<div class="field"><label for="monthly">Monthly</label><input id="monthly" name="monthly" inputmode="decimal" value="${values.monthly ?? ''}"></div></div></fieldset>
+<div class="field"><label for="document">Bank statement <span class="hint">(optional; PDF, JPG or PNG, up to 3 MB${message ? '; choose it again' : ''})</span></label>
+<input id="document" name="document" type="file" accept="application/pdf,image/jpeg,image/png"></div>
 <button type="submit">Send for review</button></form>`;
 
   app.get(
@@ -264,7 +302,7 @@ ${pager(`/${env}/limit-requests`, {}, result.pagination.page, result.pagination.
         request,
         reply,
         'New limit request',
-        newRequestForm(tenant.environment, request.session!.csrfToken, customerId),
+        newRequestForm(tenant.environment, request.session!.csrfToken, { customerId }),
       );
     },
   );
@@ -275,40 +313,51 @@ ${pager(`/${env}/limit-requests`, {}, result.pagination.page, result.pagination.
     async (request, reply) => {
       const tenant = tenantOf(request);
       const upload = await readUpload(request, {
-        files: ['document'],
+        files: [],
+        optionalFiles: ['document'],
         fields: ['_csrf', 'customerId', 'single', 'daily', 'monthly'],
       });
       checkCsrf(request, upload.fields.get('_csrf'));
-      const customerId = upload.fields.get('customerId')?.trim() ?? '';
+      const amount = (name: string) => upload.fields.get(name)?.trim() || undefined;
+      const values: RequestFormValues = {
+        customerId: upload.fields.get('customerId')?.trim() ?? '',
+        single: amount('single'),
+        daily: amount('daily'),
+        monthly: amount('monthly'),
+      };
       const file = upload.files.get('document');
+      // Refused input is shown in the form, above what was typed (a file must be chosen again: browsers
+      // never prefill a file input).
       const retry = (message: string, status = 400) =>
         render(
           request,
           reply,
           'New limit request',
-          newRequestForm(tenant.environment, request.session!.csrfToken, customerId, message),
+          newRequestForm(tenant.environment, request.session!.csrfToken, values, message),
           status,
         );
-      if (!/^[0-9a-f-]{36}$/i.test(customerId)) return retry('Enter the customer id.');
-      if (!file) return retry('Attach the supporting document.');
-      const amount = (name: string) => upload.fields.get(name)?.trim() || undefined;
       try {
+        const customerId = await resolveCustomer(
+          customersFor(tenant.environment).search,
+          tenant,
+          values.customerId,
+        );
+        if (!customerId)
+          return retry('Choose the customer: its id, or a name, tax id or e-mail that finds it.');
+        values.customerId = customerId;
         await documents.assertCustomer(tenant, customerId);
-        const document = await documents.upload(tenant, customerId, {
-          type: SUPPORTING_DOCUMENT_TYPES[0],
-          file,
-        });
+        const document = file
+          ? await documents.upload(tenant, customerId, { type: SUPPORTING_DOCUMENT_TYPES[0], file })
+          : undefined;
         await limitRequests.create(tenant, customerId, {
-          requested: { single: amount('single'), daily: amount('daily'), monthly: amount('monthly') },
-          supportingDocumentType: SUPPORTING_DOCUMENT_TYPES[0],
-          supportingDocumentId: document.id,
+          requested: { single: values.single, daily: values.daily, monthly: values.monthly },
+          ...(document
+            ? { supportingDocumentType: SUPPORTING_DOCUMENT_TYPES[0], supportingDocumentId: document.id }
+            : {}),
         });
       } catch (error) {
         if (!(error instanceof AppError) || error.status >= 500) throw error;
-        const details = (error.errors ?? [])
-          .map((e) => `${e.pointer.split('/').pop()}: ${e.message}`)
-          .join('; ');
-        return retry(`${error.message}${details ? ` (${details})` : ''}`, error.status);
+        return retry(problemText(error), error.status);
       }
       return reply.redirect(`/${tenant.environment}/limit-requests?done=created`, 303);
     },

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../core/errors.ts';
 import { EVENT_TYPES } from '../../modules/events/outbox.ts';
 import { createProjectService } from '../../modules/projects/service.ts';
 import { createRequestLogService } from '../../modules/request-log/service.ts';
@@ -97,7 +98,12 @@ ${table(
   );
 
   // ---- Webhooks
-  async function endpointsPage(request: Parameters<Render>[0], created?: { id: string; secret: string }) {
+  /** The endpoints and the form to add one; `refused` shows a refused addition in the form, as typed. */
+  async function endpointsPage(
+    request: Parameters<Render>[0],
+    created?: { id: string; secret: string },
+    refused?: { url: string; events: string[]; message: string },
+  ) {
     const tenant = tenantOf(request);
     const session = request.session!;
     const canWrite = session.user.role !== 'viewer';
@@ -109,10 +115,11 @@ ${when(created, () => secretBox('new-secret', 'Signing secret of the new endpoin
 ${when(
   canWrite,
   () => html`<section class="panel" aria-labelledby="add-endpoint"><h2 id="add-endpoint">Add an endpoint</h2>
+${notice(refused?.message, 'error')}
 <form method="post" action="/${tenant.environment}/webhooks">${csrfField(session.csrfToken)}
-<div class="field"><label for="url">URL</label><input id="url" name="url" type="url" required maxlength="2048" placeholder="https://example.com/webhooks/ponte"></div>
+<div class="field"><label for="url">URL</label><input id="url" name="url" type="url" required maxlength="2048" placeholder="https://example.com/webhooks/ponte" value="${refused?.url ?? ''}"${refused ? html` aria-invalid="true"` : html``}></div>
 <fieldset class="field"><legend>Events <span class="hint">(none ticked: every event)</span></legend>
-${SUBSCRIBABLE.map((type) => html`<label class="hint"><input type="checkbox" name="events" value="${type}"> ${type}</label>`)}
+${SUBSCRIBABLE.map((type) => html`<label class="hint"><input type="checkbox" name="events" value="${type}"${refused?.events.includes(type) ? html` checked` : html``}> ${type}</label>`)}
 </fieldset>
 <button type="submit">Add endpoint</button></form></section>`,
 )}
@@ -153,10 +160,19 @@ ${table(
       const events = picked.filter((type): type is (typeof EVENT_TYPES)[number] =>
         (EVENT_TYPES as readonly string[]).includes(type),
       );
-      const created = await webhooks.create(tenantOf(request), {
-        url: body.url.trim(),
-        events: events.length > 0 ? events : undefined,
-      });
+      let created: Awaited<ReturnType<typeof webhooks.create>>;
+      try {
+        created = await webhooks.create(tenantOf(request), {
+          url: body.url.trim(),
+          events: events.length > 0 ? events : undefined,
+        });
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        const details = (error.errors ?? []).map((e) => e.message).join('; ');
+        const message = `${error.message}${details ? ` (${details})` : ''}`;
+        const page = await endpointsPage(request, undefined, { url: body.url, events, message });
+        return render(request, reply, 'Webhooks', page, error.status);
+      }
       reply.header('cache-control', 'no-store');
       return render(request, reply, 'Webhooks', await endpointsPage(request, created), 201);
     },
