@@ -4,6 +4,7 @@
  * link; ownership chains run through BUSINESS parties (parentId). Every change locks the customer and its
  * verification first, so that the ownership sums and the approval rule are decided on what is committed.
  */
+import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, type FieldError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
@@ -15,6 +16,7 @@ import { type LinkMinter, lockCustomer, recordCustomerUpdated } from '../custome
 import { recordEvent } from '../events/outbox.ts';
 import type { PartyRole, PartyType } from '../kyb/rules.ts';
 import { lockCustomerVerification, settleCustomer } from '../kyb/service.ts';
+import { screenSubject } from '../screening/service.ts';
 import { insertVerification } from '../verifications/service.ts';
 import { emptyStatusReason } from '../verifications/state.ts';
 import { type PartyView, presentParty } from './presenter.ts';
@@ -84,8 +86,13 @@ function validate(input: CreatePartyInput, today: string): { taxId: string; owne
   return { taxId, ownership };
 }
 
-export function createAssociatedPartyService(deps: { db: Database; clock: Clock; link: LinkMinter }) {
-  const { db, clock, link } = deps;
+export function createAssociatedPartyService(deps: {
+  db: Database;
+  clock: Clock;
+  link: LinkMinter;
+  config: Pick<Config, 'screening'>;
+}) {
+  const { db, clock, link, config } = deps;
 
   async function create(tenant: Tenant, customerId: string, input: CreatePartyInput): Promise<PartyView> {
     const now = clock();
@@ -158,6 +165,24 @@ export function createAssociatedPartyService(deps: { db: Database; clock: Clock;
         updated_at: now,
       };
       await repo.insertParty(tx, row);
+      // a possible sanctions match holds the customer's money movements until an operator decides
+      await screenSubject(
+        tx,
+        {
+          type: 'ASSOCIATED_PARTY',
+          id: row.id,
+          customerId,
+          tenant,
+          party: {
+            name: row.name,
+            kind: row.type,
+            birthDate: row.birth_date,
+            country: row.address.country,
+          },
+        },
+        config.screening.threshold,
+        now,
+      );
       let verificationId: string | null = null;
       if (input.type === 'INDIVIDUAL') {
         verificationId = newId();

@@ -98,3 +98,19 @@ export async function holderSubjects(
     [afterId, limit],
   );
 }
+
+/** Live associated parties of business customers, after `afterId`, in id order. */
+export async function associatedPartySubjects(
+  db: Executor,
+  afterId: string | null,
+  limit: number,
+): Promise<SubjectRow[]> {
+  return db.query<SubjectRow>(
+    `SELECT id, customer_id, project_id, environment, type AS kind, name,
+            birth_date::text AS birth_date, address->>'country' AS country
+       FROM associated_parties
+      WHERE deleted_at IS NULL AND ($1::uuid IS NULL OR id > $1::uuid)
+      ORDER BY id LIMIT $2`,
+    [afterId, limit],
+  );
+}

@@ -18,7 +18,7 @@ import * as cases from './cases-repo.ts';
 import { findListedAddress } from './list-repo.ts';
 import { indexInForce } from './lists.ts';
 import { type MatchIndex, matchParty, type ScreenedParty } from './matcher.ts';
-import { customerSubjects, holderSubjects, type SubjectRow } from './runs-repo.ts';
+import { associatedPartySubjects, customerSubjects, holderSubjects, type SubjectRow } from './runs-repo.ts';
 
 export type { CaseRow, SubjectType } from './cases-repo.ts';
 
@@ -39,10 +39,10 @@ export type SubjectSource = {
   page: (db: Executor, afterId: string | null, limit: number) => Promise<SubjectRow[]>;
 };
 
-/** Associated parties join here (with `screenSubject` called at their creation). */
 export const SUBJECT_SOURCES: SubjectSource[] = [
   { type: 'CUSTOMER', page: customerSubjects },
   { type: 'BANK_ACCOUNT_HOLDER', page: holderSubjects },
+  { type: 'ASSOCIATED_PARTY', page: associatedPartySubjects },
 ];
 
 export const subjectOf = (type: PersonSubjectType, row: SubjectRow): Subject => ({
