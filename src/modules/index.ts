@@ -14,6 +14,8 @@ import { customerRoutes } from './customers/routes.ts';
 import { CustomerSchema } from './customers/schema.ts';
 import { documentRoutes } from './documents/routes.ts';
 import { DocumentSchema } from './documents/schema.ts';
+import { eventRoutes } from './events/routes.ts';
+import { EventSchema } from './events/schema.ts';
 import { exchangeRateRoutes } from './exchange-rates/routes.ts';
 import { ExchangeRateSchema } from './exchange-rates/schema.ts';
 import { hostedVerificationRoutes } from './hosted-verification/routes.ts';
@@ -49,6 +51,7 @@ export const sharedSchemas: TSchema[] = [
   WebhookDeliverySchema,
   TransactionSchema,
   ExchangeRateSchema,
+  EventSchema,
 ];
 
 /** Routes that need an API key of the listener's environment. */
@@ -65,6 +68,7 @@ export const partnerRoutes: PublicPlugin[] = [
   balanceRoutes,
   walletRoutes,
   exchangeRateRoutes,
+  eventRoutes,
 ];
 
 /** Routes on the public listeners that carry their own authentication (or none): pages, provider callbacks. */

@@ -68,6 +68,7 @@ export function createBankAccountService(deps: { db: Database; clock: Clock }) {
         holder_verification_level: HOLDER_VERIFICATION_LEVEL,
         created_at: now,
         updated_at: now,
+        metadata: input.metadata && Object.keys(input.metadata).length > 0 ? input.metadata : null,
       };
       await repo.insertBankAccount(tx, row);
       const view = presentBankAccount(row);
@@ -94,7 +95,7 @@ export function createBankAccountService(deps: { db: Database; clock: Clock }) {
     filter: { customerId?: string | undefined },
     page: PageRequest,
   ): Promise<PageResult<BankAccountView>> {
-    const { rows, total } = await repo.listBankAccounts(db, tenant, filter, page.limit, page.offset);
+    const { rows, total } = await repo.listBankAccounts(db, tenant, filter, page);
     return pageResult(page, rows.map(presentBankAccount), total);
   }
 

@@ -1,5 +1,14 @@
 import { Type } from 'typebox';
-import { CalendarDate, Country, DateTime, PageQuery, StringEnum, Uuid } from '../../http/schemas.ts';
+import {
+  CalendarDate,
+  Country,
+  DateTime,
+  ListQuery,
+  Metadata,
+  MetadataInput,
+  StringEnum,
+  Uuid,
+} from '../../http/schemas.ts';
 import { VerificationStatusSchema } from '../verifications/schema.ts';
 
 export const CustomerType = StringEnum(['INDIVIDUAL', 'BUSINESS']);
@@ -18,6 +27,7 @@ export const CreateCustomerBody = Type.Object(
     email: Type.String({ format: 'email', maxLength: 254 }),
     birthDate: Type.Optional(CalendarDate('INDIVIDUAL only')),
     incorporationDate: Type.Optional(CalendarDate('BUSINESS only')),
+    metadata: Type.Optional(MetadataInput()),
   },
   { additionalProperties: false },
 );
@@ -45,13 +55,14 @@ export const CustomerSchema = Type.Object(
         monthly: Type.Object({ max: Type.String(), used: Type.String(), remaining: Type.String() }),
       }),
     ),
+    metadata: Type.Optional(Metadata()),
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },
   { $id: 'Customer' },
 );
 
-export const ListCustomersQuery = Type.Object(PageQuery, { additionalProperties: false });
+export const ListCustomersQuery = Type.Object(ListQuery, { additionalProperties: false });
 
 export const GetCustomerQuery = Type.Object(
   { includeTransactionLimits: Type.Optional(Type.Boolean({ default: false })) },

@@ -5,18 +5,21 @@
  */
 
 import type { Clock } from '../../core/clock.ts';
-import type { Database } from '../../db/types.ts';
-import { claimExpired } from './repo.ts';
+import type { Database, Executor } from '../../db/types.ts';
+import { claimExpired, type TransactionRow } from './repo.ts';
 import { transitionTransaction } from './transition.ts';
+
+/** Expires a locked charge whose deposit window has passed: EXPIRED, its event, its limits released. */
+export function expireCharge(tx: Executor, row: TransactionRow, at: Date): Promise<TransactionRow> {
+  return transitionTransaction(tx, row, 'EXPIRED', at, {
+    failure_reason: `No deposit arrived before ${row.expires_at!.toISOString()}`,
+  });
+}
 
 export async function expireDueTransactions(db: Database, clock: Clock, batch = 100): Promise<number> {
   return db.transaction(async (tx) => {
     const due = await claimExpired(tx, clock(), batch);
-    for (const row of due) {
-      await transitionTransaction(tx, row, 'EXPIRED', clock(), {
-        failure_reason: `No deposit arrived before ${row.expires_at!.toISOString()}`,
-      });
-    }
+    for (const row of due) await expireCharge(tx, row, clock());
     return due.length;
   });
 }

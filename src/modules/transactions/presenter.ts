@@ -70,6 +70,7 @@ function presentOnRamp(row: TransactionRow) {
     receipt: receipt(row),
     failureReason: row.failure_reason,
     timeline: timeline(row),
+    metadata: row.metadata ?? {},
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -8,7 +8,7 @@ import {
   type ListPageRead,
   listConditions,
   listPageConditions,
-  listPageReads,
+  pageReads,
   type Scope,
 } from '../../db/transaction-filter.ts';
 import type { Executor } from '../../db/types.ts';
@@ -217,6 +217,22 @@ export async function listTransactions(
   offset: number,
 ): Promise<{ rows: TransactionRow[]; total: number }> {
   const { where, params } = listConditions(scope, filter);
+  if (filter.after) {
+    // a keyset page: the rows past the cursor, and the list's total without it
+    const counted = listConditions(scope, { ...filter, after: undefined });
+    const [rows, count] = await Promise.all([
+      db.query<TransactionRow>(
+        `SELECT ${COLUMNS} FROM transactions WHERE ${where}
+          ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1}`,
+        [...params, limit],
+      ),
+      db.query<{ n: bigint }>(
+        `SELECT count(*) AS n FROM transactions WHERE ${counted.where}`,
+        counted.params,
+      ),
+    ]);
+    return { rows, total: Number(count[0]!.n) };
+  }
   const { rows, total } = await queryPage<TransactionRow>(
     db,
     `SELECT count(*) AS total FROM transactions WHERE ${where}`,
@@ -233,17 +249,17 @@ export async function listTransactions(
  * meanwhile. A customer of another tenant has no count there and no rows: an empty page.
  */
 export function transactionPageReader(db: Executor): (read: ListPageRead) => Promise<Page<TransactionRow>> {
-  return byListScope((ofCustomer) =>
+  return byListScope((ofCustomer, keyset) =>
     batchedPages<ListPageRead, TransactionRow>(db, {
-      reads: listPageReads,
+      reads: pageReads(keyset),
       // an aggregate, read once per page: a scalar subquery here would be pulled up into the statement
       // and read again for every row of the page
       totalSql: `SELECT coalesce(sum(k.total), 0) AS total FROM transaction_counts k
                   WHERE k.project_id = r.project_id AND k.environment = r.environment
                     AND k.customer_id = r.customer_id${ofCustomer ? ` AND k.customer_id <> '${ALL_CUSTOMERS}'` : ''}`,
-      pageSql: `SELECT ${COLUMNS} FROM transactions t WHERE ${listPageConditions(ofCustomer)}
+      pageSql: `SELECT ${COLUMNS} FROM transactions t WHERE ${listPageConditions(ofCustomer, undefined, keyset)}
                  ORDER BY t.created_at DESC, t.id DESC LIMIT r.page_limit`,
-      params: listPageReads.params,
+      params: pageReads(keyset).params,
     }),
   );
 }
@@ -313,6 +329,15 @@ export async function updateStep(
       changes.end_to_end_id ?? null,
       changes.return_reason ?? null,
     ],
+  );
+  return rows[0]!;
+}
+
+/** Moves a charge's expiry to `at` (the sandbox's "expire now"); returns the new row. */
+export async function setExpiresAt(db: Executor, id: string, at: Date): Promise<TransactionRow> {
+  const rows = await db.query<TransactionRow>(
+    `UPDATE transactions SET expires_at = $2 WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, at],
   );
   return rows[0]!;
 }

@@ -6,7 +6,7 @@ import {
   type ListPageRead,
   listConditions,
   listPageConditions,
-  listPageReads,
+  pageReads,
 } from '../../db/transaction-filter.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
@@ -247,15 +247,15 @@ export function chainTransactionReader(
 export function chainTransactionPageReader(
   db: Executor,
 ): (read: ListPageRead) => Promise<ChainTransactionRow[]> {
-  return byListScope((ofCustomer) =>
+  return byListScope((ofCustomer, keyset) =>
     batchedRows<ListPageRead, ChainTransactionRow>(db, {
       sql: `SELECT r.read_index::int AS read_index, p.*
-              FROM ${listPageReads.unnest} WITH ORDINALITY AS r (${listPageReads.columns.join(', ')}, read_index)
+              FROM ${pageReads(keyset).unnest} WITH ORDINALITY AS r (${pageReads(keyset).columns.join(', ')}, read_index)
               CROSS JOIN LATERAL (
                 SELECT ${TX_COLUMNS} FROM chain_transactions t
-                 WHERE ${listPageConditions(ofCustomer, ['customer_id', 'to_customer_id'])}
+                 WHERE ${listPageConditions(ofCustomer, ['customer_id', 'to_customer_id'], keyset)}
                  ORDER BY t.created_at DESC, t.id DESC LIMIT r.page_limit) p`,
-      params: listPageReads.params,
+      params: pageReads(keyset).params,
     }),
   );
 }
@@ -268,13 +268,20 @@ export async function listChainTransactions(
 ): Promise<{ rows: ChainTransactionRow[]; total: number }> {
   // A transfer is the payer's and the payee's: a customer filter matches either side.
   const { where, params } = listConditions(scope, filter, ['customer_id', 'to_customer_id']);
+  // the total counts the whole list, a keyset page's rows only those past its cursor
+  const counted = filter.after
+    ? listConditions(scope, { ...filter, after: undefined }, ['customer_id', 'to_customer_id'])
+    : { where, params };
   const [rows, count] = await Promise.all([
     db.query<ChainTransactionRow>(
       `SELECT ${TX_COLUMNS} FROM chain_transactions WHERE ${where}
         ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1}`,
       [...params, limit],
     ),
-    db.query<{ n: bigint }>(`SELECT count(*) AS n FROM chain_transactions WHERE ${where}`, params),
+    db.query<{ n: bigint }>(
+      `SELECT count(*) AS n FROM chain_transactions WHERE ${counted.where}`,
+      counted.params,
+    ),
   ]);
   return { rows, total: Number(count[0]!.n) };
 }
