@@ -1,5 +1,6 @@
 /** The client: one object per resource over one transport; the key chooses sandbox or production. */
 import { Customers, LimitRequests, Verifications, Wallets } from './resources/customers.js';
+import { CustomerBalances, Documents, Events } from './resources/events.js';
 import { BankAccounts, ExchangeRates, Transactions } from './resources/money.js';
 import { Sandbox } from './resources/sandbox.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
@@ -18,6 +19,9 @@ export class Ponte {
   readonly webhooks: Webhooks;
   /** Simulations, with a sandbox key only. */
   readonly sandbox: Sandbox;
+  readonly balances: CustomerBalances;
+  readonly documents: Documents;
+  readonly events: Events;
   /** `sandbox` or `production`, from the API key. */
   readonly environment: 'sandbox' | 'production';
   readonly baseUrl: string;
@@ -36,5 +40,8 @@ export class Ponte {
     this.webhookEndpoints = new WebhookEndpoints(transport);
     this.webhooks = new Webhooks();
     this.sandbox = new Sandbox(transport);
+    this.balances = new CustomerBalances(transport);
+    this.documents = new Documents(transport);
+    this.events = new Events(transport);
   }
 }

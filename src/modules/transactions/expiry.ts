@@ -13,6 +13,7 @@ import { transitionTransaction } from './transition.ts';
 export function expireCharge(tx: Executor, row: TransactionRow, at: Date): Promise<TransactionRow> {
   return transitionTransaction(tx, row, 'EXPIRED', at, {
     failure_reason: `No deposit arrived before ${row.expires_at!.toISOString()}`,
+    failure_code: 'deposit_window_expired',
   });
 }
 

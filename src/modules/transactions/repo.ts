@@ -1,3 +1,4 @@
+import type { FailureCode } from '../../core/failure-codes.ts';
 import type { StatementPart } from '../../db/one-statement.ts';
 import { batchedPages, type Page, queryPage } from '../../db/page-query.ts';
 import { keyedReads } from '../../db/read-batches.ts';
@@ -66,6 +67,8 @@ export type TransactionRow = {
   metadata: Record<string, unknown> | null;
   end_to_end_id: string | null;
   failure_reason: string | null;
+  /** Why it FAILED or EXPIRED, as a stable code (null otherwise, and on rows created before codes). */
+  failure_code?: FailureCode | null;
   /** The chain the stablecoin goes to (null on on-ramps older than wallets: the default chain). */
   blockchain: Blockchain | null;
   /** The send that delivers it, once queued, and its hash once signed. */
@@ -88,7 +91,7 @@ const COLUMNS = `id, customer_id, project_id, environment, type, status, currenc
   fee_minimum, partner_fee_basis_points, partner_fee_flat, platform_fee, partner_fee, limit_amount_brl,
   exchange_rate_id, bank_account_id, purpose, memo, metadata, end_to_end_id, return_reason, refund_status,
   refund_amount, refund_failure_reason, refund_updated_at,
-  blockchain, chain_send_id, transaction_hash, block_explorer_url`;
+  blockchain, chain_send_id, transaction_hash, block_explorer_url, failure_code`;
 
 /** The INSERT of a new transaction, as a part of the statement that writes everything its creation writes. */
 /**
@@ -108,7 +111,7 @@ export function insertTransactionPart(row: TransactionRow): StatementPart {
     text: `INSERT INTO transactions (${COLUMNS})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
              $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40,
-             $41, $42, $43, $44, $45, $46, $47)`,
+             $41, $42, $43, $44, $45, $46, $47, $48)`,
     params: [
       row.id,
       row.customer_id,
@@ -157,6 +160,7 @@ export function insertTransactionPart(row: TransactionRow): StatementPart {
       row.chain_send_id,
       row.transaction_hash,
       row.block_explorer_url,
+      row.failure_code ?? null,
     ],
   };
 }
@@ -279,6 +283,7 @@ export type StepChanges = Partial<
     | 'partner_fee'
     | 'end_to_end_id'
     | 'failure_reason'
+    | 'failure_code'
     | 'return_reason'
   >
 >;
@@ -308,7 +313,8 @@ export async function updateStep(
         platform_fee = coalesce($13, platform_fee),
         partner_fee = coalesce($14, partner_fee),
         end_to_end_id = coalesce($15, end_to_end_id),
-        return_reason = coalesce($16, return_reason)
+        return_reason = coalesce($16, return_reason),
+        failure_code = coalesce($17, failure_code)
       WHERE id = $1
       RETURNING ${COLUMNS}`,
     [
@@ -328,6 +334,7 @@ export async function updateStep(
       changes.partner_fee ?? null,
       changes.end_to_end_id ?? null,
       changes.return_reason ?? null,
+      changes.failure_code ?? null,
     ],
   );
   return rows[0]!;

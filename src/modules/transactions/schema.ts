@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { FAILURE_CODES } from '../../core/failure-codes.ts';
 import {
   Amount,
   AmountInput,
@@ -192,7 +193,14 @@ export const TransactionSchema = Type.Object(
       ),
     ),
     receipt: Nullable(Receipt),
-    failureReason: Nullable(Type.String({ description: 'Why the transaction FAILED or EXPIRED' })),
+    failureReason: Nullable(Type.String({ description: 'Why the transaction FAILED or EXPIRED, in words' })),
+    failureCode: Type.Optional(
+      Nullable(
+        StringEnum(FAILURE_CODES, {
+          description: 'Why the transaction FAILED or EXPIRED, as a stable code to branch on; null otherwise',
+        }),
+      ),
+    ),
     returnReason: Type.Optional(Nullable(Type.String({ description: 'OFF_RAMP: why the PIX came back' }))),
     timeline: Type.Array(Type.Object({ status: TransactionStatusSchema, at: DateTime() })),
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),

@@ -56,6 +56,7 @@ export function presentChainTransaction(chains: ChainRegistry, row: ChainTransac
     depositInstructions: null,
     receipt: receipt(chains, row),
     failureReason: row.failure_reason,
+    failureCode: row.failure_code ?? null,
     timeline: row.timeline.map((step) => ({ status: step.status, at: step.at })),
     ...(row.metadata === null ? {} : { metadata: row.metadata }),
     createdAt: row.created_at.toISOString(),

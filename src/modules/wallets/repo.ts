@@ -1,4 +1,5 @@
 /** SQL of wallets and of stablecoin transactions (transfers and deposits). */
+import type { FailureCode } from '../../core/failure-codes.ts';
 import { batchedRows, keyedReads } from '../../db/read-batches.ts';
 import {
   byListScope,
@@ -148,6 +149,7 @@ export type ChainTransactionRow = {
   to_address: string | null;
   transaction_hash: string | null;
   failure_reason: string | null;
+  failure_code?: FailureCode | null;
   metadata: Record<string, unknown> | null;
   timeline: TimelineStep[];
   created_at: Date;
@@ -156,12 +158,12 @@ export type ChainTransactionRow = {
 
 const TX_COLUMNS = `id, customer_id, project_id, environment, type, status, currency, amount, blockchain,
   to_customer_id, from_address, to_address, transaction_hash, failure_reason, metadata, timeline,
-  created_at, updated_at`;
+  created_at, updated_at, failure_code`;
 
 export async function insertChainTransaction(db: Executor, row: ChainTransactionRow): Promise<void> {
   await db.query(
     `INSERT INTO chain_transactions (${TX_COLUMNS})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
     [
       row.id,
       row.customer_id,
@@ -181,6 +183,7 @@ export async function insertChainTransaction(db: Executor, row: ChainTransaction
       JSON.stringify(row.timeline),
       row.created_at,
       row.updated_at,
+      row.failure_code ?? null,
     ],
   );
 }
@@ -214,15 +217,24 @@ export async function updateChainTransaction(
   id: string,
   status: ChainTransactionStatus,
   at: Date,
-  changes: { transactionHash?: string | null; failureReason?: string | null } = {},
+  changes: { transactionHash?: string | null; failureReason?: string | null; failureCode?: FailureCode } = {},
 ): Promise<ChainTransactionRow> {
   const step: TimelineStep = { status, at: at.toISOString() };
   const appended = status === 'PROCESSING' ? '[]' : JSON.stringify([step]);
   const rows = await db.query<ChainTransactionRow>(
     `UPDATE chain_transactions SET status = $2, timeline = timeline || $3::jsonb, updated_at = $4,
-            transaction_hash = coalesce($5, transaction_hash), failure_reason = coalesce($6, failure_reason)
+            transaction_hash = coalesce($5, transaction_hash), failure_reason = coalesce($6, failure_reason),
+            failure_code = coalesce($7, failure_code)
       WHERE id = $1 RETURNING ${TX_COLUMNS}`,
-    [id, status, appended, at, changes.transactionHash ?? null, changes.failureReason ?? null],
+    [
+      id,
+      status,
+      appended,
+      at,
+      changes.transactionHash ?? null,
+      changes.failureReason ?? null,
+      changes.failureCode ?? null,
+    ],
   );
   return rows[0]!;
 }
