@@ -8,6 +8,8 @@ import scalar from '@scalar/fastify-api-reference';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.ts';
+import { API_VERSIONS, DEFAULT_API_VERSION } from './core/api-version.ts';
+import { registerApiVersion } from './http/api-version.ts';
 import { registerApiKeyAuth, registerOperatorAuth } from './http/auth.ts';
 import { registerAuthThrottle } from './http/auth-throttle.ts';
 import { registerHealthRoutes } from './http/health.ts';
@@ -33,7 +35,7 @@ import { FAVICON_SVG, FAVICON_TYPE } from './web/favicon.ts';
 
 export type BuildOptions = { logLevel?: string; logStream?: DestinationStream };
 
-function baseApp(ctx: AppContext, options: BuildOptions): FastifyInstance {
+function baseApp(ctx: AppContext, options: BuildOptions, versioned = false): FastifyInstance {
   const app = Fastify({
     logger: loggerOptions(options.logLevel ?? ctx.config.logLevel, options.logStream),
     genReqId: genRequestId,
@@ -54,6 +56,7 @@ function baseApp(ctx: AppContext, options: BuildOptions): FastifyInstance {
     reply.header('x-request-id', request.id);
     done();
   });
+  if (versioned) registerApiVersion(app);
   registerProblemHandlers(app);
   registerAuthThrottle(app, ctx);
   for (const schema of sharedSchemas) app.addSchema(schema);
@@ -70,7 +73,16 @@ async function registerOpenApi(app: FastifyInstance, ctx: AppContext, environmen
         description:
           'Cross-border banking: onboard and verify customers, register PIX bank accounts, raise limits ' +
           'through compliance review, bring BRL in over PIX as stablecoin, and pay stablecoin or BRL out to ' +
-          'PIX accounts at quoted or locked exchange rates.',
+          'PIX accounts at quoted or locked exchange rates.\n\n' +
+          `**Versions.** Send \`API-Version\` (one of ${API_VERSIONS.join(', ')}) to pick the version a request is ` +
+          `served under; without it a request gets ${DEFAULT_API_VERSION}, which never changes. Changes that ` +
+          'could break an integration ship only under a new version; additive ones (routes, optional parameters, ' +
+          'fields, event types) reach every version. Every answer names its version in `API-Version`, every ' +
+          'webhook body and event in `apiVersion`. An unknown version answers 400.\n\n' +
+          '**Methods.** A path called with a method it does not serve answers 405 `method_not_allowed` ' +
+          '(problem+json) with `Allow` listing the methods it serves.\n\n' +
+          '**Lists** take `page` (or `cursor`) and `limit`, or `startingAfter` for a keyset walk that stays ' +
+          "stable while items are created: empty to begin, then each answer's `pagination.nextCursor`.",
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: serversFor(environment, {
@@ -125,7 +137,7 @@ export async function buildPublicApp(
   environment: Environment,
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
-  const app = baseApp(ctx, options);
+  const app = baseApp(ctx, options, true);
   registerRequestMetrics(app, environment);
   await registerOpenApi(app, ctx, environment);
   registerHealthRoutes(app, ctx.db);

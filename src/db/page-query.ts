@@ -7,6 +7,7 @@
  * answer's `total` is then undefined); `pageSql` answers the page, and must select an `id`. A page past
  * the end comes back as the total alone. Both share `params`.
  */
+import { byKeyset, type ListWindow, type PageRequest } from '../core/pagination.ts';
 import { batchedRows } from './read-batches.ts';
 import type { Executor } from './types.ts';
 
@@ -72,4 +73,92 @@ export function batchedPages<K, Row extends { id: unknown }>(
     params,
   });
   return async (key) => pageOf(await read(key));
+}
+
+/**
+ * The part of a list statement that places its page, for lists read with placeholders: by number, an
+ * OFFSET; by keyset, a seek past the cursor on the list's index (`created_at`, `id`), `limit + 1` rows
+ * so that the answer knows whether more follow. `and` goes into the WHERE clause, `tail` after ORDER BY;
+ * `params` continue the statement's own, whose count is `before`.
+ */
+export function pageWindow(
+  request: PageRequest,
+  alias: string,
+  before: number,
+): { and: string; tail: string; params: unknown[] } {
+  const column = (name: string) => (alias ? `${alias}.${name}` : name);
+  if (request.after) {
+    return {
+      and: ` AND (${column('created_at')}, ${column('id')}) < ($${before + 1}::timestamptz, $${before + 2}::uuid)`,
+      tail: `LIMIT $${before + 3}`,
+      params: [request.after.createdAt, request.after.id, request.limit + 1],
+    };
+  }
+  return {
+    and: '',
+    tail: `LIMIT $${before + 1} OFFSET $${before + 2}`,
+    params: [byKeyset(request) ? request.limit + 1 : request.limit, request.offset],
+  };
+}
+
+export type ListPageOptions<K> = {
+  /** The columns of a read besides its window, with their types (`[['project_id', 'uuid'], ...]`). */
+  keys: readonly (readonly [column: string, type: string])[];
+  /** A read's values of those columns, in order. */
+  values: (read: K) => unknown[];
+  /** `batchedPages`' total, over the columns of `r`. */
+  totalSql: string;
+  /**
+   * The page's statement over the columns of `r`, given the window: `after(alias)` to add to its WHERE
+   * clause (empty when paged by number) and `tail` to put after its ORDER BY.
+   */
+  pageSql: (window: { after: (alias: string) => string; tail: string }) => string;
+};
+
+/**
+ * `batchedPages` for a list paged by number or by keyset, each its own statement: the page-number one
+ * exactly as it always was (LIMIT and OFFSET), the keyset one an index seek past `(r.after_at, r.after_id)`.
+ */
+export function listPages<K extends { window: ListWindow }, Row extends { id: unknown }>(
+  db: Executor,
+  options: ListPageOptions<K>,
+): (read: K) => Promise<Page<Row>> {
+  const build = (keyset: boolean) => {
+    const window: (readonly [string, string, (read: K) => unknown])[] = keyset
+      ? [
+          ['page_limit', 'int', (read) => read.window.limit],
+          ['after_at', 'timestamptz', (read) => read.window.after!.createdAt],
+          ['after_id', 'uuid', (read) => read.window.after!.id],
+        ]
+      : [
+          ['page_limit', 'int', (read) => read.window.limit],
+          ['page_offset', 'int', (read) => read.window.offset],
+        ];
+    const columns = [...options.keys.map(([name, type]) => [name, type] as const), ...window];
+    return batchedPages<K, Row>(db, {
+      reads: {
+        unnest: `unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`,
+        columns: columns.map(([name]) => name),
+      },
+      totalSql: options.totalSql,
+      pageSql: options.pageSql(
+        keyset
+          ? {
+              after: (alias) => ` AND (${alias}.created_at, ${alias}.id) < (r.after_at, r.after_id)`,
+              tail: 'LIMIT r.page_limit',
+            }
+          : { after: () => '', tail: 'LIMIT r.page_limit OFFSET r.page_offset' },
+      ),
+      params: (reads) => {
+        const keyValues = reads.map((read) => options.values(read));
+        return [
+          ...options.keys.map((_, i) => keyValues.map((values) => values[i])),
+          ...window.map(([, , value]) => reads.map(value)),
+        ];
+      },
+    });
+  };
+  const byNumber = build(false);
+  const byCursor = build(true);
+  return (read) => (read.window.after ? byCursor : byNumber)(read);
 }

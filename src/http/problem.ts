@@ -7,7 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError, ERRORS, type ErrorCode, type FieldError } from '../core/errors.ts';
 import { AMOUNT_PATTERN } from '../core/money.ts';
 import { trackRoutes } from './route-table.ts';
-import { CURSOR_PATTERN } from './schemas.ts';
+import { CURSOR_PATTERN, STARTING_AFTER_PATTERN, UUID_PATTERN } from './schemas.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -37,6 +37,9 @@ function describe(error: AjvError): string {
       if (error.params.pattern === AMOUNT_PATTERN)
         return 'must be a positive amount with at most two decimals, such as "1500.00"';
       if (error.params.pattern === CURSOR_PATTERN) return 'must be a page number such as "2"';
+      if (error.params.pattern === UUID_PATTERN) return 'must be a valid UUID';
+      if (error.params.pattern === STARTING_AFTER_PATTERN)
+        return 'must be a nextCursor from a previous answer';
       return `must match ${error.params.pattern}`;
     case 'enum':
       return `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
@@ -213,6 +216,17 @@ export function registerProblemHandlers(app: FastifyInstance): void {
   });
 
   const routes = trackRoutes(app);
+  // Before validation: a path whose own route lacks the method answers 405, even where a broader route
+  // would take the request (and refuse the path's fixed segment as its parameter with a 400).
+  app.addHook('onRequest', async (request, reply) => {
+    const matched = request.routeOptions.url;
+    if (matched === undefined || !matched.includes(':')) return;
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = routes.shadowedBy(path, matched);
+    if (allowed === undefined || allowed.includes(request.method)) return;
+    reply.header('allow', allowed.join(', '));
+    return sendProblem(reply, request, 'method_not_allowed', `${request.method} is not allowed on ${path}`);
+  });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = routes.methodsFor(path);

@@ -10,8 +10,14 @@ export const StringEnum = <const T extends readonly string[]>(
   options: { description?: string } = {},
 ) => Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
+/**
+ * What an id accepts, exactly: the canonical 8-4-4-4-12 hexadecimal form (`format: uuid` alone would also
+ * admit `urn:uuid:` and other spellings the API refuses).
+ */
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
 export const Uuid = (description?: string) =>
-  Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+  Type.String({ format: 'uuid', pattern: UUID_PATTERN, ...(description ? { description } : {}) });
 
 export const DateTime = (description?: string) =>
   Type.String({ format: 'date-time', ...(description ? { description } : {}) });
@@ -28,6 +34,20 @@ export const Amount = (description?: string) =>
   Type.String({ examples: ['1500.00'], ...(description ? { description } : {}) });
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Partner metadata on input: up to 20 keys, each a string of up to 500 characters (depth 1). */
+export const MetadataInput = () =>
+  Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), {
+    maxProperties: 20,
+    description:
+      'Up to 20 keys of your own (up to 40 characters), each a string of up to 500 characters, answered back as given',
+  });
+
+/** Partner metadata as answered: what was given, `{}` when nothing was. */
+export const Metadata = () =>
+  Type.Record(Type.String(), Type.String(), {
+    description: 'Your own keys and values, as given at creation',
+  });
 
 export const Country = () =>
   Type.String({
@@ -47,6 +67,12 @@ export const Problem = Type.Object(
       description: 'Machine-readable error code; one of a closed set',
     }),
     requestId: Type.String({ description: 'The request id, also sent as the X-Request-Id header' }),
+    customerId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description: 'customer_exists: the id of the customer that has this taxId',
+      }),
+    ),
     errors: Type.Optional(
       Type.Array(
         Type.Object({ pointer: Type.String(), message: Type.String() }, { additionalProperties: false }),
@@ -86,12 +112,39 @@ export const PageQuery = {
   ),
 };
 
+/** The keyset cursor of a partner's list (`pageRequest` reads it; an empty value begins a walk). */
+export const STARTING_AFTER_PATTERN = '^[A-Za-z0-9_-]{0,200}$';
+
+/**
+ * The query of a partner's list: the seed's page selector (`page`, or `cursor`), or a keyset walk
+ * (`startingAfter`), stable while items are created.
+ */
+export const ListQuery = {
+  ...PageQuery,
+  startingAfter: Type.Optional(
+    Type.String({
+      pattern: STARTING_AFTER_PATTERN,
+      description:
+        'Keyset pagination, stable while items are created: empty to begin a walk, then the `nextCursor` of ' +
+        'the previous answer, passed back as is. The answer holds the items after that one (newest first) ' +
+        'and its `nextCursor` names where the next page starts. Not with `page` or `cursor`.',
+      examples: [''],
+    }),
+  ),
+};
+
 export const Pagination = Type.Object({
   size: Type.Integer({ description: 'Page size in force' }),
   total: Type.Integer({ description: 'Total number of items' }),
   hasNextPage: Type.Boolean(),
-  page: Type.Integer(),
-  nextCursor: Nullable(Type.String({ description: 'Next page number, or null on the last page' })),
+  page: Type.Integer({ description: 'The page number asked for (1 for an answer to `startingAfter`)' }),
+  nextCursor: Nullable(
+    Type.String({
+      description:
+        'Where the next page starts, or null on the last page: the next page number (a request by `page` ' +
+        'or `cursor`), or the opaque keyset cursor to pass as `startingAfter` (a request by `startingAfter`)',
+    }),
+  ),
 });
 
 export const Page = <T extends TSchema>(item: T) =>

@@ -16,6 +16,8 @@ import { customerRoutes } from './customers/routes.ts';
 import { CustomerSchema } from './customers/schema.ts';
 import { documentRoutes } from './documents/routes.ts';
 import { DocumentSchema } from './documents/schema.ts';
+import { eventRoutes } from './events/routes.ts';
+import { EventSchema } from './events/schema.ts';
 import { exchangeRateRoutes } from './exchange-rates/routes.ts';
 import { ExchangeRateSchema } from './exchange-rates/schema.ts';
 import { hostedVerificationRoutes } from './hosted-verification/routes.ts';
@@ -57,6 +59,7 @@ export const sharedSchemas: TSchema[] = [
   ExchangeRateSchema,
   CustomerScreeningSchema,
   AssociatedPartySchema,
+  EventSchema,
 ];
 
 /** Routes that need an API key of the listener's environment. */
@@ -76,6 +79,7 @@ export const partnerRoutes: PublicPlugin[] = [
   travelRuleRoutes,
   associatedPartyRoutes,
   termsLinkRoutes,
+  eventRoutes,
 ];
 
 /** Routes on the public listeners that carry their own authentication (or none): pages, provider callbacks. */

@@ -66,6 +66,7 @@ export const ACCOUNT_KEYS = [
   'holder',
   'id',
   'identifier',
+  'metadata',
   'name',
   'rail',
   'type',

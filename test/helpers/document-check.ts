@@ -55,9 +55,11 @@ export function documentChecker(document: Document): DocumentChecker {
     return validate;
   }
 
+  // OpenAPI matches a concrete path before a templated one, then the method: a method the matched path
+  // lacks is no operation of the document (the server answers 405), not the templated path's operation
   function operationFor(method: string, path: string) {
     const candidates = templates
-      .filter((template) => template.pattern.test(path) && document.paths[template.path]?.[method])
+      .filter((template) => template.pattern.test(path))
       .sort((a, b) => b.literals - a.literals);
     const template = candidates[0];
     return template ? { path: template.path, operation: document.paths[template.path]?.[method] } : null;

@@ -89,6 +89,19 @@ export async function createFixtures(api: Client, operations: Operation[]): Prom
     });
     if (id) fixtures.associatedParty = id;
   }
+  if (has('post', '/exchange-rates')) {
+    const id = await created(api, '/exchange-rates', {
+      type: 'LOCKED',
+      sourceCurrency: 'BRL',
+      targetCurrency: 'USDC',
+      sourceAmount: '10.00',
+    });
+    if (id) fixtures.exchangeRate = id;
+  }
+  if (has('get', '/events/{id}')) {
+    const events = (await api.get('/events?limit=1')).json().data as { eventId: string }[];
+    if (events[0]) fixtures.event = events[0].eventId;
+  }
   if (has('get', '/customers/{id}/wallets')) {
     const wallets = (await api.get(`/customers/${customer.id}/wallets`)).json().data as { address: string }[];
     if (wallets[0]) fixtures.walletAddress = wallets[0].address;
@@ -117,6 +130,8 @@ const PARAMS: [RegExp, string][] = [
   [/^\/bank-accounts\/\{id\}/, 'bankAccount'],
   [/^\/(sandbox\/)?transactions\/\{id\}/, 'transaction'],
   [/^\/webhook-endpoints\/\{id\}/, 'webhookEndpoint'],
+  [/^\/(sandbox\/)?exchange-rates\/\{id\}/, 'exchangeRate'],
+  [/^\/events\/\{id\}/, 'event'],
 ];
 const NAMED: Record<string, string> = {
   verificationId: 'verification',

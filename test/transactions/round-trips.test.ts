@@ -55,21 +55,22 @@ const creation = (transactions: string[][]) =>
   transactions.filter((statements) => statements.some((text) => /INSERT INTO transactions/.test(text)));
 
 describe('round trips of a creation', () => {
-  it('creates an on-ramp in three statements: the customer lock, one read, one write', async () => {
+  it('creates an on-ramp in four statements: the customer lock, the compliance holds, one read, one write', async () => {
     const customer = await approvedIndividual(sandbox);
     const [statements, ...others] = creation(
       await statementsOf(() => createOnRamp(sandbox, customer.id, '100.00')),
     );
     expect(others).toEqual([]);
-    expect(statements).toHaveLength(3);
-    expect(statements![0]).toMatch(/FOR UPDATE/);
-    expect(statements![1]).toMatch(/limit_requests[\s\S]*limit_usage[\s\S]*partner_fees/);
-    expect(statements![2]).toMatch(
+    expect(statements).toHaveLength(4);
+    expect(statements![0]).toMatch(/FOR NO KEY UPDATE/);
+    expect(statements![1]).toMatch(/screening_cases/);
+    expect(statements![2]).toMatch(/limit_requests[\s\S]*limit_usage[\s\S]*partner_fees/);
+    expect(statements![3]).toMatch(
       /INSERT INTO transactions[\s\S]*INSERT INTO limit_usage[\s\S]*INSERT INTO events/,
     );
   });
 
-  it('creates an off-ramp in three statements: the customer lock, one read, one write with its reserve', async () => {
+  it('creates an off-ramp in four statements: the customer lock, the compliance holds, one read, one write with its reserve', async () => {
     const { customer, accountId } = await customerWithAccount(sandbox);
     await fund(sandbox, customer.id, '1000.00');
     const [statements, ...others] = creation(
@@ -84,12 +85,13 @@ describe('round trips of a creation', () => {
       }),
     );
     expect(others).toEqual([]);
-    expect(statements).toHaveLength(3);
-    expect(statements![0]).toMatch(/FOR UPDATE/);
-    expect(statements![1]).toMatch(
+    expect(statements).toHaveLength(4);
+    expect(statements![0]).toMatch(/FOR NO KEY UPDATE/);
+    expect(statements![1]).toMatch(/screening_cases/);
+    expect(statements![2]).toMatch(
       /bank_accounts[\s\S]*conversion_rates[\s\S]*partner_fees[\s\S]*limit_requests[\s\S]*limit_usage[\s\S]*ledger_entries/,
     );
-    expect(statements![2]).toMatch(
+    expect(statements![3]).toMatch(
       /INSERT INTO transactions[\s\S]*INSERT INTO limit_usage[\s\S]*INSERT INTO ledger_journals[\s\S]*INSERT INTO ledger_entries[\s\S]*INSERT INTO events/,
     );
   });

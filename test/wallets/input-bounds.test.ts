@@ -87,6 +87,13 @@ describe('POST /sandbox/wallets/{address}/deposit beyond what a movement holds',
       amount: '9223372036854.775807',
     });
     expect(answer.statusCode).toBe(201);
+    // above the Travel Rule threshold: credited once the originator is known
+    expect(answer.json().status).toBe('AWAITING_TRAVEL_RULE');
+    const supplied = await sandbox.post(`/transactions/${answer.json().id}/travel-rule`, {
+      originator: { name: 'Treasury Ltd' },
+      walletType: 'SELF_HOSTED',
+    });
+    expect(supplied.statusCode).toBe(200);
     expect(await totalOf(sandbox, customer.id, 'USDC')).toBe('9223372036854.775807');
   });
 

@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_API_VERSION } from '../../src/core/api-version.ts';
 import { metrics } from '../../src/http/metrics.ts';
 import { createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
 import { type Client, client, type TestServer } from '../helpers/server.ts';
@@ -48,7 +49,7 @@ async function attemptCounts() {
 const quietCustomer = (api: Client) => createCustomer(api, individualBody({ taxId: validCpf('1') }));
 
 describe('webhook delivery', () => {
-  it('POSTs {eventId, eventType, createdAt, data} signed so that Webhook.verify accepts it', async () => {
+  it('POSTs {eventId, eventType, createdAt, environment, apiVersion, data} signed so that Webhook.verify accepts it', async () => {
     const api = await partner();
     const hooks = await receiver();
     const endpoint = await createEndpoint(api, { url: hooks.url });
@@ -66,6 +67,8 @@ describe('webhook delivery', () => {
       eventId: delivery!.eventId,
       eventType: 'customer.created',
       createdAt: customer.createdAt,
+      environment: 'sandbox',
+      apiVersion: DEFAULT_API_VERSION,
       data: customer,
     });
     expect(request.headers['webhook-id']).toBe(delivery!.eventId);

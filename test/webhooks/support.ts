@@ -18,7 +18,14 @@ import {
 export type Received = {
   headers: IncomingHttpHeaders;
   body: string;
-  json: { eventId: string; eventType: string; createdAt: string; data: Record<string, unknown> };
+  json: {
+    eventId: string;
+    eventType: string;
+    createdAt: string;
+    environment: string;
+    apiVersion: string;
+    data: Record<string, unknown>;
+  };
   /** The status this receiver answered. */
   status: number;
 };

@@ -1,6 +1,7 @@
 /** The client: one object per resource over one transport; the key chooses sandbox or production. */
 import { Customers, LimitRequests, Verifications, Wallets } from './resources/customers.js';
 import { Documents } from './resources/documents.js';
+import { CustomerBalances, Events } from './resources/events.js';
 import { BankAccounts, ExchangeRates, Transactions } from './resources/money.js';
 import { Sandbox } from './resources/sandbox.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
@@ -21,6 +22,8 @@ export class Ponte {
   readonly documents: Documents;
   /** Simulations, with a sandbox key only. */
   readonly sandbox: Sandbox;
+  readonly balances: CustomerBalances;
+  readonly events: Events;
   /** `sandbox` or `production`, from the API key. */
   readonly environment: 'sandbox' | 'production';
   readonly baseUrl: string;
@@ -40,5 +43,7 @@ export class Ponte {
     this.webhooks = new Webhooks();
     this.documents = new Documents(transport);
     this.sandbox = new Sandbox(transport);
+    this.balances = new CustomerBalances(transport);
+    this.events = new Events(transport);
   }
 }

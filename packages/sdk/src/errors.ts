@@ -1,4 +1,5 @@
 /** Failures the client raises: an answer that is not 2xx, or no answer at all. */
+import type { ErrorCode } from './types.js';
 
 /** The RFC 9457 problem body every non-2xx answer of the API carries. */
 export type ProblemBody = {
@@ -6,7 +7,7 @@ export type ProblemBody = {
   title?: string;
   status?: number;
   detail?: string;
-  code?: string;
+  code?: ErrorCode;
   requestId?: string;
   errors?: { pointer: string; message: string }[];
   [extra: string]: unknown;
@@ -20,13 +21,17 @@ export class PonteError extends Error {
 export class PonteApiError extends PonteError {
   override name = 'PonteApiError';
   readonly status: number;
-  readonly code: string;
+  /**
+   * The problem's `code`, one of the closed set the API documents; `http_<status>` when an answer
+   * carried no problem body (a proxy's error page, for instance).
+   */
+  readonly code: ErrorCode | `http_${number}`;
   readonly requestId: string | undefined;
   readonly body: ProblemBody;
   readonly headers: Headers;
 
   constructor(status: number, body: ProblemBody, headers: Headers) {
-    const code = typeof body.code === 'string' ? body.code : `http_${status}`;
+    const code: ErrorCode | `http_${number}` = typeof body.code === 'string' ? body.code : `http_${status}`;
     super(`${status} ${code}: ${body.detail ?? body.title ?? 'request failed'}`);
     this.status = status;
     this.code = code;

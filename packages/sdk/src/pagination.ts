@@ -72,15 +72,22 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
   }
 }
 
-/** Fetches a list with `query`, and its following pages with the same query and the cursor given. */
+/**
+ * Fetches a list with `query`, and its following pages with the same query and the cursor given. A list
+ * asked for without a page number walks by keyset (`startingAfter`, empty at first), which stays stable
+ * while items are created: it never repeats or skips an item that existed when it began. A list asked
+ * for by `page` (or `cursor`) follows page numbers from there.
+ */
 export function paginate<T>(
   fetchPage: (query: Record<string, unknown>) => Promise<PageBody<T>>,
   query: Record<string, unknown>,
 ): PagePromise<T> {
+  const byNumber = query.page !== undefined || query.cursor !== undefined;
+  const first = byNumber || query.startingAfter !== undefined ? query : { ...query, startingAfter: '' };
+  const { page: _page, cursor: _cursor, startingAfter: _after, ...rest } = first;
   const load = async (pageQuery: Record<string, unknown>): Promise<Page<T>> =>
-    new Page(await fetchPage(pageQuery), (cursor) => {
-      const { page: _page, ...rest } = query;
-      return load({ ...rest, cursor });
-    });
-  return new PagePromise(load(query));
+    new Page(await fetchPage(pageQuery), (cursor) =>
+      load(byNumber ? { ...rest, cursor } : { ...rest, startingAfter: cursor }),
+    );
+  return new PagePromise(load(first));
 }

@@ -40,7 +40,7 @@ export type ApiRequest = {
   options?: RequestOptions | undefined;
 };
 
-/** Where a deployment's public API listens by default (README, "Configuration"). */
+/** Where a deployment of Ponte serves its public API when nothing is configured. */
 export const DEFAULT_BASE_URLS = {
   sandbox: 'http://localhost:8081',
   production: 'http://localhost:8080',
@@ -119,7 +119,8 @@ export class Transport {
     if (request.method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
     let body: string | FormData | undefined;
     if (request.body instanceof FormData) {
-      body = request.body; // fetch sets the multipart content type with its boundary
+      // multipart: fetch writes the content type with its boundary, and the form again on each retry
+      body = request.body;
     } else if (request.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body);

@@ -1,7 +1,7 @@
 /**
- * The API's types, taken from the generated OpenAPI types (src/generated/openapi.ts, `npm run
- * sdk:generate`). Operations the contract fixes that a document may not list yet fall back to the
- * contract's shape; once the document lists them, the generated types take over by themselves.
+ * The API's types, taken from the types generated from the API's OpenAPI document (shipped beside this
+ * module as `generated/openapi`). Operations the API's contract fixes that a document may not list yet
+ * fall back to the contract's shape; once the document lists them, the generated types take over.
  */
 import type { components, paths, webhooks } from './generated/openapi.js';
 
@@ -63,7 +63,7 @@ export type WebhookDelivery = Schemas['WebhookDelivery'];
 type Currency = 'BRL' | 'USDC' | 'USDT';
 type Fees = { platform: { amount: string; currency: string }; partner: { amount: string; currency: string } };
 
-/** PRODUCT.md, "Exchange rates". */
+/** A quote between BRL and a stablecoin (the API reference, "exchange-rates"). */
 export type ExchangeRate = SchemaOr<
   'ExchangeRate',
   {
@@ -81,7 +81,7 @@ export type ExchangeRate = SchemaOr<
   }
 >;
 
-/** PRODUCT.md, "Wallets and stablecoin transfers". */
+/** A wallet of a customer on one blockchain, with its balances. */
 export type Wallet = SchemaOr<
   'Wallet',
   {
@@ -111,6 +111,27 @@ export type ListWebhookDeliveriesParams = QueryOf<'/webhook-endpoints/{id}/deliv
 export type SimulateVerificationParams = BodyOf<'/sandbox/customers/{id}/verification', 'post'>;
 export type SimulateDepositParams = BodyOf<'/sandbox/transactions/{id}/deposit', 'post'>;
 export type Balances = ResultOf<'/customers/{id}/balances', 'get'>;
+export type Document = SchemaOr<
+  'Document',
+  { id: string; type: string; fileName: string; size: number; createdAt: string }
+>;
+export type ListDocumentsParams = QueryOf<'/customers/{id}/documents', 'get'>;
+export type RetryDeliveryResult = ResultOf<'/webhook-endpoints/{id}/deliveries/{deliveryId}/retry', 'post'>;
+export type SimulateReturnParams = BodyOf<'/sandbox/transactions/{id}/return', 'post'>;
+export type SimulateWalletDepositParams = BodyOf<'/sandbox/wallets/{address}/deposit', 'post'>;
+export type SimulateWalletDepositResult = ResultOf<'/sandbox/wallets/{address}/deposit', 'post'>;
+export type Event = SchemaOr<
+  'Event',
+  {
+    eventId: string;
+    eventType: string;
+    createdAt: string;
+    environment: 'sandbox' | 'production';
+    apiVersion: string;
+    data: Record<string, unknown>;
+  }
+>;
+export type ListEventsParams = QueryOf<'/events', 'get'>;
 
 type Purpose =
   | 'PERSONAL_ACCOUNT'
@@ -123,7 +144,7 @@ type Purpose =
   | 'EXPENSES_REIMBURSEMENT'
   | 'PROFESSIONAL_SERVICES';
 
-/** PRODUCT.md, "Off-ramp": an amount in the source currency, or a locked exchange rate. */
+/** An off-ramp: an amount in the source currency, or a locked exchange rate. */
 export type OffRampParams = BodyOf<
   '/transactions/off-ramp',
   'post',
@@ -139,7 +160,7 @@ export type OffRampParams = BodyOf<
   }
 >;
 
-/** PRODUCT.md, "Wallets and stablecoin transfers". */
+/** A stablecoin transfer to another customer or to an address of the chain. */
 export type TransferParams = BodyOf<
   '/transactions/transfer',
   'post',
@@ -155,7 +176,7 @@ export type TransferParams = BodyOf<
 
 export type RefundParams = BodyOf<'/transactions/{id}/refund', 'post', Record<string, never>>;
 
-/** PRODUCT.md, "Screening and the Travel Rule": the originator of a deposit AWAITING_TRAVEL_RULE. */
+/** The originator of a deposit AWAITING_TRAVEL_RULE. */
 export type TravelRuleParams = BodyOf<
   '/transactions/{id}/travel-rule',
   'post',
@@ -172,7 +193,7 @@ export type TravelRuleParams = BodyOf<
   }
 >;
 
-/** PRODUCT.md, "Exchange rates": exactly one of sourceAmount and targetAmount. */
+/** A quote: exactly one of sourceAmount and targetAmount. */
 export type CreateExchangeRateParams = BodyOf<
   '/exchange-rates',
   'post',

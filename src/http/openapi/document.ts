@@ -4,6 +4,7 @@
  * carries, the answers the framework gives on any route (413, 503), optional bodies, the `webhooks`
  * section, and the servers ordered with the listener's own environment first.
  */
+import { API_VERSIONS, DEFAULT_API_VERSION } from '../../core/api-version.ts';
 import { ERRORS } from '../../core/errors.ts';
 import type { Environment } from '../../lib/environment.ts';
 import { PROBLEM_CONTENT_TYPE } from '../problem.ts';
@@ -14,6 +15,7 @@ import { eventSchemas, webhooksSection } from './webhooks.ts';
 type Json = Record<string, unknown>;
 type Operation = {
   operationId?: string;
+  parameters?: unknown[];
   tags?: string[];
   security?: unknown[];
   requestBody?: { required?: boolean; content?: Json };
@@ -30,6 +32,10 @@ const OPTIONAL_BODIES = new Set([
 ]);
 
 const HEADERS: Record<string, Json> = {
+  'API-Version': {
+    description: `The API version the answer was made under (the request's \`API-Version\`, or ${DEFAULT_API_VERSION})`,
+    schema: { type: 'string', enum: [...API_VERSIONS] },
+  },
   'X-Request-Id': {
     description: 'Identifies this request in logs and support; also `requestId` in problem bodies',
     schema: { type: 'string' },
@@ -85,7 +91,7 @@ function finishResponses(key: string, method: string, operation: Operation): voi
   if (!responses['503']) responses['503'] = {};
   for (const [status, response] of Object.entries(responses)) {
     const code = Number(status);
-    const headers: Json = { 'X-Request-Id': header('X-Request-Id') };
+    const headers: Json = { 'X-Request-Id': header('X-Request-Id'), 'API-Version': header('API-Version') };
     if (authenticated) {
       headers['RateLimit-Limit'] = header('RateLimit-Limit');
       headers['RateLimit-Remaining'] = header('RateLimit-Remaining');
@@ -117,6 +123,7 @@ function finishResponses(key: string, method: string, operation: Operation): voi
 function finishOperation(path: string, method: string, operation: Operation): void {
   const key = operationKey(method, path);
   operation.operationId ??= OPERATION_IDS[key];
+  operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/ApiVersion' }];
   if (operation.requestBody && OPTIONAL_BODIES.has(key)) operation.requestBody.required = false;
   finishResponses(key, method, operation);
 }
@@ -148,6 +155,15 @@ export function finishDocument<T extends object>(document: T): T {
   doc.components ??= {};
   const components = doc.components as Json & { schemas?: Json };
   components.headers = HEADERS;
+  components.parameters = {
+    ApiVersion: {
+      name: 'API-Version',
+      in: 'header',
+      required: false,
+      description: `The API version to serve this request under; without it, ${DEFAULT_API_VERSION} (which never changes)`,
+      schema: { type: 'string', enum: [...API_VERSIONS], default: DEFAULT_API_VERSION },
+    },
+  };
   components.schemas = { ...components.schemas, ...eventSchemas() };
   doc.webhooks = webhooksSection();
   return document;

@@ -45,6 +45,10 @@ export const OPERATION_IDS: Record<string, string> = {
   'DELETE /customers/{id}/associated-parties/{partyId}': 'deleteAssociatedParty',
   'POST /customers/{id}/tos': 'createTermsOfServiceLink',
   'POST /customers/{id}/verifications/{verificationId}/submit': 'submitVerification',
+  'POST /sandbox/transactions/{id}/expire': 'simulateExpiry',
+  'POST /sandbox/exchange-rates/{id}/expire': 'simulateExchangeRateExpiry',
+  'GET /events': 'listEvents',
+  'GET /events/{id}': 'retrieveEvent',
 };
 
 /** Every tag a published operation may carry, in the order the reference shows them. */
@@ -60,7 +64,10 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   transactions: 'Money movements: on-ramps (PIX in, stablecoin out), off-ramps, transfers and refunds.',
   wallets: 'The blockchain wallets of a customer and their balances.',
   webhooks: 'Endpoints that receive signed events, and the record of every delivery.',
-  sandbox: 'Simulations available only with a sandbox key: verification outcomes, deposits, returns.',
+  sandbox:
+    'Simulations available only with a sandbox key: verification outcomes, deposits, returns, and expiries now.',
+  events:
+    'Every event of the environment, newest first, with the bodies webhooks carry: to recover missed ones.',
 };
 
 export const operationKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;

@@ -3,6 +3,7 @@
  * the resource it reports, and the Standard Webhooks headers that sign it. Typed by EVENT_TYPES, so an
  * event type without a documented payload does not compile.
  */
+import { API_VERSIONS } from '../../core/api-version.ts';
 import { EVENT_TYPES, type EventType } from '../../core/event-types.ts';
 
 type Json = Record<string, unknown>;
@@ -96,11 +97,21 @@ export function eventSchemas(): Record<string, Json> {
     schemas[eventSchemaName(type)] = {
       type: 'object',
       description: EVENT_PAYLOADS[type].summary,
-      required: ['eventId', 'eventType', 'createdAt', 'data'],
+      required: ['eventId', 'eventType', 'createdAt', 'environment', 'apiVersion', 'data'],
       properties: {
         eventId: { type: 'string', format: 'uuid', description: 'Also the webhook-id header' },
         eventType: { type: 'string', enum: [type] },
         createdAt: { type: 'string', format: 'date-time', description: 'When the change happened' },
+        environment: {
+          type: 'string',
+          enum: ['sandbox', 'production'],
+          description: 'The environment the event happened in',
+        },
+        apiVersion: {
+          type: 'string',
+          enum: [...API_VERSIONS],
+          description: 'The API version that shapes `data`',
+        },
         data: { $ref: `#/components/schemas/${EVENT_PAYLOADS[type].schema}` },
       },
       additionalProperties: false,

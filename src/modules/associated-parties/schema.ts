@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CalendarDate, Country, DateTime, PageQuery, StringEnum, Uuid } from '../../http/schemas.ts';
+import { CalendarDate, Country, DateTime, ListQuery, StringEnum, Uuid } from '../../http/schemas.ts';
 import { PARTY_ROLES, PARTY_TYPES } from '../kyb/rules.ts';
 import { VerificationStatusSchema } from '../verifications/schema.ts';
 
@@ -97,4 +97,4 @@ export const PartyParams = Type.Object(
   { additionalProperties: false },
 );
 
-export const ListPartiesQuery = Type.Object(PageQuery, { additionalProperties: false });
+export const ListPartiesQuery = Type.Object(ListQuery, { additionalProperties: false });

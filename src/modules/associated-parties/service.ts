@@ -8,7 +8,7 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, type FieldError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
+import { listWindow, type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { normalizeCnpj, normalizeCpf } from '../../lib/tax-id.ts';
@@ -226,7 +226,18 @@ export function createAssociatedPartyService(deps: {
   async function list(tenant: Tenant, customerId: string, page: PageRequest): Promise<PageResult<PartyView>> {
     const parties = await readAll(tenant, customerId);
     const views = parties.map((party) => presentParty(party, parties, link)).reverse();
-    return pageResult(page, views.slice(page.offset, page.offset + page.limit), views.length);
+    const window = listWindow(page);
+    const { after } = window;
+    // newest first (createdAt, then id, descending): by keyset, the parties after the cursor
+    const from = after
+      ? views.findIndex((view) => {
+          const at = Date.parse(view.createdAt);
+          const then = after.createdAt.getTime();
+          return at < then || (at === then && view.id < after.id);
+        })
+      : window.offset;
+    const start = from === -1 ? views.length : from;
+    return pageResult(page, views.slice(start, start + window.limit), views.length);
   }
 
   async function get(tenant: Tenant, customerId: string, id: string): Promise<PartyView> {

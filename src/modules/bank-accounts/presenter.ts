@@ -27,6 +27,7 @@ export function presentBankAccount(row: BankAccountRow) {
       },
       verification: { status: row.holder_verification_status, level: row.holder_verification_level },
     },
+    metadata: row.metadata ?? {},
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -1,4 +1,6 @@
+import type { PageRequest } from '../../core/pagination.ts';
 import type { StatementPart } from '../../db/one-statement.ts';
+import { pageWindow } from '../../db/page-query.ts';
 import { keyedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
@@ -29,17 +31,19 @@ export type BankAccountRow = {
   holder_verification_level: string;
   created_at: Date;
   updated_at: Date;
+  /** The partner's own keys and values; null when none were given. */
+  metadata?: Record<string, string> | null;
 };
 
 const COLUMNS = `id, customer_id, project_id, environment, name, type, rail, currency, key_type, key_value,
   holder_type, holder_relationship, holder_legal_name, holder_tax_id, holder_incorporation_date,
   holder_email, holder_address, holder_verification_status, holder_verification_level,
-  created_at, updated_at`;
+  created_at, updated_at, metadata`;
 
 export async function insertBankAccount(db: Executor, row: BankAccountRow): Promise<void> {
   await db.query(
     `INSERT INTO bank_accounts (${COLUMNS})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
     [
       row.id,
       row.customer_id,
@@ -62,6 +66,7 @@ export async function insertBankAccount(db: Executor, row: BankAccountRow): Prom
       row.holder_verification_level,
       row.created_at,
       row.updated_at,
+      row.metadata ? JSON.stringify(row.metadata) : null,
     ],
   );
 }
@@ -112,8 +117,7 @@ export async function listBankAccounts(
   db: Executor,
   tenant: Tenant,
   filter: { customerId?: string | undefined },
-  limit: number,
-  offset: number,
+  page: PageRequest,
 ): Promise<{ rows: BankAccountRow[]; total: number }> {
   const params: unknown[] = [tenant.projectId, tenant.environment];
   let where = 'project_id = $1 AND environment = $2 AND deleted_at IS NULL';
@@ -121,11 +125,12 @@ export async function listBankAccounts(
     params.push(filter.customerId);
     where += ` AND customer_id = $${params.length}`;
   }
+  const window = pageWindow(page, '', params.length);
   const [rows, count] = await Promise.all([
     db.query<BankAccountRow>(
-      `SELECT ${COLUMNS} FROM bank_accounts WHERE ${where}
-        ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, limit, offset],
+      `SELECT ${COLUMNS} FROM bank_accounts WHERE ${where}${window.and}
+        ORDER BY created_at DESC, id DESC ${window.tail}`,
+      [...params, ...window.params],
     ),
     db.query<{ n: bigint }>(`SELECT count(*) AS n FROM bank_accounts WHERE ${where}`, params),
   ]);

@@ -1,5 +1,14 @@
 import { Type } from 'typebox';
-import { CalendarDate, Country, DateTime, PageQuery, StringEnum, Uuid } from '../../http/schemas.ts';
+import {
+  CalendarDate,
+  Country,
+  DateTime,
+  ListQuery,
+  Metadata,
+  MetadataInput,
+  StringEnum,
+  Uuid,
+} from '../../http/schemas.ts';
 import { PIX_KEY_TYPES } from '../../lib/pix-key.ts';
 
 export const PixKeyTypeSchema = StringEnum(PIX_KEY_TYPES, { description: 'Kind of PIX key' });
@@ -47,6 +56,7 @@ export const CreateBankAccountBody = Type.Object(
       },
       { additionalProperties: false },
     ),
+    metadata: Type.Optional(MetadataInput()),
   },
   { additionalProperties: false },
 );
@@ -89,6 +99,7 @@ export const BankAccountSchema = Type.Object(
         level: Type.String({ examples: ['BASIC'] }),
       }),
     }),
+    metadata: Type.Optional(Metadata()),
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },
@@ -96,6 +107,6 @@ export const BankAccountSchema = Type.Object(
 );
 
 export const ListBankAccountsQuery = Type.Object(
-  { customerId: Type.Optional(Uuid('Only the accounts of this customer')), ...PageQuery },
+  { customerId: Type.Optional(Uuid('Only the accounts of this customer')), ...ListQuery },
   { additionalProperties: false },
 );

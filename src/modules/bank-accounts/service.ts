@@ -74,6 +74,7 @@ export function createBankAccountService(deps: {
         holder_verification_level: HOLDER_VERIFICATION_LEVEL,
         created_at: now,
         updated_at: now,
+        metadata: input.metadata && Object.keys(input.metadata).length > 0 ? input.metadata : null,
       };
       await repo.insertBankAccount(tx, row);
       // a holder other than the customer is screened as a person of its own (the customer already is)
@@ -119,7 +120,7 @@ export function createBankAccountService(deps: {
     filter: { customerId?: string | undefined },
     page: PageRequest,
   ): Promise<PageResult<BankAccountView>> {
-    const { rows, total } = await repo.listBankAccounts(db, tenant, filter, page.limit, page.offset);
+    const { rows, total } = await repo.listBankAccounts(db, tenant, filter, page);
     return pageResult(page, rows.map(presentBankAccount), total);
   }
 

@@ -14,6 +14,7 @@ export type Address = { line1: string; city: string; state: string; postalCode: 
 
 export type CreateBankAccountInput = {
   customerId: string;
+  metadata?: Record<string, string> | undefined;
   name: string;
   rail: 'PIX';
   currency: 'BRL';

@@ -21,6 +21,7 @@ export function presentCustomer(row: CustomerWithVerification, link: LinkMinter)
       level: row.verification_level,
       link: link(row.verification_id),
     },
+    metadata: row.metadata ?? {},
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

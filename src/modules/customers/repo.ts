@@ -1,4 +1,5 @@
-import { batchedPages } from '../../db/page-query.ts';
+import type { ListWindow } from '../../core/pagination.ts';
+import { listPages } from '../../db/page-query.ts';
 import { keyedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
@@ -17,6 +18,8 @@ export type CustomerRow = {
   email: string;
   birth_date: string | null;
   incorporation_date: string | null;
+  /** The partner's own keys and values; null when none were given. */
+  metadata?: Record<string, string> | null;
   created_at: Date;
   updated_at: Date;
   /** when the customer accepted the terms of service (read, never inserted: set by the terms page) */
@@ -30,7 +33,7 @@ export type CustomerWithVerification = CustomerRow & {
 };
 
 const COLUMNS = `id, project_id, environment, type, name, tax_id, country, email, birth_date, incorporation_date,
-  created_at, updated_at, tos_accepted_at`;
+  created_at, updated_at, tos_accepted_at, metadata`;
 
 /** A customer's verification as its rows carry it, from the verifications joined as `v`. */
 const VERIFICATION_COLUMNS =
@@ -44,8 +47,8 @@ const SELECT = `SELECT ${COLUMNS.split(',')
 export async function insertCustomer(db: Executor, row: CustomerRow): Promise<void> {
   await db.query(
     `INSERT INTO customers (id, project_id, environment, type, name, tax_id, country, email, birth_date,
-                            incorporation_date, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+                            incorporation_date, created_at, updated_at, metadata)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
       row.id,
       row.project_id,
@@ -59,8 +62,22 @@ export async function insertCustomer(db: Executor, row: CustomerRow): Promise<vo
       row.incorporation_date,
       row.created_at,
       row.updated_at,
+      row.metadata ? JSON.stringify(row.metadata) : null,
     ],
   );
+}
+
+/** The id of the tenant's customer with this (stored, formatted) taxId, if any. */
+export async function findCustomerIdByTaxId(
+  db: Executor,
+  tenant: Tenant,
+  taxId: string,
+): Promise<string | undefined> {
+  const rows = await db.query<{ id: string }>(
+    'SELECT id FROM customers WHERE project_id = $1 AND environment = $2 AND tax_id = $3',
+    [tenant.projectId, tenant.environment, taxId],
+  );
+  return rows[0]?.id;
 }
 
 export async function findCustomer(
@@ -87,19 +104,6 @@ export async function customerNames(
     [tenant.projectId, tenant.environment, ids],
   );
   return new Map(rows.map((row) => [row.id, row.name]));
-}
-
-/** The id of the tenant's customer with this (normalised) taxId, if any. */
-export async function findCustomerIdByTaxId(
-  db: Executor,
-  tenant: Tenant,
-  taxId: string,
-): Promise<string | undefined> {
-  const rows = await db.query<{ id: string }>(
-    'SELECT id FROM customers WHERE project_id = $1 AND environment = $2 AND tax_id = $3',
-    [tenant.projectId, tenant.environment, taxId],
-  );
-  return rows[0]?.id;
 }
 
 /** Reads one customer of the tenant, coalesced with the reads made meanwhile (`read-batches.ts`). */
@@ -154,28 +158,26 @@ export async function lockCustomers(
  * migration 023, not a count over every customer of the project), in one statement coalesced with the
  * pages asked for meanwhile (`batchedPages`).
  */
-type CustomerPageRead = { tenant: Tenant; limit: number; offset: number };
+type CustomerPageRead = { tenant: Tenant; window: ListWindow };
 
 export function customerPageReader(
   db: Executor,
 ): (read: CustomerPageRead) => Promise<{ rows: CustomerWithVerification[]; total: number }> {
-  const readPage = batchedPages<CustomerPageRead, CustomerWithVerification>(db, {
-    reads: {
-      unnest: 'unnest($1::uuid[], $2::text[], $3::int[], $4::int[])',
-      columns: ['project_id', 'environment', 'page_limit', 'page_offset'],
-    },
+  const readPage = listPages<CustomerPageRead, CustomerWithVerification>(db, {
+    keys: [
+      ['project_id', 'uuid'],
+      ['environment', 'text'],
+    ],
+    values: (read) => [read.tenant.projectId, read.tenant.environment],
     // an aggregate, read once per page: a scalar subquery here would be pulled up into the statement
     // and read again for every row of the page
     totalSql: `SELECT coalesce(sum(k.total), 0) AS total FROM customer_counts k
                   WHERE k.project_id = r.project_id AND k.environment = r.environment`,
-    pageSql: `${SELECT} WHERE c.project_id = r.project_id AND c.environment = r.environment
-               ORDER BY c.created_at DESC, c.id DESC LIMIT r.page_limit OFFSET r.page_offset`,
-    params: (reads) => [
-      reads.map((read) => read.tenant.projectId),
-      reads.map((read) => read.tenant.environment),
-      reads.map((read) => read.limit),
-      reads.map((read) => read.offset),
-    ],
+    pageSql: ({
+      after,
+      tail,
+    }) => `${SELECT} WHERE c.project_id = r.project_id AND c.environment = r.environment${after('c')}
+               ORDER BY c.created_at DESC, c.id DESC ${tail}`,
   });
   return async (read) => {
     const { rows, total } = await readPage(read);

@@ -22,6 +22,9 @@ export const customerRoutes: FastifyPluginAsyncTypebox<PublicRouteOptions> = asy
       schema: {
         tags: ['customers'],
         summary: 'Create a customer (with its verification process)',
+        description:
+          'The same taxId twice in an environment answers 409 customer_exists, whose problem body names the ' +
+          "existing customer's id as `customerId`.",
         security: bearerSecurity,
         body: CreateCustomerBody,
         response: { 201: Type.Ref('Customer'), ...problems(400, 401, 409, 415, 422, 429) },

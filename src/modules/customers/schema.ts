@@ -3,6 +3,9 @@ import {
   CalendarDate,
   Country,
   DateTime,
+  ListQuery,
+  Metadata,
+  MetadataInput,
   Nullable,
   PageQuery,
   StringEnum,
@@ -27,6 +30,7 @@ export const CreateCustomerBody = Type.Object(
     email: Type.String({ format: 'email', maxLength: 254 }),
     birthDate: Type.Optional(CalendarDate('INDIVIDUAL only')),
     incorporationDate: Type.Optional(CalendarDate('BUSINESS only')),
+    metadata: Type.Optional(MetadataInput()),
   },
   { additionalProperties: false },
 );
@@ -71,13 +75,14 @@ export const CustomerSchema = Type.Object(
       Nullable(DateTime('When the customer accepted the terms of service (POST /customers/{id}/tos)')),
     ),
     requirements: Type.Optional(RequirementsSchema),
+    metadata: Type.Optional(Metadata()),
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },
   { $id: 'Customer' },
 );
 
-export const ListCustomersQuery = Type.Object(PageQuery, { additionalProperties: false });
+export const ListCustomersQuery = Type.Object(ListQuery, { additionalProperties: false });
 
 export const GetCustomerQuery = Type.Object(
   { includeTransactionLimits: Type.Optional(Type.Boolean({ default: false })) },

@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { formatAmount } from '../../core/money.ts';
-import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
+import { listWindow, type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import { isCountryCode } from '../../lib/countries.ts';
 import type { Tenant } from '../../lib/environment.ts';
@@ -26,6 +26,7 @@ export type CreateCustomerInput = {
   email: string;
   birthDate?: string | undefined;
   incorporationDate?: string | undefined;
+  metadata?: Record<string, string> | undefined;
 };
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
@@ -93,6 +94,7 @@ export function createCustomerService(deps: {
       email: input.email.trim(),
       birth_date: input.birthDate ?? null,
       incorporation_date: input.incorporationDate ?? null,
+      metadata: input.metadata && Object.keys(input.metadata).length > 0 ? input.metadata : null,
       created_at: now,
       updated_at: now,
     };
@@ -162,11 +164,12 @@ export function createCustomerService(deps: {
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
-        // The answer names the customer that holds the taxId, so a partner can carry on with it.
         const existing = await repo.findCustomerIdByTaxId(db, tenant, taxId);
         throw new AppError(
           'customer_exists',
-          `A customer with this taxId already exists in this environment${existing ? `: ${existing}` : ''}`,
+          existing
+            ? `A customer with this taxId already exists in this environment: ${existing}`
+            : 'A customer with this taxId already exists in this environment',
           existing ? { extra: { customerId: existing } } : {},
         );
       }
@@ -212,7 +215,7 @@ export function createCustomerService(deps: {
   }
 
   async function list(tenant: Tenant, page: PageRequest): Promise<PageResult<CustomerAnswer>> {
-    const { rows, total } = await readPage({ tenant, limit: page.limit, offset: page.offset });
+    const { rows, total } = await readPage({ tenant, window: listWindow(page) });
     return pageResult(page, await answers(rows), total);
   }
 

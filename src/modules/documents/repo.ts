@@ -1,3 +1,5 @@
+import type { PageRequest } from '../../core/pagination.ts';
+import { pageWindow } from '../../db/page-query.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { ContentType, DocumentSide, DocumentSource, DocumentType } from './kinds.ts';
@@ -66,16 +68,16 @@ export async function listPartnerDocuments(
   db: Executor,
   tenant: Tenant,
   customerId: string,
-  limit: number,
-  offset: number,
+  page: PageRequest,
 ): Promise<{ rows: DocumentRow[]; total: number }> {
   const where = `customer_id = $1 AND project_id = $2 AND environment = $3 AND source = 'API'`;
   const params = [customerId, tenant.projectId, tenant.environment];
+  const window = pageWindow(page, '', params.length);
   const [rows, count] = await Promise.all([
     db.query<DocumentRow>(
-      `SELECT ${COLUMNS} FROM documents WHERE ${where}
-        ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
-      [...params, limit, offset],
+      `SELECT ${COLUMNS} FROM documents WHERE ${where}${window.and}
+        ORDER BY created_at DESC, id DESC ${window.tail}`,
+      [...params, ...window.params],
     ),
     db.query<{ n: bigint }>(`SELECT count(*) AS n FROM documents WHERE ${where}`, params),
   ]);

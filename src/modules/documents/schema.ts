@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, PageQuery, StringEnum, Uuid } from '../../http/schemas.ts';
+import { DateTime, ListQuery, StringEnum, Uuid } from '../../http/schemas.ts';
 import { validatorCompiler } from '../../http/validation.ts';
 import {
   API_DOCUMENT_TYPES,
@@ -58,7 +58,7 @@ export const CustomerDocumentParams = Type.Object(
   { additionalProperties: false },
 );
 
-export const ListDocumentsQuery = Type.Object(PageQuery, { additionalProperties: false });
+export const ListDocumentsQuery = Type.Object(ListQuery, { additionalProperties: false });
 
 /** A file answered as is, with its recognised content type. */
 export const FileResponse = Type.Unsafe<Buffer>({

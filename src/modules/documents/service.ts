@@ -150,7 +150,7 @@ export function createDocumentService(deps: { db: Database; clock: Clock; link?:
     page: PageRequest,
   ): Promise<PageResult<DocumentView>> {
     if (!(await findCustomer(db, tenant, customerId))) throw notFound('Customer');
-    const { rows, total } = await repo.listPartnerDocuments(db, tenant, customerId, page.limit, page.offset);
+    const { rows, total } = await repo.listPartnerDocuments(db, tenant, customerId, page);
     return pageResult(page, rows.map(presentDocument), total);
   }
 

@@ -62,6 +62,15 @@ export async function lockExchangeRate(
   return rows[0];
 }
 
+/** Moves a quote's expiry to `at` (the sandbox's "expire now"); returns the new row. */
+export async function setExchangeRateExpiry(db: Executor, id: string, at: Date): Promise<ExchangeRateRow> {
+  const rows = await db.query<ExchangeRateRow>(
+    `UPDATE exchange_rates SET expires_at = $2 WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, at],
+  );
+  return rows[0]!;
+}
+
 export async function markExchangeRateUsed(db: Executor, id: string, at: Date): Promise<void> {
   await db.query('UPDATE exchange_rates SET used_at = $2 WHERE id = $1', [id, at]);
 }

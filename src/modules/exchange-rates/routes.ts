@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { bearerSecurity, problems } from '../../http/schemas.ts';
+import { bearerSecurity, IdParams, problems } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
 import { CreateExchangeRateBody } from './schema.ts';
 import { createExchangeRateService } from './service.ts';
@@ -9,8 +9,28 @@ import { createExchangeRateService } from './service.ts';
 export const exchangeRateRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext;
   environment: Environment;
-}> = async (app, { ctx }) => {
+}> = async (app, { ctx, environment }) => {
   const rates = createExchangeRateService(ctx);
+
+  if (environment === 'sandbox') {
+    app.post(
+      '/sandbox/exchange-rates/:id/expire',
+      {
+        schema: {
+          tags: ['sandbox'],
+          summary: 'Expire a LOCKED quote now, as if its time lock had run out',
+          description:
+            'Its `expiresAt` becomes now: an on-ramp or off-ramp naming it then answers 409 ' +
+            'exchange_rate_expired, as after a natural expiry. 409 invalid_state_transition for a FLOATING ' +
+            'quote, 409 exchange_rate_used for one already used.',
+          security: bearerSecurity,
+          params: IdParams,
+          response: { 200: Type.Ref('ExchangeRate'), ...problems(400, 401, 404, 409, 429) },
+        },
+      },
+      async (request) => rates.expire(request.tenant, request.params.id),
+    );
+  }
 
   app.post(
     '/exchange-rates',

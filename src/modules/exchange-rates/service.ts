@@ -117,7 +117,30 @@ export function createExchangeRateService(deps: { db: Database; clock: Clock; co
     });
   }
 
-  return { create };
+  /**
+   * The sandbox's "expire now": a LOCKED quote not yet used expires at once, so that using it answers 409
+   * exchange_rate_expired as after its natural expiry (quotes have no events). One already expired is
+   * answered as it is.
+   */
+  async function expire(tenant: Tenant, id: string): Promise<ExchangeRateView> {
+    return db.transaction(async (tx) => {
+      const row = await repo.lockExchangeRate(tx, tenant, id);
+      if (!row) throw notFound('Exchange rate');
+      if (row.type !== 'LOCKED') {
+        throw new AppError(
+          'invalid_state_transition',
+          'Only a LOCKED quote expires; a FLOATING one never holds',
+        );
+      }
+      if (row.used_at !== null) {
+        throw new AppError('exchange_rate_used', 'The exchange rate was already used by a transaction');
+      }
+      const now = clock();
+      return presentExchangeRate(row.expires_at! > now ? await repo.setExchangeRateExpiry(tx, id, now) : row);
+    });
+  }
+
+  return { create, expire };
 }
 
 /**

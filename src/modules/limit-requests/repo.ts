@@ -1,4 +1,5 @@
-import { batchedPages, type Page } from '../../db/page-query.ts';
+import type { ListWindow } from '../../core/pagination.ts';
+import { listPages, type Page } from '../../db/page-query.ts';
 import { keyedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
@@ -82,17 +83,14 @@ export function limitRequestReader(
  */
 export function limitRequestPageReader(
   db: Executor,
-): (read: {
-  tenant: Tenant;
-  customerId: string;
-  limit: number;
-  offset: number;
-}) => Promise<Page<LimitRequestRow>> {
-  return batchedPages(db, {
-    reads: {
-      unnest: 'unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::int[])',
-      columns: ['customer_id', 'project_id', 'environment', 'page_limit', 'page_offset'],
-    },
+): (read: { tenant: Tenant; customerId: string; window: ListWindow }) => Promise<Page<LimitRequestRow>> {
+  return listPages(db, {
+    keys: [
+      ['customer_id', 'uuid'],
+      ['project_id', 'uuid'],
+      ['environment', 'text'],
+    ],
+    values: (read) => [read.customerId, read.tenant.projectId, read.tenant.environment],
     // LIMIT 1 (the customer's id is its key) keeps this a lookup by primary key for each page asked
     // for: flattened into the statement, the planner joined the pages to every customer of the
     // database by a hash join over a full scan of the table
@@ -100,17 +98,10 @@ export function limitRequestPageReader(
                  FROM customers c LEFT JOIN limit_request_counts k ON k.customer_id = c.id
                 WHERE c.id = r.customer_id AND c.project_id = r.project_id AND c.environment = r.environment
                 LIMIT 1`,
-    pageSql: `SELECT ${COLUMNS} FROM limit_requests l
+    pageSql: ({ after, tail }) => `SELECT ${COLUMNS} FROM limit_requests l
                WHERE l.customer_id = r.customer_id AND l.project_id = r.project_id
-                 AND l.environment = r.environment
-               ORDER BY l.created_at DESC, l.id DESC LIMIT r.page_limit OFFSET r.page_offset`,
-    params: (reads) => [
-      reads.map((read) => read.customerId),
-      reads.map((read) => read.tenant.projectId),
-      reads.map((read) => read.tenant.environment),
-      reads.map((read) => read.limit),
-      reads.map((read) => read.offset),
-    ],
+                 AND l.environment = r.environment${after('l')}
+               ORDER BY l.created_at DESC, l.id DESC ${tail}`,
   });
 }
 

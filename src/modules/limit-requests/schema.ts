@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Amount, AmountInput, DateTime, Nullable, PageQuery, StringEnum, Uuid } from '../../http/schemas.ts';
+import { Amount, AmountInput, DateTime, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.ts';
 import { LIMIT_REQUEST_STATUSES, SUPPORTING_DOCUMENT_TYPES } from './rules.ts';
 
 export const LimitRequestStatusSchema = StringEnum(LIMIT_REQUEST_STATUSES);
@@ -71,4 +71,4 @@ export const LimitRequestParams = Type.Object(
   { additionalProperties: false },
 );
 
-export const ListLimitRequestsQuery = Type.Object(PageQuery, { additionalProperties: false });
+export const ListLimitRequestsQuery = Type.Object(ListQuery, { additionalProperties: false });

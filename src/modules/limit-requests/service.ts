@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { AppError, type FieldError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
+import { listWindow, type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { lockCustomer } from '../customers/service.ts';
@@ -126,7 +126,7 @@ export function createLimitRequestService(deps: { db: Database; clock: Clock }) 
     customerId: string,
     page: PageRequest,
   ): Promise<PageResult<LimitRequestView>> {
-    const { rows, total } = await readPage({ tenant, customerId, limit: page.limit, offset: page.offset });
+    const { rows, total } = await readPage({ tenant, customerId, window: listWindow(page) });
     if (total === undefined) throw notFound('Customer');
     return pageResult(page, rows.map(presentLimitRequest), total);
   }

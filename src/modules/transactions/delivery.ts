@@ -101,5 +101,6 @@ export async function finishOnRampDelivery(
     failure_reason:
       `The stablecoin transfer to the customer's wallet failed on chain (${reason ?? 'unknown'}); ` +
       'the converted amount is held by the platform for the customer',
+    failure_code: 'stablecoin_delivery_failed',
   });
 }

@@ -5,10 +5,18 @@
  */
 
 import type { Clock } from '../../core/clock.ts';
-import type { Database } from '../../db/types.ts';
+import type { Database, Executor } from '../../db/types.ts';
 import type { PixRails } from '../rails/pix/registry.ts';
-import { claimExpired } from './repo.ts';
+import { claimExpired, type TransactionRow } from './repo.ts';
 import { transitionTransaction } from './transition.ts';
+
+/** Expires a locked charge whose deposit window has passed: EXPIRED, its event, its limits released. */
+export function expireCharge(tx: Executor, row: TransactionRow, at: Date): Promise<TransactionRow> {
+  return transitionTransaction(tx, row, 'EXPIRED', at, {
+    failure_reason: `No deposit arrived before ${row.expires_at!.toISOString()}`,
+    failure_code: 'deposit_window_expired',
+  });
+}
 
 /**
  * With a PSP rail, each expired charge is then withdrawn at the PSP (`PATCH /cob/{txid}`), after the
@@ -24,11 +32,7 @@ export async function expireDueTransactions(
 ): Promise<number> {
   const due = await db.transaction(async (tx) => {
     const claimed = await claimExpired(tx, clock(), batch);
-    for (const row of claimed) {
-      await transitionTransaction(tx, row, 'EXPIRED', clock(), {
-        failure_reason: `No deposit arrived before ${row.expires_at!.toISOString()}`,
-      });
-    }
+    for (const row of claimed) await expireCharge(tx, row, clock());
     return claimed;
   });
   await Promise.all(

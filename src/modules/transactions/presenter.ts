@@ -69,7 +69,9 @@ function presentOnRamp(row: TransactionRow) {
           },
     receipt: receipt(row),
     failureReason: row.failure_reason,
+    failureCode: row.failure_code ?? null,
     timeline: timeline(row),
+    metadata: row.metadata ?? {},
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -93,6 +95,7 @@ function presentOffRamp(row: TransactionRow) {
     payout: { rail: row.rail, bankAccountId: row.bank_account_id!, endToEndId: row.end_to_end_id },
     receipt: receipt(row),
     failureReason: row.failure_reason,
+    failureCode: row.failure_code ?? null,
     timeline: timeline(row),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

@@ -1,3 +1,4 @@
+import type { FailureCode } from '../../core/failure-codes.ts';
 import type { StatementPart } from '../../db/one-statement.ts';
 import { batchedPages, type Page, queryPage } from '../../db/page-query.ts';
 import { keyedReads } from '../../db/read-batches.ts';
@@ -8,7 +9,7 @@ import {
   type ListPageRead,
   listConditions,
   listPageConditions,
-  listPageReads,
+  pageReads,
   type Scope,
 } from '../../db/transaction-filter.ts';
 import type { Executor } from '../../db/types.ts';
@@ -66,6 +67,8 @@ export type TransactionRow = {
   metadata: Record<string, unknown> | null;
   end_to_end_id: string | null;
   failure_reason: string | null;
+  /** Why it FAILED or EXPIRED, as a stable code (null otherwise, and on rows created before codes). */
+  failure_code?: FailureCode | null;
   /** The chain the stablecoin goes to (null on on-ramps older than wallets: the default chain). */
   blockchain: Blockchain | null;
   /** The send that delivers it, once queued, and its hash once signed. */
@@ -88,7 +91,7 @@ const COLUMNS = `id, customer_id, project_id, environment, type, status, currenc
   fee_minimum, partner_fee_basis_points, partner_fee_flat, platform_fee, partner_fee, limit_amount_brl,
   exchange_rate_id, bank_account_id, purpose, memo, metadata, end_to_end_id, return_reason, refund_status,
   refund_amount, refund_failure_reason, refund_updated_at,
-  blockchain, chain_send_id, transaction_hash, block_explorer_url`;
+  blockchain, chain_send_id, transaction_hash, block_explorer_url, failure_code`;
 
 /** The INSERT of a new transaction, as a part of the statement that writes everything its creation writes. */
 /**
@@ -108,7 +111,7 @@ export function insertTransactionPart(row: TransactionRow): StatementPart {
     text: `INSERT INTO transactions (${COLUMNS})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
              $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40,
-             $41, $42, $43, $44, $45, $46, $47)`,
+             $41, $42, $43, $44, $45, $46, $47, $48)`,
     params: [
       row.id,
       row.customer_id,
@@ -157,6 +160,7 @@ export function insertTransactionPart(row: TransactionRow): StatementPart {
       row.chain_send_id,
       row.transaction_hash,
       row.block_explorer_url,
+      row.failure_code ?? null,
     ],
   };
 }
@@ -217,6 +221,22 @@ export async function listTransactions(
   offset: number,
 ): Promise<{ rows: TransactionRow[]; total: number }> {
   const { where, params } = listConditions(scope, filter);
+  if (filter.after) {
+    // a keyset page: the rows past the cursor, and the list's total without it
+    const counted = listConditions(scope, { ...filter, after: undefined });
+    const [rows, count] = await Promise.all([
+      db.query<TransactionRow>(
+        `SELECT ${COLUMNS} FROM transactions WHERE ${where}
+          ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1}`,
+        [...params, limit],
+      ),
+      db.query<{ n: bigint }>(
+        `SELECT count(*) AS n FROM transactions WHERE ${counted.where}`,
+        counted.params,
+      ),
+    ]);
+    return { rows, total: Number(count[0]!.n) };
+  }
   const { rows, total } = await queryPage<TransactionRow>(
     db,
     `SELECT count(*) AS total FROM transactions WHERE ${where}`,
@@ -233,17 +253,17 @@ export async function listTransactions(
  * meanwhile. A customer of another tenant has no count there and no rows: an empty page.
  */
 export function transactionPageReader(db: Executor): (read: ListPageRead) => Promise<Page<TransactionRow>> {
-  return byListScope((ofCustomer) =>
+  return byListScope((ofCustomer, keyset) =>
     batchedPages<ListPageRead, TransactionRow>(db, {
-      reads: listPageReads,
+      reads: pageReads(keyset),
       // an aggregate, read once per page: a scalar subquery here would be pulled up into the statement
       // and read again for every row of the page
       totalSql: `SELECT coalesce(sum(k.total), 0) AS total FROM transaction_counts k
                   WHERE k.project_id = r.project_id AND k.environment = r.environment
                     AND k.customer_id = r.customer_id${ofCustomer ? ` AND k.customer_id <> '${ALL_CUSTOMERS}'` : ''}`,
-      pageSql: `SELECT ${COLUMNS} FROM transactions t WHERE ${listPageConditions(ofCustomer)}
+      pageSql: `SELECT ${COLUMNS} FROM transactions t WHERE ${listPageConditions(ofCustomer, undefined, keyset)}
                  ORDER BY t.created_at DESC, t.id DESC LIMIT r.page_limit`,
-      params: listPageReads.params,
+      params: pageReads(keyset).params,
     }),
   );
 }
@@ -263,6 +283,7 @@ export type StepChanges = Partial<
     | 'partner_fee'
     | 'end_to_end_id'
     | 'failure_reason'
+    | 'failure_code'
     | 'return_reason'
   >
 >;
@@ -292,7 +313,8 @@ export async function updateStep(
         platform_fee = coalesce($13, platform_fee),
         partner_fee = coalesce($14, partner_fee),
         end_to_end_id = coalesce($15, end_to_end_id),
-        return_reason = coalesce($16, return_reason)
+        return_reason = coalesce($16, return_reason),
+        failure_code = coalesce($17, failure_code)
       WHERE id = $1
       RETURNING ${COLUMNS}`,
     [
@@ -312,7 +334,17 @@ export async function updateStep(
       changes.partner_fee ?? null,
       changes.end_to_end_id ?? null,
       changes.return_reason ?? null,
+      changes.failure_code ?? null,
     ],
+  );
+  return rows[0]!;
+}
+
+/** Moves a charge's expiry to `at` (the sandbox's "expire now"); returns the new row. */
+export async function setExpiresAt(db: Executor, id: string, at: Date): Promise<TransactionRow> {
+  const rows = await db.query<TransactionRow>(
+    `UPDATE transactions SET expires_at = $2 WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, at],
   );
   return rows[0]!;
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { pageRequest } from '../../core/pagination.ts';
 import { bearerSecurity, IdParams, Page, problems } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
+import { listFilter } from './list-filter.ts';
 import { createOffRampService } from './off-ramp-service.ts';
 import { createRefundService } from './refund-service.ts';
 import { CreateOffRampBody, CreateOnRampBody, ListTransactionsQuery } from './schema.ts';
@@ -95,13 +96,16 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags: ['transactions'],
-        summary: 'List transactions, newest first; `customerId` keeps those of one customer',
+        summary: 'List transactions of every type, newest first, narrowed by the filters given',
+        description:
+          'Filters combine (all must match): `customerId`, `status`, `type`, `currency`, and the creation ' +
+          'instants `createdFrom` and `createdTo` (both inclusive; 400 when `createdTo` is before `createdFrom`).',
         security: bearerSecurity,
         querystring: ListTransactionsQuery,
         response: { 200: Page(Type.Ref('Transaction')), ...problems(400, 401, 429) },
       },
     },
     async (request) =>
-      transactions.list(request.tenant, { customerId: request.query.customerId }, pageRequest(request.query)),
+      transactions.list(request.tenant, listFilter(request.query), pageRequest(request.query)),
   );
 };

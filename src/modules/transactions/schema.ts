@@ -1,5 +1,15 @@
 import { Type } from 'typebox';
-import { Amount, AmountInput, DateTime, Nullable, PageQuery, StringEnum, Uuid } from '../../http/schemas.ts';
+import { FAILURE_CODES } from '../../core/failure-codes.ts';
+import {
+  Amount,
+  AmountInput,
+  DateTime,
+  ListQuery,
+  MetadataInput,
+  Nullable,
+  StringEnum,
+  Uuid,
+} from '../../http/schemas.ts';
 import { LEDGER_CURRENCIES } from '../ledger/accounts.ts';
 import { ANY_AMOUNT_PATTERN } from '../ledger/amounts.ts';
 import { BLOCKCHAINS } from '../rails/chains/networks.ts';
@@ -35,6 +45,7 @@ export const CreateOnRampBody = Type.Object(
           "Chain of the customer's wallet that receives the stablecoin (default: the default chain)",
       }),
     ),
+    metadata: Type.Optional(MetadataInput()),
   },
   { additionalProperties: false },
 );
@@ -59,12 +70,7 @@ export const CreateOffRampBody = Type.Object(
     ),
     purpose: StringEnum(OFF_RAMP_PURPOSES, { description: 'PERSONAL_ACCOUNT only to a SELF account' }),
     memo: Type.Optional(Type.String({ minLength: 1, maxLength: 140, description: 'Shown to the receiver' })),
-    metadata: Type.Optional(
-      Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), {
-        maxProperties: 20,
-        description: 'Up to 20 keys of your own, answered back as given',
-      }),
-    ),
+    metadata: Type.Optional(MetadataInput()),
   },
   { additionalProperties: false },
 );
@@ -192,7 +198,14 @@ export const TransactionSchema = Type.Object(
       ),
     ),
     receipt: Nullable(Receipt),
-    failureReason: Nullable(Type.String({ description: 'Why the transaction FAILED or EXPIRED' })),
+    failureReason: Nullable(Type.String({ description: 'Why the transaction FAILED or EXPIRED, in words' })),
+    failureCode: Type.Optional(
+      Nullable(
+        StringEnum(FAILURE_CODES, {
+          description: 'Why the transaction FAILED or EXPIRED, as a stable code to branch on; null otherwise',
+        }),
+      ),
+    ),
     returnReason: Type.Optional(Nullable(Type.String({ description: 'OFF_RAMP: why the PIX came back' }))),
     timeline: Type.Array(Type.Object({ status: TransactionStatusSchema, at: DateTime() })),
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
@@ -204,7 +217,19 @@ export const TransactionSchema = Type.Object(
 );
 
 export const ListTransactionsQuery = Type.Object(
-  { ...PageQuery, customerId: Type.Optional(Uuid('Only the transactions of this customer')) },
+  {
+    ...ListQuery,
+    customerId: Type.Optional(Uuid('Only the transactions of this customer (either side of a transfer)')),
+    status: Type.Optional(TransactionStatusSchema),
+    type: Type.Optional(StringEnum([...TRANSACTION_TYPES, 'TRANSFER', 'DEPOSIT'] as const)),
+    currency: Type.Optional(
+      StringEnum(LEDGER_CURRENCIES, {
+        description: "The currency asked in: an on-ramp's BRL, an off-ramp's source, a transfer's stablecoin",
+      }),
+    ),
+    createdFrom: Type.Optional(DateTime('Only the transactions created at or after this instant')),
+    createdTo: Type.Optional(DateTime('Only the transactions created at or before this instant')),
+  },
   { additionalProperties: false },
 );
 

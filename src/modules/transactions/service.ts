@@ -3,7 +3,13 @@ import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { formatAmount, parseAmount } from '../../core/money.ts';
-import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
+import {
+  cursorOf,
+  listWindow,
+  type PageRequest,
+  type PageResult,
+  pageResult,
+} from '../../core/pagination.ts';
 import { currentBeforeCommit } from '../../db/commit-hooks.ts';
 import { combinedReadEach, readAll, readEach, writeAll } from '../../db/one-statement.ts';
 import type { Database, Executor } from '../../db/types.ts';
@@ -63,6 +69,7 @@ export type CreateOnRampInput = {
   targetCurrency?: TargetCurrency | undefined;
   blockchain?: Blockchain | undefined;
   exchangeRateId?: string | undefined;
+  metadata?: Record<string, string> | undefined;
 };
 
 const TXID_LENGTH = 25;
@@ -235,7 +242,7 @@ export function createTransactionService(deps: {
       bank_account_id: null,
       purpose: null,
       memo: null,
-      metadata: null,
+      metadata: input.metadata && Object.keys(input.metadata).length > 0 ? input.metadata : null,
       end_to_end_id: null,
       failure_reason: null,
       return_reason: null,
@@ -410,7 +417,8 @@ export function createTransactionService(deps: {
       );
       return { ...found, data: found.data.map((item) => item.transaction) };
     }
-    const read = { tenant, customerId, limit: page.offset + page.limit };
+    const window = listWindow(page);
+    const read = { tenant, customerId, limit: window.offset + window.limit, after: window.after };
     const [ramps, moves] = await Promise.all([readTransactionPage(read), readChainPage(read)]);
     const data = pageOfBoth(ramps.rows, moves, page).map(({ transaction }) => transaction);
     return pageResult(page, data, ramps.total ?? 0);
@@ -421,6 +429,7 @@ export function createTransactionService(deps: {
    * view: only the rows on the page are presented.
    */
   function pageOfBoth(ramps: repo.TransactionRow[], moves: ChainTransactionRow[], page: PageRequest) {
+    const window = listWindow(page);
     const rows = [
       ...ramps.map((row) => ({ ramp: true as const, row })),
       ...moves.map((row) => ({ ramp: false as const, row })),
@@ -429,7 +438,7 @@ export function createTransactionService(deps: {
       ({ row: a }, { row: b }) =>
         b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
     );
-    return rows.slice(page.offset, page.offset + page.limit).map((found) => ({
+    return rows.slice(window.offset, window.offset + window.limit).map((found) => ({
       row: found.row,
       transaction: found.ramp
         ? (presentTransaction(found.row) as AnyTransactionView)
@@ -446,17 +455,19 @@ export function createTransactionService(deps: {
     filter: repo.ListFilter,
     page: PageRequest,
   ): Promise<PageResult<{ transaction: AnyTransactionView; projectId: string; environment: Environment }>> {
-    const upTo = page.offset + page.limit;
+    const window = listWindow(page);
+    const upTo = window.offset + window.limit;
+    const narrowed = window.after ? { ...filter, after: window.after } : filter;
     const [ramps, moves] = await Promise.all([
-      repo.listTransactions(db, scope, filter, upTo, 0),
-      listChainTransactions(db, scope, filter, upTo),
+      repo.listTransactions(db, scope, narrowed, upTo, 0),
+      listChainTransactions(db, scope, narrowed, upTo),
     ]);
     const data = pageOfBoth(ramps.rows, moves.rows, page).map(({ row, transaction }) => ({
       transaction,
       projectId: row.project_id,
       environment: row.environment,
     }));
-    return pageResult(page, data, ramps.total + moves.total);
+    return pageResult(page, data, ramps.total + moves.total, (item) => cursorOf(item.transaction));
   }
 
   return { create, get, list, search };
@@ -470,6 +481,7 @@ export {
   findTransactionById,
   lockTransaction,
   lockTransactionByTxid,
+  setExpiresAt,
   type TransactionRow,
   tenantOf,
 } from './repo.ts';

@@ -14,6 +14,7 @@
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { formatDecimalTrimmed } from '../../core/decimal.ts';
+import type { FailureCode } from '../../core/failure-codes.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import { marketRate, pairOf } from '../exchange-rates/market.ts';
 import { type Pricing, PricingError, priceFromSource, UNIT_RATE } from '../exchange-rates/pricing.ts';
@@ -38,7 +39,7 @@ async function onRampConversion(
   tx: Executor,
   config: Config,
   row: TransactionRow,
-): Promise<Pricing | { failure: string }> {
+): Promise<Pricing | { failure: string; code: FailureCode }> {
   if (row.rate !== null) {
     return {
       sourceCurrency: row.currency,
@@ -58,6 +59,7 @@ async function onRampConversion(
   if (rate === undefined) {
     return {
       failure: `No ${pair} rate is set, so the deposit could not be converted; it is held for refund`,
+      code: 'rate_unavailable',
     };
   }
   try {
@@ -78,6 +80,7 @@ async function onRampConversion(
       failure:
         `At ${formatDecimalTrimmed(rate, RATE_SCALE)} ${pair} the deposit converts to no ` +
         `representable amount of ${row.target_currency}; it is held for refund`,
+      code: 'conversion_unrepresentable',
     };
   }
 }
@@ -85,7 +88,10 @@ async function onRampConversion(
 async function trade(tx: Executor, config: Config, row: TransactionRow, at: Date): Promise<TransactionRow> {
   const conversion = await onRampConversion(tx, config, row);
   if ('failure' in conversion) {
-    return transitionTransaction(tx, row, 'FAILED', at, { failure_reason: conversion.failure });
+    return transitionTransaction(tx, row, 'FAILED', at, {
+      failure_reason: conversion.failure,
+      failure_code: conversion.code,
+    });
   }
   const common = { tenant: tenantOf(row), transactionId: row.id, reference: row.id, at };
   if (conversion.fee > 0n) {

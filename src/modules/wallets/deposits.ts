@@ -177,6 +177,7 @@ export async function dropDeposit(
   if (row?.status !== 'PROCESSING' && row?.status !== 'AWAITING_TRAVEL_RULE') return false;
   await moveChainTransaction(tx, chains, row, 'FAILED', at, {
     failureReason: `A chain reorganisation removed the transfer before its ${confirmations} confirmations; nothing was credited`,
+    failureCode: 'chain_reorganized',
   });
   return true;
 }

@@ -1,4 +1,5 @@
 /** Status changes of transfers and deposits, each with its event in the same database transaction. */
+import type { FailureCode } from '../../core/failure-codes.ts';
 import type { Executor } from '../../db/types.ts';
 import { recordEvent } from '../events/outbox.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
@@ -40,7 +41,7 @@ export async function moveChainTransaction(
   row: ChainTransactionRow,
   to: ChainTransactionStatus,
   at: Date,
-  changes: { transactionHash?: string | null; failureReason?: string | null } = {},
+  changes: { transactionHash?: string | null; failureReason?: string | null; failureCode?: FailureCode } = {},
 ): Promise<ChainTransactionRow> {
   if (row.status !== 'PROCESSING' && row.status !== 'AWAITING_TRAVEL_RULE') {
     throw new Error(`a ${row.status} transaction does not move to ${to}`);

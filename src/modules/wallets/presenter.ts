@@ -57,6 +57,7 @@ export function presentChainTransaction(chains: ChainRegistry, row: ChainTransac
     depositInstructions: null,
     receipt: receipt(chains, row),
     failureReason: row.failure_reason,
+    failureCode: row.failure_code ?? null,
     timeline: row.timeline.map((step) => ({ status: step.status, at: step.at })),
     ...(row.metadata === null ? {} : { metadata: row.metadata }),
     ...(row.travel_rule ? { travelRule: row.travel_rule } : {}),

@@ -1,4 +1,5 @@
 /** SQL of wallets and of stablecoin transactions (transfers and deposits). */
+import type { FailureCode } from '../../core/failure-codes.ts';
 import { batchedRows, keyedReads } from '../../db/read-batches.ts';
 import {
   byListScope,
@@ -6,7 +7,7 @@ import {
   type ListPageRead,
   listConditions,
   listPageConditions,
-  listPageReads,
+  pageReads,
 } from '../../db/transaction-filter.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
@@ -148,6 +149,7 @@ export type ChainTransactionRow = {
   to_address: string | null;
   transaction_hash: string | null;
   failure_reason: string | null;
+  failure_code?: FailureCode | null;
   metadata: Record<string, unknown> | null;
   timeline: TimelineStep[];
   created_at: Date;
@@ -158,12 +160,12 @@ export type ChainTransactionRow = {
 
 const TX_COLUMNS = `id, customer_id, project_id, environment, type, status, currency, amount, blockchain,
   to_customer_id, from_address, to_address, transaction_hash, failure_reason, metadata, timeline,
-  created_at, updated_at, travel_rule`;
+  created_at, updated_at, travel_rule, failure_code`;
 
 export async function insertChainTransaction(db: Executor, row: ChainTransactionRow): Promise<void> {
   await db.query(
     `INSERT INTO chain_transactions (${TX_COLUMNS})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
     [
       row.id,
       row.customer_id,
@@ -184,6 +186,7 @@ export async function insertChainTransaction(db: Executor, row: ChainTransaction
       row.created_at,
       row.updated_at,
       row.travel_rule ? JSON.stringify(row.travel_rule) : null,
+      row.failure_code ?? null,
     ],
   );
 }
@@ -249,15 +252,24 @@ export async function updateChainTransaction(
   id: string,
   status: ChainTransactionStatus,
   at: Date,
-  changes: { transactionHash?: string | null; failureReason?: string | null } = {},
+  changes: { transactionHash?: string | null; failureReason?: string | null; failureCode?: FailureCode } = {},
 ): Promise<ChainTransactionRow> {
   const step: TimelineStep = { status, at: at.toISOString() };
   const appended = status === 'PROCESSING' ? '[]' : JSON.stringify([step]);
   const rows = await db.query<ChainTransactionRow>(
     `UPDATE chain_transactions SET status = $2, timeline = timeline || $3::jsonb, updated_at = $4,
-            transaction_hash = coalesce($5, transaction_hash), failure_reason = coalesce($6, failure_reason)
+            transaction_hash = coalesce($5, transaction_hash), failure_reason = coalesce($6, failure_reason),
+            failure_code = coalesce($7, failure_code)
       WHERE id = $1 RETURNING ${TX_COLUMNS}`,
-    [id, status, appended, at, changes.transactionHash ?? null, changes.failureReason ?? null],
+    [
+      id,
+      status,
+      appended,
+      at,
+      changes.transactionHash ?? null,
+      changes.failureReason ?? null,
+      changes.failureCode ?? null,
+    ],
   );
   return rows[0]!;
 }
@@ -282,15 +294,15 @@ export function chainTransactionReader(
 export function chainTransactionPageReader(
   db: Executor,
 ): (read: ListPageRead) => Promise<ChainTransactionRow[]> {
-  return byListScope((ofCustomer) =>
+  return byListScope((ofCustomer, keyset) =>
     batchedRows<ListPageRead, ChainTransactionRow>(db, {
       sql: `SELECT r.read_index::int AS read_index, p.*
-              FROM ${listPageReads.unnest} WITH ORDINALITY AS r (${listPageReads.columns.join(', ')}, read_index)
+              FROM ${pageReads(keyset).unnest} WITH ORDINALITY AS r (${pageReads(keyset).columns.join(', ')}, read_index)
               CROSS JOIN LATERAL (
                 SELECT ${TX_COLUMNS} FROM chain_transactions t
-                 WHERE ${listPageConditions(ofCustomer, ['customer_id', 'to_customer_id'])}
+                 WHERE ${listPageConditions(ofCustomer, ['customer_id', 'to_customer_id'], keyset)}
                  ORDER BY t.created_at DESC, t.id DESC LIMIT r.page_limit) p`,
-      params: listPageReads.params,
+      params: pageReads(keyset).params,
     }),
   );
 }
@@ -303,13 +315,20 @@ export async function listChainTransactions(
 ): Promise<{ rows: ChainTransactionRow[]; total: number }> {
   // A transfer is the payer's and the payee's: a customer filter matches either side.
   const { where, params } = listConditions(scope, filter, ['customer_id', 'to_customer_id']);
+  // the total counts the whole list, a keyset page's rows only those past its cursor
+  const counted = filter.after
+    ? listConditions(scope, { ...filter, after: undefined }, ['customer_id', 'to_customer_id'])
+    : { where, params };
   const [rows, count] = await Promise.all([
     db.query<ChainTransactionRow>(
       `SELECT ${TX_COLUMNS} FROM chain_transactions WHERE ${where}
         ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1}`,
       [...params, limit],
     ),
-    db.query<{ n: bigint }>(`SELECT count(*) AS n FROM chain_transactions WHERE ${where}`, params),
+    db.query<{ n: bigint }>(
+      `SELECT count(*) AS n FROM chain_transactions WHERE ${counted.where}`,
+      counted.params,
+    ),
   ]);
   return { rows, total: Number(count[0]!.n) };
 }

@@ -60,5 +60,6 @@ export async function completeSend(
   await moveChainTransaction(tx, chains, row, 'FAILED', at, {
     transactionHash: send.transaction_hash,
     failureReason: `The transfer failed on chain and its amount is back in the wallet: ${reason ?? 'unknown'}`,
+    failureCode: 'chain_transfer_failed',
   });
 }

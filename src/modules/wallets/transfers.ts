@@ -20,7 +20,12 @@ import { chainSend, walletTransfer } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
-import { holdTransaction, matchesFor, refuseSanctionedDestination } from '../screening/service.ts';
+import {
+  holdTransaction,
+  matchesFor,
+  refuseHeld,
+  refuseSanctionedDestination,
+} from '../screening/service.ts';
 import {
   checkTravelRule,
   outboundIvms,
@@ -158,6 +163,8 @@ export function createTransferService(deps: {
         }
       }
       if (recipientId === sender.id) throw invalidField('/body/to', 'must be another customer than `from`');
+      // a customer on compliance hold neither sends nor receives
+      await refuseHeld(tx, ids);
       const travel = address === null ? null : await externalChecks(tx, address, amount, input.travelRule);
       if (address !== null && adapter.mode === 'CUSTODIAL') {
         throw new AppError(

@@ -170,6 +170,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       const body = deliveryBody({
         id: delivery.event_id,
         type: delivery.event_type,
+        environment: delivery.environment,
         created_at: delivery.event_created_at,
         data: delivery.event_data,
       });

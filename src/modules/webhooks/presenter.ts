@@ -1,4 +1,5 @@
 import type { EventType } from '../events/outbox.ts';
+import { type EventRecord, presentEvent } from '../events/presenter.ts';
 import type { AttemptRow, DeliveryRow, EndpointRow } from './repo.ts';
 
 /** An endpoint as the API answers it; the signing secret is never part of it. */
@@ -40,12 +41,7 @@ export function presentDelivery(row: DeliveryRow, attempts: AttemptRow[]) {
 
 export type DeliveryView = ReturnType<typeof presentDelivery>;
 
-/** The body POSTed to an endpoint: the event envelope around the resource as the API answers it. */
-export function deliveryBody(event: { id: string; type: string; created_at: Date; data: unknown }): string {
-  return JSON.stringify({
-    eventId: event.id,
-    eventType: event.type,
-    createdAt: event.created_at.toISOString(),
-    data: event.data,
-  });
+/** The body POSTed to an endpoint: the event as `GET /events/{id}` answers it. */
+export function deliveryBody(event: EventRecord): string {
+  return JSON.stringify(presentEvent(event));
 }

@@ -1,3 +1,5 @@
+import type { PageRequest } from '../../core/pagination.ts';
+import { pageWindow } from '../../db/page-query.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 
@@ -97,13 +99,14 @@ export async function findEndpoint(db: Executor, tenant: Tenant, id: string, loc
   return rows[0];
 }
 
-export async function listEndpoints(db: Executor, tenant: Tenant, limit: number, offset: number) {
+export async function listEndpoints(db: Executor, tenant: Tenant, page: PageRequest) {
+  const window = pageWindow(page, '', 2);
   const [rows, count] = await Promise.all([
     db.query<EndpointRow>(
       `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
-        WHERE project_id = $1 AND environment = $2 AND deleted_at IS NULL
-        ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-      [tenant.projectId, tenant.environment, limit, offset],
+        WHERE project_id = $1 AND environment = $2 AND deleted_at IS NULL${window.and}
+        ORDER BY created_at DESC, id DESC ${window.tail}`,
+      [tenant.projectId, tenant.environment, ...window.params],
     ),
     db.query<{ n: bigint }>(
       `SELECT count(*) AS n FROM webhook_endpoints
@@ -142,15 +145,15 @@ export async function listDeliveries(
   tenant: Tenant,
   endpointId: string,
   status: DeliveryStatus | undefined,
-  limit: number,
-  offset: number,
+  page: PageRequest,
 ) {
   const filter = `d.endpoint_id = $1 AND d.project_id = $2 AND d.environment = $3
     AND ($4::text IS NULL OR d.status = $4)`;
   const params = [endpointId, tenant.projectId, tenant.environment, status ?? null];
+  const window = pageWindow(page, 'd', params.length);
   const rows = await db.query<DeliveryRow>(
-    `${DELIVERY_SELECT} WHERE ${filter} ORDER BY d.created_at DESC, d.id DESC LIMIT $5 OFFSET $6`,
-    [...params, limit, offset],
+    `${DELIVERY_SELECT} WHERE ${filter}${window.and} ORDER BY d.created_at DESC, d.id DESC ${window.tail}`,
+    [...params, ...window.params],
   );
   const count = await db.query<{ n: bigint }>(
     `SELECT count(*) AS n FROM webhook_deliveries d WHERE ${filter}`,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable, PageQuery, StringEnum, Uuid } from '../../http/schemas.ts';
+import { DateTime, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.ts';
 import { EVENT_TYPES } from '../events/outbox.ts';
 
 export const EventTypeSchema = StringEnum(EVENT_TYPES);
@@ -118,9 +118,9 @@ export const DeliveryParams = Type.Object(
   { additionalProperties: false },
 );
 
-export const ListEndpointsQuery = Type.Object(PageQuery, { additionalProperties: false });
+export const ListEndpointsQuery = Type.Object(ListQuery, { additionalProperties: false });
 
 export const ListDeliveriesQuery = Type.Object(
-  { ...PageQuery, status: Type.Optional(StringEnum(DELIVERY_STATUSES)) },
+  { ...ListQuery, status: Type.Optional(StringEnum(DELIVERY_STATUSES)) },
   { additionalProperties: false },
 );

@@ -91,7 +91,7 @@ export function createWebhookService(deps: {
   }
 
   async function list(tenant: Tenant, page: PageRequest): Promise<PageResult<EndpointView>> {
-    const { rows, total } = await repo.listEndpoints(db, tenant, page.limit, page.offset);
+    const { rows, total } = await repo.listEndpoints(db, tenant, page);
     return pageResult(page, rows.map(presentEndpoint), total);
   }
 
@@ -129,14 +129,7 @@ export function createWebhookService(deps: {
     return db.transaction(
       async (tx) => {
         if (!(await repo.findEndpoint(tx, tenant, endpointId))) throw notFound('Webhook endpoint');
-        const { rows, total } = await repo.listDeliveries(
-          tx,
-          tenant,
-          endpointId,
-          status,
-          page.limit,
-          page.offset,
-        );
+        const { rows, total } = await repo.listDeliveries(tx, tenant, endpointId, status, page);
         return pageResult(page, await present(tx, rows), total);
       },
       { isolation: 'repeatable read' },

@@ -20,6 +20,10 @@ export abstract class Resource {
     return this.transport.request<T>({ method: 'POST', path, body, options });
   }
 
+  protected postForm<T>(path: string, form: FormData, options?: RequestOptions): Promise<T> {
+    return this.transport.request<T>({ method: 'POST', path, body: form, options });
+  }
+
   protected deleteResource(path: string, options?: RequestOptions): Promise<void> {
     return this.transport.request<void>({ method: 'DELETE', path, options });
   }

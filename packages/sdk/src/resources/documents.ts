@@ -1,5 +1,6 @@
 import type { components } from '../generated/openapi.js';
 import type { RequestOptions } from '../transport.js';
+import type { ListDocumentsParams } from '../types.js';
 import { Resource, segment } from './base.js';
 
 export type Document = components['schemas']['Document'];
@@ -32,5 +33,15 @@ export class Documents extends Resource {
       body: form,
       options,
     });
+  }
+
+  /** GET /customers/{id}/documents/{documentId}. */
+  retrieve(customerId: string, id: string, options?: RequestOptions): Promise<Document> {
+    return this.getJson(`/customers/${segment(customerId)}/documents/${segment(id)}`, undefined, options);
+  }
+
+  /** GET /customers/{id}/documents: every document of the customer, newest first. */
+  list(customerId: string, params?: ListDocumentsParams, options?: RequestOptions) {
+    return this.listPages<Document>(`/customers/${segment(customerId)}/documents`, params, options);
   }
 }

@@ -1,13 +1,20 @@
 import type { RequestOptions } from '../transport.js';
 import type {
+  CreateExchangeRateResult,
   SimulateDepositParams,
+  SimulateReturnParams,
   SimulateVerificationParams,
+  SimulateWalletDepositParams,
+  SimulateWalletDepositResult,
   Transaction,
   Verification,
 } from '../types.js';
 import { Resource, segment } from './base.js';
 
-/** Simulations the sandbox offers (a sandbox key only): verification outcomes and PIX deposits. */
+/**
+ * Simulations the sandbox offers (a sandbox key only): verification outcomes, PIX deposits and returns,
+ * stablecoin deposits, and expiries now.
+ */
 export class Sandbox extends Resource {
   /** POST /sandbox/customers/{id}/verification: moves the customer's verification as a review would. */
   simulateVerification(
@@ -25,5 +32,33 @@ export class Sandbox extends Resource {
     options?: RequestOptions,
   ): Promise<Transaction> {
     return this.postJson(`/sandbox/transactions/${segment(transactionId)}/deposit`, params, options);
+  }
+
+  /** POST /sandbox/transactions/{id}/return: the receiving bank returns a SUCCESS off-ramp's PIX. */
+  returnPayout(
+    transactionId: string,
+    params: SimulateReturnParams = {},
+    options?: RequestOptions,
+  ): Promise<Transaction> {
+    return this.postJson(`/sandbox/transactions/${segment(transactionId)}/return`, params, options);
+  }
+
+  /** POST /sandbox/wallets/{address}/deposit: stablecoin arrives at a customer's wallet from outside. */
+  walletDeposit(
+    address: string,
+    params: SimulateWalletDepositParams,
+    options?: RequestOptions,
+  ): Promise<SimulateWalletDepositResult> {
+    return this.postJson(`/sandbox/wallets/${segment(address)}/deposit`, params, options);
+  }
+
+  /** POST /sandbox/transactions/{id}/expire: an AWAITING_FUNDS on-ramp expires now. */
+  expireTransaction(transactionId: string, options?: RequestOptions): Promise<Transaction> {
+    return this.postJson(`/sandbox/transactions/${segment(transactionId)}/expire`, undefined, options);
+  }
+
+  /** POST /sandbox/exchange-rates/{id}/expire: a LOCKED quote expires now. */
+  expireExchangeRate(exchangeRateId: string, options?: RequestOptions): Promise<CreateExchangeRateResult> {
+    return this.postJson(`/sandbox/exchange-rates/${segment(exchangeRateId)}/expire`, undefined, options);
   }
 }

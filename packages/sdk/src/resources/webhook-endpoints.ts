@@ -4,6 +4,7 @@ import type {
   CreateWebhookEndpointParams,
   ListWebhookDeliveriesParams,
   ListWebhookEndpointsParams,
+  RetryDeliveryResult,
   RotatedWebhookSecret,
   RotateWebhookSecretParams,
   WebhookDelivery,
@@ -45,5 +46,14 @@ export class WebhookEndpoints extends Resource {
   /** Every delivery to the endpoint, newest first, with each attempt. */
   deliveries(id: string, params?: ListWebhookDeliveriesParams, options?: RequestOptions) {
     return this.listPages<WebhookDelivery>(`/webhook-endpoints/${segment(id)}/deliveries`, params, options);
+  }
+
+  /** POST /webhook-endpoints/{id}/deliveries/{deliveryId}/retry: sends the delivery again now. */
+  retryDelivery(id: string, deliveryId: string, options?: RequestOptions): Promise<RetryDeliveryResult> {
+    return this.postJson(
+      `/webhook-endpoints/${segment(id)}/deliveries/${segment(deliveryId)}/retry`,
+      undefined,
+      options,
+    );
   }
 }

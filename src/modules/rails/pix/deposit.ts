@@ -50,6 +50,7 @@ async function apply(tx: Executor, row: TransactionRow, payment: PixPayment, now
       failure_reason:
         `The deposit of ${formatAmount(payment.amount)} BRL differs from the requested ` +
         `${formatAmount(row.amount)} BRL; it is held for refund`,
+      failure_code: 'deposit_amount_mismatch',
     });
   }
 }
@@ -89,6 +90,7 @@ export async function receivePixPayment(
   else if (row.status === 'AWAITING_FUNDS') {
     await transitionTransaction(tx, row, 'EXPIRED', now, {
       failure_reason: `The deposit arrived after the charge expired at ${row.expires_at!.toISOString()}; it is held for refund`,
+      failure_code: 'deposit_after_expiry',
     });
   }
   return { outcome, transactionId: row.id };

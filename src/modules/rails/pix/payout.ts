@@ -143,6 +143,7 @@ async function rejected(tx: Executor, payout: PayoutRow, row: TransactionRow, re
   });
   await transitionTransaction(tx, row, 'FAILED', at, {
     failure_reason: `The PIX payment was rejected: ${reason}. The reserve went back to the balance`,
+    failure_code: 'payout_rejected',
   });
 }
 

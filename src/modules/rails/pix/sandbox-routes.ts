@@ -52,4 +52,23 @@ export const sandboxDepositRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => deposits.returnPayout(request.tenant, request.params.id, request.body.reason),
   );
+
+  app.post(
+    '/sandbox/transactions/:id/expire',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Expire an AWAITING_FUNDS on-ramp now, as if its deposit window had passed',
+        description:
+          'The same change and events as a natural expiry: EXPIRED, with `failureReason` and a ' +
+          '`transaction.updated` event, its amount no longer counting against the limits; `expiresAt` becomes ' +
+          'now, and a deposit arriving afterwards is held for refund. 409 invalid_state_transition for any ' +
+          'other transaction or status.',
+        security: bearerSecurity,
+        params: IdParams,
+        response: { 200: Type.Ref('Transaction'), ...problems(400, 401, 404, 409, 429) },
+      },
+    },
+    async (request) => deposits.expire(request.tenant, request.params.id),
+  );
 };

@@ -9,8 +9,9 @@ import { AppError, invalidField, notFound } from '../../../core/errors.ts';
 import { parseAmount } from '../../../core/money.ts';
 import type { Database } from '../../../db/types.ts';
 import type { Tenant } from '../../../lib/environment.ts';
+import { expireCharge } from '../../transactions/expiry.ts';
 import { presentTransaction, type TransactionView } from '../../transactions/presenter.ts';
-import { findTransaction, lockTransaction } from '../../transactions/service.ts';
+import { findTransaction, lockTransaction, setExpiresAt } from '../../transactions/service.ts';
 import { settleNow } from '../../transactions/settlement.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import { receivePixPayment } from './deposit.ts';
@@ -24,6 +25,28 @@ export function createSandboxDepositService(deps: {
   chains: ChainRegistry;
 }) {
   const { db, clock } = deps;
+
+  /**
+   * Expires an AWAITING_FUNDS on-ramp now, exactly as the expiry sweeper does when its window passes
+   * (EXPIRED, `transaction.updated`, its limits released); its `expiresAt` becomes now.
+   */
+  async function expire(tenant: Tenant, id: string): Promise<TransactionView> {
+    return db.transaction(async (tx) => {
+      const row = await lockTransaction(tx, id);
+      if (!row || row.project_id !== tenant.projectId || row.environment !== tenant.environment) {
+        throw notFound('Transaction');
+      }
+      if (row.type !== 'ON_RAMP' || row.status !== 'AWAITING_FUNDS') {
+        throw new AppError(
+          'invalid_state_transition',
+          `Only an on-ramp AWAITING_FUNDS expires; this ${row.type} is ${row.status}`,
+        );
+      }
+      const now = clock();
+      const due = row.expires_at! > now ? await setExpiresAt(tx, row.id, now) : row;
+      return presentTransaction(await expireCharge(tx, due, now));
+    });
+  }
 
   async function deposit(
     tenant: Tenant,
@@ -103,5 +126,5 @@ export function createSandboxDepositService(deps: {
     return presentTransaction((await findTransaction(db, tenant, id))!);
   }
 
-  return { deposit, returnPayout };
+  return { deposit, returnPayout, expire };
 }

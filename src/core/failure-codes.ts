@@ -1,0 +1,26 @@
+/**
+ * Why a transaction FAILED or EXPIRED, as a stable snake_case code beside its human `failureReason`
+ * (which may change wording): a partner's code branches on these.
+ */
+export const FAILURE_CODES = [
+  /** ON_RAMP: no deposit arrived within the deposit window. */
+  'deposit_window_expired',
+  /** ON_RAMP: the deposit arrived after the window closed (held for refund). */
+  'deposit_after_expiry',
+  /** ON_RAMP: the deposit's amount differs from the charge's (held for refund). */
+  'deposit_amount_mismatch',
+  /** ON_RAMP: no market rate was set for the pair when the deposit traded (held for refund). */
+  'rate_unavailable',
+  /** ON_RAMP: the deposit converts to no representable amount of the stablecoin (held for refund). */
+  'conversion_unrepresentable',
+  /** ON_RAMP: the stablecoin transfer to the customer's wallet failed on chain. */
+  'stablecoin_delivery_failed',
+  /** OFF_RAMP: the PIX payment was rejected (the reserve went back to the balance). */
+  'payout_rejected',
+  /** TRANSFER: the transfer failed on chain (its amount went back to the wallet). */
+  'chain_transfer_failed',
+  /** DEPOSIT: a chain reorganisation removed the transfer before it was confirmed. */
+  'chain_reorganized',
+] as const;
+
+export type FailureCode = (typeof FAILURE_CODES)[number];
