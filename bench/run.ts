@@ -16,6 +16,7 @@ import { createBenchDatabase, prepareTenant } from './database.ts';
 import { measureEmbedded } from './embedded.ts';
 import { measureOffRamp } from './offramp.ts';
 import { measureOnRamp } from './onramp.ts';
+import { measureOnRampPsp } from './onramp-psp.ts';
 import { stopAll } from './processes.ts';
 import { loadWindows, mainThreadProfile, summariseProfile } from './profile.ts';
 import { drawSamples } from './samples.ts';
@@ -82,6 +83,7 @@ async function main(): Promise<number> {
     const ctx: BenchContext = { settings, databaseUrl: database.url, tenant, apiKey, samples };
     if (settings.mode === 'drivers') return await compareDrivers(ctx);
     if (settings.mode === 'onramp') return await measureOnRamp(ctx);
+    if (settings.mode === 'onramp-psp') return await measureOnRampPsp(ctx);
     if (settings.mode === 'offramp') return await measureOffRamp(ctx);
     if (settings.mode === 'cluster') return await measureCluster(ctx);
     if (settings.mode === 'webhooks') return await measureWebhooks(ctx);

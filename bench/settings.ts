@@ -5,6 +5,7 @@
  *   BENCH_QUICK=1 npm run bench        development: 10,000 accounts, 1 run of 3 s per target
  *   npm run bench -- drivers           pg against postgres.js, sustained (also BENCH_MODE=drivers)
  *   npm run bench -- onramp            the write path: on-ramp creations with the limit check
+ *   npm run bench -- onramp-psp        production on-ramps through the PSP simulator against the sandbox; the sweep
  *   npm run bench -- offramp           money out: off-ramp creations with the reserve, against a minimal write
  *   npm run bench -- cluster           two processes behind HAProxy and PgBouncer: race checks, writes
  *   npm run bench -- embedded          npm start on PGlite: time to ready, resident memory, idle CPU
@@ -17,6 +18,7 @@ export type Mode =
   | 'routes'
   | 'drivers'
   | 'onramp'
+  | 'onramp-psp'
   | 'offramp'
   | 'cluster'
   | 'embedded'
@@ -78,6 +80,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     'routes',
     'drivers',
     'onramp',
+    'onramp-psp',
     'offramp',
     'cluster',
     'embedded',

@@ -105,8 +105,8 @@ export function pixHandlers(deps: PixHandlerDeps): PixHandlers {
     received: receivedPixHandler(deps),
     sent: sentPixHandler(deps),
     sendIdOf: (environment, endToEndId) => payoutKeyOfEndToEndId(deps.db, environment, endToEndId),
-    async unreadable(_environment, item, reason) {
-      await recordUnreadableItem(deps.db, item, reason, deps.clock());
+    async unreadable(environment, item, reason) {
+      await recordUnreadableItem(deps.db, item, reason, deps.clock(), environment);
     },
   };
 }

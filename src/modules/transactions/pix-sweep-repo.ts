@@ -31,10 +31,12 @@ export async function endSweep(
   environment: Environment,
   outcome: {
     complete: boolean;
+    from: Date;
     to: Date;
     now: Date;
     nextAt: Date;
     calls: number;
+    items: number;
     applied: number;
     error: string | null;
   },
@@ -43,7 +45,11 @@ export async function endSweep(
     `UPDATE pix_sweeps
         SET swept_to = CASE WHEN $2 THEN $3 ELSE swept_to END,
             completed_at = CASE WHEN $2 THEN $4 ELSE completed_at END,
-            next_at = $5, lease_until = NULL, last_calls = $6, last_applied = $7, last_error = $8
+            next_at = $5, lease_until = NULL, last_calls = $6, last_applied = $7, last_error = $8,
+            complete_from = CASE WHEN $2 THEN $9 ELSE complete_from END,
+            complete_calls = CASE WHEN $2 THEN $6 ELSE complete_calls END,
+            complete_items = CASE WHEN $2 THEN $10 ELSE complete_items END,
+            complete_applied = CASE WHEN $2 THEN $7 ELSE complete_applied END
       WHERE environment = $1`,
     [
       environment,
@@ -54,6 +60,8 @@ export async function endSweep(
       outcome.calls,
       outcome.applied,
       outcome.error,
+      outcome.from,
+      outcome.items,
     ],
   );
 }

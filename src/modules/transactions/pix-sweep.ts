@@ -69,12 +69,14 @@ export async function sweepEnvironment(
   await db.transaction((tx) =>
     endSweep(tx, environment, {
       complete,
+      from,
       to,
       now,
       nextAt: new Date(
         now.getTime() + (complete ? config.reconcileEveryMs : Math.min(RETRY_MS, config.reconcileEveryMs)),
       ),
       calls: received.calls + sent.calls,
+      items: received.items.length + sent.items.length,
       applied,
       error: complete ? null : (error ?? 'the PSP listing could not be read completely'),
     }),

@@ -6,6 +6,7 @@ import { registerAssets } from '../html.ts';
 import { registerWebSurface } from '../session.ts';
 import { registerChainBalancePages } from './chain-balances.ts';
 import { CONSOLE_ASSETS, CONSOLE_BRAND, consolePage } from './frame.ts';
+import { registerPixPages } from './pix.ts';
 import { registerPlatformPages } from './platform.ts';
 import { registerReviewPages } from './reviews.ts';
 import { registerScreeningPages } from './screening.ts';
@@ -30,4 +31,5 @@ export async function registerConsole(app: FastifyInstance, ctx: AppContext): Pr
   registerPlatformPages(app, ctx);
   registerChainBalancePages(app, ctx);
   registerScreeningPages(app, ctx);
+  registerPixPages(app, ctx);
 }

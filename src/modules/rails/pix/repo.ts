@@ -68,9 +68,10 @@ export async function recordUnreadableItem(
   item: unknown,
   reason: string,
   at: Date,
+  environment: Environment | null = null,
 ): Promise<void> {
   await db.query(
-    'INSERT INTO pix_notification_rejects (id, item, reason, received_at) VALUES ($1, $2, $3, $4)',
-    [newId(), JSON.stringify(item ?? null), reason, at],
+    'INSERT INTO pix_notification_rejects (id, item, reason, received_at, environment) VALUES ($1, $2, $3, $4, $5)',
+    [newId(), JSON.stringify(item ?? null), reason, at, environment],
   );
 }
