@@ -355,7 +355,7 @@ ${pager(`/${tenant.environment}/requests`, { status: query.status, path: query.p
       const entry = await requestLog.get(tenant, (request.params as { id: string }).id);
       const key = entry.apiKey;
       const body = html`<p><a href="/${tenant.environment}/requests">← Request log</a></p>
-<section class="panel" aria-labelledby="request-summary"><h2 id="request-summary"><code>${entry.method} ${entry.path}</code></h2><dl>
+<section class="panel" aria-labelledby="request-summary"><h2 id="request-summary">Summary</h2><dl>
 <dt>Time</dt><dd>${dateTime(entry.createdAt)}</dd>
 <dt>Status</dt><dd>${badge(String(entry.status))}</dd>
 <dt>Latency</dt><dd>${String(entry.latencyMs)} ms</dd>
