@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDashboardApp } from '../../src/app.ts';
-import { MAX_STORED_BODY, redactBodyText } from '../../src/http/redact-body.ts';
+import { MAX_STORED_BODY, redactBodyText, redactParsedBody } from '../../src/http/redact-body.ts';
 import { createWebUserService } from '../../src/modules/web-users/service.ts';
 import { individualBody, validCpf } from '../helpers/factories.ts';
 import { type Client, client, eventually, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -170,6 +170,19 @@ describe('request log bodies', () => {
     expect(stored).not.toContain(tenant.sandboxKey);
     expect(stored).toContain('[redacted]');
     expect(stored).not.toContain('a@b.example');
+  });
+
+  it('keep no binary data or stream of a body, only its size', () => {
+    const stored = redactParsedBody({
+      kind: 'IDENTITY',
+      file: Buffer.from('%PDF-1.7 Maria'),
+      stream: new Map(),
+    })!;
+    expect(JSON.parse(stored)).toEqual({
+      kind: 'IDENTITY',
+      file: '[binary, 14 bytes]',
+      stream: '[not kept]',
+    });
   });
 
   it('keep nothing of a body that is not JSON', () => {
