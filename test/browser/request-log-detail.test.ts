@@ -24,7 +24,12 @@ let tenant: { projectId: string; sandboxKey: string; productionKey: string };
 
 describe.skipIf(!hasChromium)('request log detail in a browser', { timeout: 60_000 }, () => {
   beforeAll(async () => {
-    server = await startTestServer({ workers: false, env: { PONTE_REQUEST_LOG_FLUSH_MS: '50' } });
+    // a database of its own: another file's retention test prunes the whole request log of a shared one
+    server = await startTestServer({
+      workers: false,
+      ownDatabase: true,
+      env: { PONTE_REQUEST_LOG_FLUSH_MS: '50' },
+    });
     tenant = await server.newTenant('Banco Detalhe');
     sandbox = client(server.sandbox, tenant.sandboxKey);
     dashboard = await buildDashboardApp(server.ctx);

@@ -64,7 +64,12 @@ async function keyPrefixOf(projectId: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ workers: false, env: { PONTE_REQUEST_LOG_FLUSH_MS: '20' } });
+  // a database of its own: another file's retention test prunes the whole request log of a shared one
+  server = await startTestServer({
+    workers: false,
+    ownDatabase: true,
+    env: { PONTE_REQUEST_LOG_FLUSH_MS: '20' },
+  });
   dashboard = await buildDashboardApp(server.ctx);
   users = createWebUserService({ ...server.ctx, encryptionKey: server.ctx.instanceKeys.encryption });
   tenant = await server.newTenant('Detail partner');
