@@ -38,6 +38,35 @@ export function scrubbingStream(destination: DestinationStream): DestinationStre
   return { write: (line: string) => destination.write(scrubSecrets(line)) };
 }
 
+/** Fields that carry a secret or a tax id, redacted wherever they are logged (and in the request log). */
+export const SECRET_FIELDS = [
+  'key',
+  'token',
+  'secret',
+  'signingSecret',
+  'taxId',
+  'tax_id',
+  'keyValue',
+] as const;
+
+/**
+ * Fields of the API's bodies that carry personal data (names, e-mails, birth dates, addresses, PIX keys,
+ * account numbers, phones). Log lines never carry bodies; the request log keeps bodies with these fields,
+ * and the secret fields above, redacted.
+ */
+export const PERSONAL_FIELDS = [
+  'name',
+  'legalName',
+  'tradeName',
+  'email',
+  'birthDate',
+  'address',
+  'pixKey',
+  'identifier',
+  'accountNumber',
+  'phone',
+] as const;
+
 const REDACT: LoggerOptions['redact'] = {
   paths: [
     'req.headers.authorization',
@@ -52,13 +81,7 @@ const REDACT: LoggerOptions['redact'] = {
     'err.cause.detail',
     'err.cause.params',
     'err.cause.query',
-    '*.key',
-    '*.token',
-    '*.secret',
-    '*.signingSecret',
-    '*.taxId',
-    '*.tax_id',
-    '*.keyValue',
+    ...SECRET_FIELDS.map((field) => `*.${field}`),
     'key',
     'token',
     'secret',

@@ -1,15 +1,19 @@
 /**
- * Hands each authenticated public API request's metadata to the request log once the answer is sent:
- * method, route path (no query string), status, latency and request id, plus the problem body of a
- * failure. Bodies of successful requests are never kept. The recorder is injected.
+ * Hands each authenticated public API request to the request log once the answer is sent: method, route
+ * path (no query string), status, latency, request id, the key's id and the idempotency key, the problem
+ * body of a failure, and references to the request and response bodies. Nothing is copied, parsed or
+ * redacted here: the recorder redacts bodies when it writes a batch, after the answers have gone. The
+ * Authorization header is never handed on. The recorder is injected.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../core/clock.ts';
 import type { Environment } from '../lib/environment.ts';
+import { IDEMPOTENCY_HEADER } from './idempotency.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    problemBody?: string;
+    /** The answer's payload when it was text (JSON), for the request log. */
+    sentBody?: string;
   }
 }
 
@@ -24,6 +28,12 @@ export type RequestLogEntry = {
   latencyMs: number;
   requestId: string;
   problem: unknown;
+  /** The idempotency key the request carried, as sent (bounded), or null. */
+  idempotencyKey: string | null;
+  /** The parsed request body as the handler saw it (not yet redacted), or undefined. */
+  requestBody: unknown;
+  /** The response payload as sent (not yet redacted), or undefined when it was not text. */
+  responseBody: string | undefined;
   at: Date;
 };
 
@@ -34,6 +44,10 @@ export type RequestRecorder = {
 };
 
 const MAX_PROBLEM_BYTES = 4_096;
+const MAX_IDEMPOTENCY_KEY = 255;
+
+const idempotencyKeyOf = (header: string | string[] | undefined): string | null =>
+  typeof header === 'string' && header.length > 0 ? header.slice(0, MAX_IDEMPOTENCY_KEY) : null;
 
 function parseProblem(payload: string | undefined): unknown {
   if (!payload || payload.length > MAX_PROBLEM_BYTES) return null;
@@ -51,8 +65,8 @@ export function registerRequestLog(
   clock: Clock,
 ) {
   // Callback hooks: these run on every request and never wait, so they skip a promise each.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (reply.statusCode >= 400 && typeof payload === 'string') request.problemBody = payload;
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (typeof payload === 'string') request.sentBody = payload;
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
@@ -67,7 +81,10 @@ export function registerRequestLog(
       status: reply.statusCode,
       latencyMs: Math.max(0, Math.round(reply.elapsedTime)),
       requestId: request.id,
-      problem: reply.statusCode >= 400 ? parseProblem(request.problemBody) : null,
+      problem: reply.statusCode >= 400 ? parseProblem(request.sentBody) : null,
+      idempotencyKey: idempotencyKeyOf(request.headers[IDEMPOTENCY_HEADER]),
+      requestBody: request.body,
+      responseBody: request.sentBody,
       at: clock(),
     });
   });

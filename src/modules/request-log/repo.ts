@@ -17,6 +17,15 @@ export type RequestLogRow = {
   created_at: Date;
 };
 
+/** One entry with what the detail shows: the redacted bodies, the idempotency key, the key's prefix and name. */
+export type RequestLogDetailRow = RequestLogRow & {
+  idempotency_key: string | null;
+  request_body: string | null;
+  response_body: string | null;
+  api_key_prefix: string | null;
+  api_key_name: string | null;
+};
+
 const COLUMNS = [
   'id',
   'project_id',
@@ -31,17 +40,19 @@ const COLUMNS = [
   'created_at',
 ] as const;
 
+const WRITTEN = [...COLUMNS, 'idempotency_key', 'request_body', 'response_body'] as const;
+
 /**
  * One statement for a whole batch, whatever its size: each column as one array, unnested into rows. Its
  * text never changes, so it is prepared once per connection (a multi-row VALUES list was parsed and
  * planned again for every batch, with eleven parameters per row).
  */
-const INSERT = `INSERT INTO request_log (${COLUMNS.join(', ')})
+const INSERT = `INSERT INTO request_log (${WRITTEN.join(', ')})
   SELECT id, project_id, environment, api_key_id, method, path, status, latency_ms, request_id,
-         problem::jsonb, created_at
+         problem::jsonb, created_at, idempotency_key, request_body, response_body
     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::text[], $7::int[],
-                $8::int[], $9::text[], $10::text[], $11::timestamptz[])
-      AS entry (${COLUMNS.join(', ')})`;
+                $8::int[], $9::text[], $10::text[], $11::timestamptz[], $12::text[], $13::text[], $14::text[])
+      AS entry (${WRITTEN.join(', ')})`;
 
 /** Entries waiting to be written, one array per column (one object per entry was a cost on every request). */
 export type RequestLogBatch = {
@@ -58,7 +69,14 @@ export type RequestLogBatch = {
   problem: (string | null)[];
   /** ISO 8601 instants. */
   createdAt: string[];
+  idempotencyKey: (string | null)[];
+  /** Bodies as received and sent, not yet redacted: the recorder redacts them when it writes the batch. */
+  requestBody: unknown[];
+  responseBody: (string | undefined)[];
 };
+
+/** The redacted bodies of a batch, in the batch's order. */
+export type RedactedBodies = { request: (string | null)[]; response: (string | null)[] };
 
 export const emptyBatch = (): RequestLogBatch => ({
   id: [],
@@ -72,9 +90,16 @@ export const emptyBatch = (): RequestLogBatch => ({
   requestId: [],
   problem: [],
   createdAt: [],
+  idempotencyKey: [],
+  requestBody: [],
+  responseBody: [],
 });
 
-export async function insertEntries(db: Executor, batch: RequestLogBatch): Promise<void> {
+export async function insertEntries(
+  db: Executor,
+  batch: RequestLogBatch,
+  bodies: RedactedBodies,
+): Promise<void> {
   if (batch.id.length === 0) return;
   await db.query(INSERT, [
     batch.id,
@@ -88,6 +113,9 @@ export async function insertEntries(db: Executor, batch: RequestLogBatch): Promi
     batch.requestId,
     batch.problem,
     batch.createdAt,
+    batch.idempotencyKey,
+    bodies.request,
+    bodies.response,
   ]);
 }
 
@@ -125,6 +153,22 @@ export async function listEntries(
     db.query<{ n: bigint }>(`SELECT count(*) AS n FROM request_log WHERE ${clause}`, params),
   ]);
   return { rows, total: Number(count[0]!.n) };
+}
+
+/** One entry of the tenant with its key's prefix and name; undefined for another project's or environment's. */
+export async function findEntry(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+): Promise<RequestLogDetailRow | undefined> {
+  const rows = await db.query<RequestLogDetailRow>(
+    `SELECT ${WRITTEN.map((column) => `r.${column}`).join(', ')}, k.prefix AS api_key_prefix, k.name AS api_key_name
+       FROM request_log r
+       LEFT JOIN api_keys k ON k.id = r.api_key_id AND k.project_id = r.project_id AND k.environment = r.environment
+      WHERE r.id = $1 AND r.project_id = $2 AND r.environment = $3`,
+    [id, tenant.projectId, tenant.environment],
+  );
+  return rows[0];
 }
 
 /**

@@ -1,5 +1,6 @@
 /** The partner's view of the request log, and its retention job. */
 import type { Clock } from '../../core/clock.ts';
+import { notFound } from '../../core/errors.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
@@ -14,6 +15,14 @@ export type RequestLogView = {
   requestId: string;
   problem: unknown;
   createdAt: string;
+};
+
+/** One entry in full: the key that made it, its idempotency key, and its bodies as redacted when written. */
+export type RequestLogDetail = RequestLogView & {
+  apiKey: { id: string; prefix: string | null; name: string | null } | null;
+  idempotencyKey: string | null;
+  requestBody: string | null;
+  responseBody: string | null;
 };
 
 const present = (row: repo.RequestLogRow): RequestLogView => ({
@@ -36,7 +45,22 @@ export function createRequestLogService(deps: { db: Database }) {
     const { rows, total } = await repo.listEntries(deps.db, tenant, filter, page.limit, page.offset);
     return pageResult(page, rows.map(present), total);
   }
-  return { list };
+
+  /** One entry of the tenant; another project's or environment's answers not found. */
+  async function get(tenant: Tenant, id: string): Promise<RequestLogDetail> {
+    const row = await repo.findEntry(deps.db, tenant, id);
+    if (!row) throw notFound('Request log entry');
+    return {
+      ...present(row),
+      apiKey: row.api_key_id
+        ? { id: row.api_key_id, prefix: row.api_key_prefix, name: row.api_key_name }
+        : null,
+      idempotencyKey: row.idempotency_key,
+      requestBody: row.request_body,
+      responseBody: row.response_body,
+    };
+  }
+  return { list, get };
 }
 
 /** Deletes entries past the retention period, a batch per call; safe on several processes at once. */

@@ -334,7 +334,9 @@ ${['400', '401', '404', '409', '422', '429', '500'].map((code) => option(code, c
 ${table(
   ['Time', 'Request', 'Status', 'Latency', 'Request id'],
   entries.data.map(
-    (entry) => html`<tr><td>${dateTime(entry.createdAt)}</td><td><code>${entry.method} ${entry.path}</code>
+    (
+      entry,
+    ) => html`<tr><td>${dateTime(entry.createdAt)}</td><td><a href="/${tenant.environment}/requests/${entry.id}" aria-label="Details of ${entry.method} ${entry.path} at ${entry.createdAt}"><code>${entry.method} ${entry.path}</code></a>
 ${when(entry.problem, () => html`<details><summary>Error body</summary><pre class="mono">${JSON.stringify(entry.problem, null, 2)}</pre></details>`)}</td>
 <td>${badge(entry.status >= 400 ? `${entry.status}` : `${entry.status}`)}</td><td>${String(entry.latencyMs)} ms</td><td><code>${entry.requestId}</code></td></tr>`,
   ),
@@ -344,4 +346,38 @@ ${pager(`/${tenant.environment}/requests`, { status: query.status, path: query.p
       return render(request, reply, 'Request log', body);
     },
   );
+
+  app.get(
+    '/:env/requests/:id',
+    { config: { access: 'developer' }, schema: { params: EnvIdParams } },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const entry = await requestLog.get(tenant, (request.params as { id: string }).id);
+      const key = entry.apiKey;
+      const body = html`<p><a href="/${tenant.environment}/requests">← Request log</a></p>
+<section class="panel" aria-labelledby="request-summary"><h2 id="request-summary">Summary</h2><dl>
+<dt>Time</dt><dd>${dateTime(entry.createdAt)}</dd>
+<dt>Status</dt><dd>${badge(String(entry.status))}</dd>
+<dt>Latency</dt><dd>${String(entry.latencyMs)} ms</dd>
+<dt>Request id</dt><dd><code>${entry.requestId}</code></dd>
+<dt>API key</dt><dd>${key ? html`<code>${key.prefix ? `${key.prefix}…` : key.id}</code>${when(key.name, () => html` (${key.name ?? ''})`)}${when(!key.prefix, () => html` (deleted)`)}` : '—'}</dd>
+<dt>Idempotency key</dt><dd>${entry.idempotencyKey ? html`<code>${entry.idempotencyKey}</code>` : '—'}</dd></dl></section>
+<p class="hint">Bodies are shown as recorded: secrets, keys, tax ids and personal data (names, e-mails, birth dates, addresses, PIX keys) redacted, each cut to 16 KB.</p>
+<section class="panel" aria-labelledby="request-body"><h2 id="request-body">Request body</h2>${bodyBlock(entry.requestBody)}</section>
+<section class="panel" aria-labelledby="response-body"><h2 id="response-body">Response body</h2>${bodyBlock(entry.responseBody)}</section>`;
+      return render(request, reply, `${entry.method} ${entry.path}`, body);
+    },
+  );
+}
+
+/** A recorded body, indented when it is whole JSON (a cut or omitted body is shown as stored), escaped. */
+function bodyBlock(text: string | null) {
+  if (text === null) return html`<p class="empty">No body.</p>`;
+  let shown = text;
+  try {
+    shown = JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    // cut to the stored size, or a note that it was not kept
+  }
+  return html`<pre class="mono" tabindex="0">${shown}</pre>`;
 }
