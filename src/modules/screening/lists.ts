@@ -160,12 +160,22 @@ async function build(db: Executor, versionIds: string[]): Promise<MatchIndex> {
 export async function indexInForce(db: Executor): Promise<{ index: MatchIndex; versionIds: string[] }> {
   const versionIds = (await repo.versionsInForce(db)).map((v) => v.id).sort();
   const key = versionIds.join(',');
-  let index = built.get(key);
-  if (!index) {
-    index = build(db, versionIds);
-    built.set(key, index);
-    index.catch(() => built.delete(key));
-    while (built.size > KEPT) built.delete(built.keys().next().value!);
+  for (let attempt = 1; ; attempt++) {
+    let index = built.get(key);
+    const ours = !index;
+    if (!index) {
+      index = build(db, versionIds);
+      built.set(key, index);
+      // registered before any waiter's, so a failed build is forgotten before they see it fail
+      index.catch(() => built.delete(key));
+      while (built.size > KEPT) built.delete(built.keys().next().value!);
+    }
+    try {
+      return { index: await index, versionIds };
+    } catch (error) {
+      // A build started by another caller reads through that caller's transaction, which may have been
+      // rolled back meanwhile: its failure is not ours, so build again through our own reads.
+      if (ours || attempt >= 3) throw error;
+    }
   }
-  return { index: await index, versionIds };
 }
