@@ -7,7 +7,6 @@ import {
   Metadata,
   MetadataInput,
   Nullable,
-  PageQuery,
   StringEnum,
   Uuid,
 } from '../../http/schemas.ts';
