@@ -15,10 +15,10 @@ import type {
   RefundStatus,
 } from '../rail.ts';
 import { type PspHttpClient, PspUnreachable } from './http-client.ts';
+import { listEveryPage } from './paged-list.ts';
 
 const AMOUNT = /^\d{1,10}\.\d{2}$/;
 const E2E = /^[A-Za-z0-9]{32}$/;
-const PAGE_SIZE = 1000;
 
 function cents(value: unknown): bigint | null {
   if (typeof value !== 'string' || !AMOUNT.test(value)) return null;
@@ -152,36 +152,9 @@ export function createApiPix(http: PspHttpClient, prefix: string) {
   }
 
   async function listPix(from: Date, to: Date): Promise<Listing<ReceivedPix>> {
-    const items: ReceivedPix[] = [];
-    let calls = 0;
-    for (let page = 0; ; page++) {
-      const query = new URLSearchParams({
-        inicio: from.toISOString(),
-        fim: to.toISOString(),
-        'paginacao.paginaAtual': String(page),
-        'paginacao.itensPorPagina': String(PAGE_SIZE),
-      });
-      calls++;
-      let answer: Awaited<ReturnType<typeof http.call>>;
-      try {
-        answer = await http.call({ method: 'GET', path: `${prefix}/pix?${query}`, route: 'GET /pix' });
-      } catch {
-        return { items, complete: false, calls };
-      }
-      const body = answer.body as {
-        pix?: unknown;
-        parametros?: { paginacao?: { quantidadeDePaginas?: unknown } };
-      } | null;
-      if (answer.status !== 200 || !Array.isArray(body?.pix)) return { items, complete: false, calls };
-      for (const item of body.pix) {
-        const pix = readPix(item);
-        if (pix) items.push(pix);
-      }
-      const pages = body.parametros?.paginacao?.quantidadeDePaginas;
-      if (typeof pages !== 'number' || page + 1 >= pages || body.pix.length === 0) {
-        return { items, complete: true, calls };
-      }
-    }
+    return listEveryPage(http, { path: `${prefix}/pix`, route: 'GET /pix', from, to }, (item) =>
+      readPix(item),
+    );
   }
 
   async function putDevolucao(

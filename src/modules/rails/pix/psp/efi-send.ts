@@ -8,9 +8,9 @@
 import { formatAmount } from '../../../../core/money.ts';
 import type { Listing, LookUp, SendAnswer, SendOrder, SendState } from '../rail.ts';
 import type { PspHttpClient } from './http-client.ts';
+import { listEveryPage } from './paged-list.ts';
 
 const AMOUNT = /^\d{1,10}\.\d{2}$/;
-const PAGE_SIZE = 1000;
 
 function cents(value: unknown): bigint | null {
   if (typeof value !== 'string' || !AMOUNT.test(value)) return null;
@@ -100,40 +100,11 @@ export function createEfiSend(http: PspHttpClient, payerKey: string) {
   }
 
   async function list(from: Date, to: Date): Promise<Listing<SendState>> {
-    const items: SendState[] = [];
-    let calls = 0;
-    for (let page = 0; ; page++) {
-      const query = new URLSearchParams({
-        inicio: from.toISOString(),
-        fim: to.toISOString(),
-        'paginacao.paginaAtual': String(page),
-        'paginacao.itensPorPagina': String(PAGE_SIZE),
-      });
-      calls++;
-      let answer: Awaited<ReturnType<typeof http.call>>;
-      try {
-        answer = await http.call({
-          method: 'GET',
-          path: `/v2/gn/pix/enviados?${query}`,
-          route: 'GET /v2/gn/pix/enviados',
-        });
-      } catch {
-        return { items, complete: false, calls };
-      }
-      const body = answer.body as {
-        pix?: unknown;
-        parametros?: { paginacao?: { quantidadeDePaginas?: unknown } };
-      } | null;
-      if (answer.status !== 200 || !Array.isArray(body?.pix)) return { items, complete: false, calls };
-      for (const item of body.pix) {
-        const state = readSend(item);
-        if (state) items.push(state);
-      }
-      const pages = body.parametros?.paginacao?.quantidadeDePaginas;
-      if (typeof pages !== 'number' || page + 1 >= pages || body.pix.length === 0) {
-        return { items, complete: true, calls };
-      }
-    }
+    return listEveryPage(
+      http,
+      { path: '/v2/gn/pix/enviados', route: 'GET /v2/gn/pix/enviados', from, to },
+      (item) => readSend(item),
+    );
   }
 
   return { send, lookUp, list };
