@@ -19,7 +19,18 @@ import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { creditDeposit, MAX_AMOUNT, recordInbound } from './deposits.ts';
 import { refreshDifferenceGauge } from './reconcile.ts';
-import { creditedDepositsTo, type DifferenceRow, findDifference, lockDifference } from './reconcile-repo.ts';
+import {
+  creditedDepositsTo,
+  type DifferenceRow,
+  type DifferenceStatus,
+  findDifference,
+  listDifferences,
+  lockDifference,
+  openDifferenceCounts,
+} from './reconcile-repo.ts';
+
+export type { DifferenceRow, DifferenceStatus } from './reconcile-repo.ts';
+
 import { walletBalance } from './repo.ts';
 import { isOnRampDelivery } from './sends-repo.ts';
 
@@ -55,6 +66,11 @@ export function createReconciliationService(deps: Deps) {
   const { db, chains, clock, config } = deps;
   return {
     creditedDeposits: creditedDepositsTo,
+    /** Differences in a status (all when null), newest first. */
+    list: (status: DifferenceStatus | null, limit: number, offset: number) =>
+      listDifferences(db, status, limit, offset),
+    /** How many differences are open, per chain and currency (the console's alert). */
+    openCounts: () => openDifferenceCounts(db),
 
     async accept(actor: Actor, id: string, note: string): Promise<void> {
       const resolution = checkNote(note);

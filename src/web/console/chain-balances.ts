@@ -9,12 +9,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { formatDecimal } from '../../core/decimal.ts';
 import { StringEnum } from '../../http/schemas.ts';
-import {
-  type DifferenceRow,
-  listDifferences,
-  openDifferenceCounts,
-} from '../../modules/wallets/reconcile-repo.ts';
-import { createReconciliationService } from '../../modules/wallets/reconcile-resolve.ts';
+import { createReconciliationService, type DifferenceRow } from '../../modules/wallets/reconcile-resolve.ts';
 import { webActor } from '../../modules/web-users/service.ts';
 import { pageOf } from '../dashboard/render.ts';
 import { badge, csrfField, dateTime, type Html, html, notice, pager, table, when } from '../html.ts';
@@ -34,7 +29,7 @@ export function registerChainBalancePages(app: FastifyInstance, ctx: AppContext)
   app.addHook('preHandler', async (request) => {
     if (request.session?.user.role !== 'operator' || !request.url.startsWith('/console')) return;
     if (request.url.startsWith('/console/assets')) return;
-    const counts = await openDifferenceCounts(ctx.db);
+    const counts = await service.openCounts();
     setChainAlert(
       request,
       counts.reduce((sum, row) => sum + Number(row.n), 0),
@@ -81,7 +76,7 @@ ${when(
     async (request, reply) => {
       const q = request.query as { status?: (typeof STATUSES)[number]; done?: string; page?: string };
       const page = pageOf(q.page, 50);
-      const rows = await listDifferences(ctx.db, q.status ?? null, page.limit + 1, page.offset);
+      const rows = await service.list(q.status ?? null, page.limit + 1, page.offset);
       const csrf = request.session!.csrfToken;
       const message = {
         reversed: 'The deposit was reversed.',
