@@ -79,6 +79,19 @@ export async function recordScreeningEvent(tx: Executor, row: cases.CaseRow, at:
 
 const scoreText = (score: number) => score.toFixed(4);
 
+/** A match as a case keeps it: the list entry, the name matched, and the scores to four places. */
+const caseMatch = (match: ReturnType<typeof matchParty>[number]): cases.CaseMatch => ({
+  entryId: match.entry.id,
+  versionId: match.entry.versionId,
+  source: match.entry.source,
+  sourceUid: match.entry.sourceUid,
+  primaryName: match.entry.primaryName,
+  matchedName: match.matchedName,
+  score: Number(match.score.toFixed(4)),
+  nameScore: Number(match.nameScore.toFixed(4)),
+  factors: match.factors,
+});
+
 /**
  * Screens one person against the lists in force, in the caller's transaction: opens a case (and its
  * event) on a new possible match, refreshes the matches of a case already open. Returns the open case
@@ -98,17 +111,7 @@ export async function screenSubject(
   const matches = found
     .filter((match) => !cleared.has(`${match.entry.source}:${match.entry.sourceUid}`))
     .slice(0, 10)
-    .map((match) => ({
-      entryId: match.entry.id,
-      versionId: match.entry.versionId,
-      source: match.entry.source,
-      sourceUid: match.entry.sourceUid,
-      primaryName: match.entry.primaryName,
-      matchedName: match.matchedName,
-      score: Number(match.score.toFixed(4)),
-      nameScore: Number(match.nameScore.toFixed(4)),
-      factors: match.factors,
-    }));
+    .map(caseMatch);
   if (matches.length === 0) return undefined;
   await cases.lockCustomerRow(tx, subject.customerId);
   const screened = {
@@ -153,19 +156,7 @@ export async function matchesFor(
   threshold: number,
 ): Promise<cases.CaseMatch[]> {
   const { index } = await indexInForce(tx);
-  return matchParty(index, party, threshold)
-    .slice(0, 10)
-    .map((match) => ({
-      entryId: match.entry.id,
-      versionId: match.entry.versionId,
-      source: match.entry.source,
-      sourceUid: match.entry.sourceUid,
-      primaryName: match.entry.primaryName,
-      matchedName: match.matchedName,
-      score: Number(match.score.toFixed(4)),
-      nameScore: Number(match.nameScore.toFixed(4)),
-      factors: match.factors,
-    }));
+  return matchParty(index, party, threshold).slice(0, 10).map(caseMatch);
 }
 
 /**
