@@ -31,7 +31,7 @@ import { operatorLookup } from './modules/operators/accounts.ts';
 import { createRequestRecorder } from './modules/request-log/recorder.ts';
 import { registerConsole } from './web/console/app.ts';
 import { registerDashboard } from './web/dashboard/app.ts';
-import { FAVICON_SVG, FAVICON_TYPE } from './web/favicon.ts';
+import { FAVICON_SVG, FAVICON_TYPE } from './web/kit/favicon.ts';
 
 export type BuildOptions = { logLevel?: string; logStream?: DestinationStream };
 

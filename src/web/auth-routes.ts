@@ -6,11 +6,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
+import { type Html, html } from '../lib/html.ts';
 import { PASSWORD_MIN, totpUri } from '../modules/web-users/credentials.ts';
 import { createWebUserService, type SignInResult } from '../modules/web-users/service.ts';
 import { closeSession } from '../modules/web-users/sessions.ts';
-import { authPage, csrfField, type Html, html, notice, sendHtml } from './html.ts';
-import { checkCsrf, clearSessionCookie, type SurfaceOptions, setSessionCookie } from './session.ts';
+import { checkCsrf, csrfField } from './kit/csrf.ts';
+import { authPage, sendHtml } from './kit/layout.ts';
+import { notice } from './kit/parts.ts';
+import { clearSessionCookie, type SurfaceOptions, setSessionCookie } from './kit/surface.ts';
 
 /** Only a path of this surface, never another host. */
 export function safeNext(raw: unknown, fallback: string): string {

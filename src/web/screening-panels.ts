@@ -1,5 +1,7 @@
+import { type Html, html } from '../lib/html.ts';
+import { dateTime, when } from './kit/parts.ts';
+
 /** Dashboard panels of screening: why a customer or a transaction is on hold, and its Travel Rule data. */
-import { dateTime, type Html, html, when } from './html.ts';
 
 type Hold = { subjectType: string; reason: string; since: string; description: string };
 

@@ -3,9 +3,10 @@
  * on-ramp awaiting funds, the receipt with the platform's and the partner's fees apart, and the timeline.
  */
 import QRCode from 'qrcode';
+import { type Html, html } from '../lib/html.ts';
 import { requestedMoney } from '../modules/transactions/presenter.ts';
 import type { TransactionService } from '../modules/transactions/service.ts';
-import { badge, dateTime, type Html, html, when } from './html.ts';
+import { badge, dateTime, when } from './kit/parts.ts';
 
 type AnyTransaction = Awaited<ReturnType<TransactionService['get']>>;
 

@@ -4,11 +4,11 @@
  */
 import { Type } from 'typebox';
 import { AppError } from '../core/errors.ts';
+import { type Html, html } from '../lib/html.ts';
 import {
   TRANSACTION_STATUSES as RAMP_STATUSES,
   TRANSACTION_TYPES as RAMP_TYPES,
 } from '../modules/transactions/state.ts';
-import { type Html, html } from './html.ts';
 
 /** Ramps (on and off) and on-chain moves (transfers, deposits), with their statuses together. */
 export const TRANSACTION_TYPES = [...RAMP_TYPES, 'TRANSFER', 'DEPOSIT'] as const;

@@ -4,32 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text or attribute value made safe for HTML. */
-export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
-
-/** A fragment of already-safe HTML; only `html` and the helpers here make one. */
-export type Html = { readonly safe: string };
-
-/** Tagged template: interpolated strings are escaped, Html fragments and arrays of them kept. */
-export function html(strings: TemplateStringsArray, ...values: (string | number | Html | Html[])[]): Html {
-  let out = strings[0]!;
-  values.forEach((value, index) => {
-    if (Array.isArray(value)) out += value.map((item) => item.safe).join('');
-    else if (typeof value === 'object') out += value.safe;
-    else out += escapeHtml(String(value));
-    out += strings[index + 1]!;
-  });
-  return { safe: out };
-}
+import { type Html, html } from '../../lib/html.ts';
 
 const STYLE = `
 :root { color-scheme: light; --ink: #1d2433; --muted: #5b6475; --line: #d9dee8; --accent: #0b6e4f;

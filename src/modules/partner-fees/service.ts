@@ -26,6 +26,10 @@ export async function partnerFeeTerms(
 
 /** The highest partner fee in basis points (50%). */
 export const MAX_PARTNER_FEE_BPS = 5000;
+
+/** The transaction types a partner fee is set for. */
+export { FEE_TRANSACTION_TYPES, type FeeTransactionType } from './repo.ts';
+
 const AMOUNT = new RegExp(AMOUNT_PATTERN);
 
 /** The same rules for every caller (operator API, console, dashboard): 400 naming each bad field. */

@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { registerAuthRoutes } from '../auth-routes.ts';
-import { registerAssets } from '../html.ts';
-import { registerWebSurface } from '../session.ts';
+import { registerAssets } from '../kit/layout.ts';
+import { registerWebSurface } from '../kit/surface.ts';
 import { registerChainBalancePages } from './chain-balances.ts';
 import { CONSOLE_ASSETS, CONSOLE_BRAND, consolePage } from './frame.ts';
 import { registerPixPages } from './pix.ts';

@@ -9,10 +9,12 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { formatDecimal } from '../../core/decimal.ts';
 import { StringEnum } from '../../http/schemas.ts';
+import { type Html, html } from '../../lib/html.ts';
 import { createReconciliationService, type DifferenceRow } from '../../modules/wallets/reconcile-resolve.ts';
 import { webActor } from '../../modules/web-users/service.ts';
-import { pageOf } from '../dashboard/render.ts';
-import { badge, csrfField, dateTime, type Html, html, notice, pager, table, when } from '../html.ts';
+import { csrfField } from '../kit/csrf.ts';
+import { badge, dateTime, notice, when } from '../kit/parts.ts';
+import { pageOf, pager, table } from '../kit/table.ts';
 import { sendConsole, setChainAlert } from './frame.ts';
 
 const Csrf = { _csrf: Type.Optional(Type.String({ maxLength: 64 })) };

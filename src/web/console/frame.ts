@@ -1,6 +1,8 @@
 /** The operator console's frame: navigation and who is signed in. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { csrfField, type Html, html, sendHtml, shell } from '../html.ts';
+import { type Html, html } from '../../lib/html.ts';
+import { csrfField } from '../kit/csrf.ts';
+import { sendHtml, shell } from '../kit/layout.ts';
 
 export const CONSOLE_ASSETS = '/console/assets';
 export const CONSOLE_BRAND = 'Ponte Operator Console';

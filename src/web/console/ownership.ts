@@ -4,9 +4,11 @@
  * verification, whose party it is.
  */
 
+import { type Html, html } from '../../lib/html.ts';
 import type { OwnershipNode } from '../../modules/verifications/ownership-tree.ts';
 import type { OperatorVerificationView } from '../../modules/verifications/review.ts';
-import { badge, type Html, html, table } from '../html.ts';
+import { badge } from '../kit/parts.ts';
+import { table } from '../kit/table.ts';
 
 type Detail = OperatorVerificationView & { ownershipTree?: OwnershipNode[] };
 

@@ -6,8 +6,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { type Html, html } from '../../lib/html.ts';
 import { createPixOperationsService, type RailOverview } from '../../modules/transactions/pix-operations.ts';
-import { badge, dateTime, type Html, html, idCell, table, when } from '../html.ts';
+import { badge, dateTime, idCell, when } from '../kit/parts.ts';
+import { table } from '../kit/table.ts';
 import { sendConsole } from './frame.ts';
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { StringEnum } from '../../http/schemas.ts';
 import { ENVIRONMENTS, type Environment } from '../../lib/environment.ts';
+import { type Html, html } from '../../lib/html.ts';
 import { listAuditLog } from '../../modules/operators/audit-log.ts';
 import { createPartnerFeeService } from '../../modules/partner-fees/service.ts';
 import { createProjectService } from '../../modules/projects/service.ts';
@@ -14,19 +15,9 @@ import { requestedMoney } from '../../modules/transactions/presenter.ts';
 import { createTransactionService } from '../../modules/transactions/service.ts';
 import { createWebUserService, DASHBOARD_ROLES, webActor } from '../../modules/web-users/service.ts';
 import { FeeBody, feeInput, feeTypeLabel, partnerFeeForms, percent, problemLine } from '../dashboard/fees.ts';
-import { pageOf } from '../dashboard/render.ts';
-import {
-  badge,
-  csrfField,
-  dateTime,
-  type Html,
-  html,
-  notice,
-  pager,
-  secretBox,
-  table,
-  when,
-} from '../html.ts';
+import { csrfField } from '../kit/csrf.ts';
+import { badge, dateTime, notice, secretBox, when } from '../kit/parts.ts';
+import { pageOf, pager, table } from '../kit/table.ts';
 import { transactionDetail } from '../transaction-detail.ts';
 import {
   readTransactionFilter,

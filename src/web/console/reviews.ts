@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { StringEnum } from '../../http/schemas.ts';
+import { type Html, html } from '../../lib/html.ts';
 import { createHolderReviewService } from '../../modules/bank-accounts/holder-review.ts';
 import { HOLDER_REVIEW_OUTCOMES } from '../../modules/bank-accounts/holder-state.ts';
 import { createOperatorDocumentService } from '../../modules/documents/service.ts';
@@ -14,8 +15,9 @@ import { REVIEW_DECISION_NAMES, type ReviewDecision } from '../../modules/limit-
 import { createLimitReviewService } from '../../modules/limit-requests/review-service.ts';
 import { createVerificationReviewService, REVIEW_OUTCOMES } from '../../modules/verifications/review.ts';
 import { webActor } from '../../modules/web-users/service.ts';
-import { pageOf } from '../dashboard/render.ts';
-import { badge, csrfField, dateTime, type Html, html, notice, pager, table } from '../html.ts';
+import { csrfField } from '../kit/csrf.ts';
+import { badge, dateTime, notice } from '../kit/parts.ts';
+import { pageOf, pager, table } from '../kit/table.ts';
 import { sendConsole } from './frame.ts';
 import { kybSections } from './ownership.ts';
 

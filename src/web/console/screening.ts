@@ -7,11 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { StringEnum } from '../../http/schemas.ts';
+import { html } from '../../lib/html.ts';
 import { listVersions } from '../../modules/screening/lists.ts';
 import { createScreeningReviewService } from '../../modules/screening/review.ts';
 import { webActor } from '../../modules/web-users/service.ts';
-import { pageOf } from '../dashboard/render.ts';
-import { badge, csrfField, dateTime, html, notice, pager, table } from '../html.ts';
+import { csrfField } from '../kit/csrf.ts';
+import { badge, dateTime, notice } from '../kit/parts.ts';
+import { pageOf, pager, table } from '../kit/table.ts';
 import { sendConsole } from './frame.ts';
 
 const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });

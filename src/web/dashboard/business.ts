@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
+import { type Html, html } from '../../lib/html.ts';
 import { createAssociatedPartyService } from '../../modules/associated-parties/service.ts';
 import { createBalanceService } from '../../modules/balances/service.ts';
 import { createBankAccountService } from '../../modules/bank-accounts/service.ts';
@@ -16,9 +17,10 @@ import { createLimitRequestService } from '../../modules/limit-requests/service.
 import { holdReasons, holdReasonsOfCustomer } from '../../modules/screening/service.ts';
 import { requestedMoney } from '../../modules/transactions/presenter.ts';
 import { createTransactionService } from '../../modules/transactions/service.ts';
-import { badge, csrfField, dateTime, type Html, html, idCell, notice, pager, table, when } from '../html.ts';
+import { checkCsrf, csrfField } from '../kit/csrf.ts';
+import { badge, dateTime, idCell, notice, when } from '../kit/parts.ts';
+import { pageOf, pager, table } from '../kit/table.ts';
 import { holdPanel, travelRulePanel } from '../screening-panels.ts';
-import { checkCsrf } from '../session.ts';
 import { transactionDetail } from '../transaction-detail.ts';
 import {
   readTransactionFilter,
@@ -29,7 +31,7 @@ import {
 import { customerInput, resolveCustomer } from './customer-lookup.ts';
 import { EnvIdParams, EnvParams, tenantOf } from './frame.ts';
 import { kybSections } from './kyb.ts';
-import { pageOf, type Render } from './render.ts';
+import type { Render } from './render.ts';
 
 const amountOrDash = (value: string | null) => value ?? '—';
 

@@ -7,7 +7,7 @@
 import { AppError } from '../../core/errors.ts';
 import { CANONICAL_UUID } from '../../core/storable.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '../../lib/html.ts';
 
 type Search = (
   tenant: Tenant,

@@ -3,14 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
+import { html } from '../../lib/html.ts';
 import { EVENT_TYPES } from '../../modules/events/outbox.ts';
 import { createProjectService } from '../../modules/projects/service.ts';
 import { createRequestLogService } from '../../modules/request-log/service.ts';
 import { webActor } from '../../modules/web-users/service.ts';
 import { createWebhookService } from '../../modules/webhooks/service.ts';
-import { badge, csrfField, dateTime, html, notice, pager, secretBox, table, when } from '../html.ts';
+import { csrfField } from '../kit/csrf.ts';
+import { badge, dateTime, notice, secretBox, when } from '../kit/parts.ts';
+import { pageOf, pager, table } from '../kit/table.ts';
 import { EnvIdParams, EnvParams, tenantOf } from './frame.ts';
-import { pageOf, type Render } from './render.ts';
+import type { Render } from './render.ts';
 
 const Csrf = { _csrf: Type.Optional(Type.String({ maxLength: 64 })) };
 /** The events worth ticking: a test event reaches an endpoint when asked for, whatever it subscribes to. */

@@ -8,15 +8,19 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { formatAmount } from '../../core/money.ts';
 import { StringEnum } from '../../http/schemas.ts';
+import { type Html, html } from '../../lib/html.ts';
 import { platformFeeTerms } from '../../modules/exchange-rates/quote.ts';
-import { FEE_TRANSACTION_TYPES, type FeeTransactionType } from '../../modules/partner-fees/repo.ts';
 import {
   createPartnerFeeService,
+  FEE_TRANSACTION_TYPES,
+  type FeeTransactionType,
   MAX_PARTNER_FEE_BPS,
   type PartnerFeeView,
 } from '../../modules/partner-fees/service.ts';
 import { webActor } from '../../modules/web-users/service.ts';
-import { csrfField, dateTime, type Html, html, notice, table } from '../html.ts';
+import { csrfField } from '../kit/csrf.ts';
+import { dateTime, notice } from '../kit/parts.ts';
+import { table } from '../kit/table.ts';
 import { EnvParams, tenantOf } from './frame.ts';
 import type { Render } from './render.ts';
 

@@ -3,7 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { StringEnum } from '../../http/schemas.ts';
 import { ENVIRONMENTS, type Environment, type Tenant } from '../../lib/environment.ts';
-import { csrfField, type Html, html, shell } from '../html.ts';
+import { type Html, html } from '../../lib/html.ts';
+import { csrfField } from '../kit/csrf.ts';
+import { shell } from '../kit/layout.ts';
 
 export const ASSETS = '/assets';
 export const BRAND = 'Ponte Dashboard';

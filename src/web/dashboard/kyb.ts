@@ -2,10 +2,13 @@
  * The customer page's KYB sections: what compliance still needs (requirements), the associated parties of
  * a business with each one's verification, and the documents uploaded through the API.
  */
+
+import { type Html, html } from '../../lib/html.ts';
 import type { PartyView } from '../../modules/associated-parties/presenter.ts';
 import type { CustomerAnswer } from '../../modules/customers/service.ts';
 import type { DocumentView } from '../../modules/documents/presenter.ts';
-import { badge, dateTime, type Html, html, table } from '../html.ts';
+import { badge, dateTime } from '../kit/parts.ts';
+import { table } from '../kit/table.ts';
 
 const label = (value: string) => value.replaceAll('_', ' ').toLowerCase();
 

@@ -3,8 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { StringEnum } from '../../http/schemas.ts';
+import { html } from '../../lib/html.ts';
 import { createWebUserService, DASHBOARD_ROLES, webActor } from '../../modules/web-users/service.ts';
-import { badge, csrfField, dateTime, html, notice, secretBox, table, when } from '../html.ts';
+import { csrfField } from '../kit/csrf.ts';
+import { badge, dateTime, notice, secretBox, when } from '../kit/parts.ts';
+import { table } from '../kit/table.ts';
 import { EnvIdParams, EnvParams, tenantOf } from './frame.ts';
 import type { Render } from './render.ts';
 

@@ -6,13 +6,33 @@
  */
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
-import { AppError, ERRORS } from '../core/errors.ts';
-import { constantTimeEqual } from '../lib/secrets.ts';
-import type { Surface, WebRole } from '../modules/web-users/repo.ts';
-import { resolveSession, SESSION_TTL_MS, type Session } from '../modules/web-users/sessions.ts';
-import { authPage, type Html, html, sendHtml } from './html.ts';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { AppError, ERRORS } from '../../core/errors.ts';
+import { type Html, html } from '../../lib/html.ts';
+import { resolveSession, SESSION_TTL_MS, type Session } from '../../modules/web-users/sessions.ts';
+import { checkCsrf, csrfRefused, formToken, sameOrigin } from './csrf.ts';
+import { authPage, sendHtml } from './layout.ts';
+
+/** A web surface's Fastify instance, typed by the TypeBox schemas of its routes. */
+export type WebApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+type Surface = Session['user']['surface'];
+type WebRole = Session['user']['role'];
 
 /** Who may use a route: anyone, a session waiting for its second factor, or a signed-in role and above. */
 export type Access = 'public' | 'second-factor' | WebRole;
@@ -64,28 +84,6 @@ export function clearSessionCookie(reply: FastifyReply, options: SurfaceOptions)
 }
 
 const forbidden = () => new AppError('forbidden', 'Your role does not allow this action');
-const csrfRefused = () => new AppError('forbidden', 'The form has expired; reload the page and try again');
-
-/** Checks a CSRF token against the session's; throws 403 when missing or wrong. */
-export function checkCsrf(request: FastifyRequest, token: string | undefined): void {
-  const expected = request.session?.csrfToken;
-  if (!expected || !token || !constantTimeEqual(token, expected)) throw csrfRefused();
-}
-
-function sameOrigin(request: FastifyRequest, origin: URL): boolean {
-  const given = request.headers.origin;
-  if (given !== undefined)
-    return given === origin.origin || given === `${request.protocol}://${request.host}`;
-  const referer = request.headers.referer;
-  if (!referer) return true;
-  try {
-    const from = new URL(referer);
-    return from.origin === origin.origin || from.host === request.host;
-  } catch {
-    return false;
-  }
-}
-
 function errorPage(
   options: SurfaceOptions,
   status: number,
@@ -103,7 +101,12 @@ ${items.length > 0 ? html`<ul>${items.map((item) => html`<li>${item}</li>`)}</ul
   );
 }
 
-export async function registerWebSurface(app: FastifyInstance, ctx: AppContext, options: SurfaceOptions) {
+/** Readies `app` as a web surface and answers it typed by its routes' TypeBox schemas. */
+export async function registerWebSurface(
+  app: FastifyInstance,
+  ctx: AppContext,
+  options: SurfaceOptions,
+): Promise<WebApp> {
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   app.decorateRequest('session', null);
@@ -127,7 +130,7 @@ export async function registerWebSurface(app: FastifyInstance, ctx: AppContext, 
       return reply.redirect(`${options.signInPath}?next=${encodeURIComponent(request.url)}`, 303);
     }
     if (changes && !request.routeOptions.config.multipartCsrf) {
-      checkCsrf(request, (request.body as { _csrf?: string } | undefined)?._csrf);
+      checkCsrf(request, formToken(request.body));
     }
     if (access !== 'second-factor' && RANK[session.user.role] < RANK[access]) throw forbidden();
     if (options.surface === 'console' && session.user.role !== 'operator') throw forbidden();
@@ -180,4 +183,5 @@ export async function registerWebSurface(app: FastifyInstance, ctx: AppContext, 
   if (options.surface === 'dashboard') {
     app.setNotFoundHandler((_request, reply) => sendHtml(reply, 404, notFoundPage()));
   }
+  return app.withTypeProvider<TypeBoxTypeProvider>();
 }
