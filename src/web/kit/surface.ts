@@ -101,12 +101,14 @@ ${items.length > 0 ? html`<ul>${items.map((item) => html`<li>${item}</li>`)}</ul
   );
 }
 
-/** Readies `app` as a web surface and answers it typed by its routes' TypeBox schemas. */
+/** A surface's instance typed by its routes' TypeBox schemas (the same instance). */
+export const webApp = (app: FastifyInstance): WebApp => app.withTypeProvider<TypeBoxTypeProvider>();
+
 export async function registerWebSurface(
-  app: FastifyInstance,
+  app: WebApp,
   ctx: AppContext,
   options: SurfaceOptions,
-): Promise<WebApp> {
+): Promise<void> {
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   app.decorateRequest('session', null);
@@ -183,5 +185,4 @@ export async function registerWebSurface(
   if (options.surface === 'dashboard') {
     app.setNotFoundHandler((_request, reply) => sendHtml(reply, 404, notFoundPage()));
   }
-  return app.withTypeProvider<TypeBoxTypeProvider>();
 }

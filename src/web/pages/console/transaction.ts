@@ -1,0 +1,42 @@
+/** A transaction of any project, with its project and environment named. */
+import { Type } from 'typebox';
+import type { AppContext } from '../../../context.ts';
+import { notFound } from '../../../core/errors.ts';
+import { html } from '../../../lib/html.ts';
+import { createProjectService } from '../../../modules/projects/service.ts';
+import { createTransactionService } from '../../../modules/transactions/service.ts';
+import type { WebApp } from '../../kit/surface.ts';
+import { transactionDetail } from '../shared/transaction-detail.ts';
+import { sendConsole } from './frame.ts';
+
+export const schema = { params: Type.Object({ id: Type.String({ format: 'uuid' }) }) };
+
+type Deps = {
+  transactions: ReturnType<typeof createTransactionService>;
+  projects: ReturnType<typeof createProjectService>;
+};
+
+export async function load({ transactions, projects }: Deps, id: string) {
+  const [found] = (await transactions.search({}, { id }, { page: 1, limit: 1, offset: 0 })).data;
+  if (!found) throw notFound('Transaction');
+  const project = await projects.getProject(found.projectId);
+  return { found, project };
+}
+
+export function view({ found, project }: Awaited<ReturnType<typeof load>>) {
+  const tx = found.transaction;
+  return transactionDetail(tx, {
+    customer: html`<code>${tx.customerId}</code> <a href="/console/transactions?customerId=${tx.customerId}">(its transactions)</a>`,
+    partnerFeeLabel: 'Partner fee',
+    extra: html`<dt>Project</dt><dd><a href="/console/projects/${project.id}">${project.name}</a></dd><dt>Environment</dt><dd>${found.environment}</dd>`,
+  });
+}
+
+export function register(app: WebApp, ctx: AppContext) {
+  const deps = { transactions: createTransactionService(ctx), projects: createProjectService(ctx) };
+  app.get('/console/transactions/:id', { schema }, async (request, reply) => {
+    const data = await load(deps, request.params.id);
+    const title = `Transaction ${data.found.transaction.id.slice(0, 8)}`;
+    return sendConsole(request, reply, title, await view(data));
+  });
+}

@@ -1,0 +1,106 @@
+/** A customer: profile, verification, limits in force, balances, KYB, bank accounts, requests, transactions. */
+import type { AppContext } from '../../../context.ts';
+import type { Tenant } from '../../../lib/environment.ts';
+import { type Html, html } from '../../../lib/html.ts';
+import { createAssociatedPartyService } from '../../../modules/associated-parties/service.ts';
+import { createBalanceService } from '../../../modules/balances/service.ts';
+import { createBankAccountService } from '../../../modules/bank-accounts/service.ts';
+import { verificationLinkMinter } from '../../../modules/customers/link.ts';
+import { createDocumentService } from '../../../modules/documents/service.ts';
+import { createLimitRequestService } from '../../../modules/limit-requests/service.ts';
+import { holdReasonsOfCustomer } from '../../../modules/screening/service.ts';
+import { createTransactionService } from '../../../modules/transactions/service.ts';
+import type { Session } from '../../../modules/web-users/sessions.ts';
+import { badge, dateTime, when } from '../../kit/parts.ts';
+import type { WebApp } from '../../kit/surface.ts';
+import { table } from '../../kit/table.ts';
+import { holdPanel } from '../shared/screening-panels.ts';
+import { customersFor, limitRequestTable, TX_COLUMNS, txRows } from './business.ts';
+import { EnvIdParams, type Render, tenantOf } from './frame.ts';
+import { kybSections } from './kyb.ts';
+
+export const schema = { params: EnvIdParams };
+
+type Deps = {
+  ctx: AppContext;
+  transactions: ReturnType<typeof createTransactionService>;
+  limitRequests: ReturnType<typeof createLimitRequestService>;
+  bankAccounts: ReturnType<typeof createBankAccountService>;
+  balances: ReturnType<typeof createBalanceService>;
+  documents: ReturnType<typeof createDocumentService>;
+};
+
+export async function load(deps: Deps, tenant: Tenant, id: string) {
+  const { ctx } = deps;
+  const env = tenant.environment;
+  const customer = await customersFor(ctx, env).get(tenant, id, { includeTransactionLimits: true });
+  const all = { page: 1, limit: 50, offset: 0 };
+  const parties = createAssociatedPartyService({ ...ctx, link: verificationLinkMinter(ctx, env) });
+  const [accounts, held, requests, recent, holds, partyPage, documentPage] = await Promise.all([
+    deps.bankAccounts.list(tenant, { customerId: id }, all),
+    deps.balances.get(tenant, id),
+    deps.limitRequests.list(tenant, id, { page: 1, limit: 10, offset: 0 }),
+    deps.transactions.list(tenant, { customerId: id }, { page: 1, limit: 10, offset: 0 }),
+    holdReasonsOfCustomer(ctx.db, tenant, id),
+    parties.list(tenant, id, all),
+    deps.documents.list(tenant, id, all),
+  ]);
+  const recentRows = await txRows(ctx, tenant, recent.data);
+  return { env, id, customer, accounts, held, requests, recent, recentRows, holds, partyPage, documentPage };
+}
+
+export function view(session: Session, data: Awaited<ReturnType<typeof load>>): Html {
+  const { env, id, customer, accounts, held, requests, recent, recentRows, holds, partyPage, documentPage } =
+    data;
+  const limits = customer.transactionLimits!;
+  return html`${holdPanel(holds)}<div class="grid">
+<section class="panel" aria-labelledby="profile"><h2 id="profile">Profile</h2><dl>
+<dt>Name</dt><dd>${customer.name}</dd><dt>Type</dt><dd>${customer.type}</dd><dt>Tax id</dt><dd><code>${customer.taxId}</code></dd>
+<dt>Country</dt><dd>${customer.country}</dd><dt>E-mail</dt><dd>${customer.email}</dd><dt>Created</dt><dd>${dateTime(customer.createdAt)}</dd><dt>Id</dt><dd><code>${customer.id}</code></dd></dl></section>
+<section class="panel" aria-labelledby="verification"><h2 id="verification">Verification</h2><dl>
+<dt>Status</dt><dd>${badge(customer.verification.status)}</dd><dt>Level</dt><dd>${customer.verification.level}</dd>
+<dt>Link</dt><dd><a href="${customer.verification.link}">Hosted verification page</a></dd></dl></section>
+<section class="panel" aria-labelledby="limits"><h2 id="limits">Limits in force (BRL)</h2><dl>
+<dt>Single</dt><dd>${limits.single.max}</dd>
+<dt>Daily</dt><dd>${limits.daily.used} used of ${limits.daily.max}</dd>
+<dt>Monthly</dt><dd>${limits.monthly.used} used of ${limits.monthly.max}</dd></dl>
+${when(session.user.role === 'admin', () => html`<p><a href="/${env}/limit-requests/new?customerId=${id}">Request higher limits</a></p>`)}</section>
+<section class="panel" aria-labelledby="balances"><h2 id="balances">Balances</h2><dl>
+${held.balances.map((balance) => html`<dt>${balance.currency}</dt><dd>${balance.amount}</dd>`)}</dl></section>
+</div>
+${kybSections(env, customer, partyPage.data, documentPage.data)}
+<h2>Bank accounts</h2>
+${table(
+  ['Name', 'PIX key', 'Holder', 'Holder check', 'Created'],
+  accounts.data.map(
+    (
+      account,
+    ) => html`<tr><td>${account.name}</td><td><code>${account.identifier.keyType} ${account.identifier.keyValue}</code></td>
+<td>${account.holder.legalName} (${account.holder.relationship})</td><td>${badge(account.holder.verification.status)}</td><td>${dateTime(account.createdAt)}</td></tr>`,
+  ),
+  'No bank accounts.',
+)}
+<h2>Limit requests</h2>
+${limitRequestTable(
+  env,
+  requests.data.map((r) => ({ ...r, customerName: customer.name })),
+)}
+<h2>Transactions</h2>
+${table(TX_COLUMNS, recentRows, 'No transactions.')}
+${when(recent.pagination.hasNextPage, () => html`<p><a href="/${env}/transactions?customerId=${id}">All transactions of this customer</a></p>`)}`;
+}
+
+export function register(app: WebApp, ctx: AppContext, render: Render) {
+  const deps = {
+    ctx,
+    transactions: createTransactionService(ctx),
+    limitRequests: createLimitRequestService(ctx),
+    bankAccounts: createBankAccountService(ctx),
+    balances: createBalanceService(ctx),
+    documents: createDocumentService(ctx),
+  };
+  app.get('/:env/customers/:id', { schema }, async (request, reply) => {
+    const data = await load(deps, tenantOf(request), request.params.id);
+    return render(request, reply, data.customer.name, view(request.session!, data));
+  });
+}

@@ -1,0 +1,140 @@
+/** Team: who can sign in to the project's dashboard, and with which role. Changes are for admins. */
+import { Type } from 'typebox';
+import type { AppContext } from '../../../context.ts';
+import { StringEnum } from '../../../http/schemas.ts';
+import { type Html, html } from '../../../lib/html.ts';
+import {
+  createWebUserService,
+  DASHBOARD_ROLES,
+  type WebUserService,
+  webActor,
+} from '../../../modules/web-users/service.ts';
+import type { Session } from '../../../modules/web-users/sessions.ts';
+import { CsrfField, csrfField } from '../../kit/csrf.ts';
+import { badge, dateTime, notice, secretBox, when } from '../../kit/parts.ts';
+import type { WebApp } from '../../kit/surface.ts';
+import { table } from '../../kit/table.ts';
+import { EnvIdParams, EnvParams, type Render, tenantOf } from './frame.ts';
+
+const ROLE_HELP = 'admin: everything · developer: keys, webhooks, request log · viewer: read only';
+
+export const schema = {
+  params: EnvParams,
+  querystring: Type.Object({ done: Type.Optional(Type.Unknown()) }),
+};
+
+const DONE: Record<string, string> = {
+  role: 'Role changed.',
+  removed: 'User removed; their sessions have ended.',
+};
+
+export const load = (users: WebUserService, projectId: string) => users.list(projectId);
+
+export function view(
+  session: Session,
+  env: string,
+  done: unknown,
+  members: Awaited<ReturnType<typeof load>>,
+  invited?: { email: string; inviteUrl: string },
+): Html {
+  const admin = session.user.role === 'admin';
+  const roleSelect = (id: string, current: string, label: string) =>
+    html`<select id="${id}" name="role" aria-label="${label}">${DASHBOARD_ROLES.map(
+      (role) => html`<option value="${role}"${role === current ? html` selected` : html``}>${role}</option>`,
+    )}</select>`;
+  return html`${notice(DONE[typeof done === 'string' ? done : ''])}
+${when(invited, () => secretBox('invite-url', `Invitation link for ${invited!.email} (single use, valid 7 days).`, invited!.inviteUrl))}
+${when(
+  admin,
+  () => html`<section class="panel" aria-labelledby="invite"><h2 id="invite">Invite someone</h2>
+<form method="post" action="/${env}/team">${csrfField(session.csrfToken)}<div class="formrow">
+<div class="field"><label for="invite-email">E-mail</label><input id="invite-email" name="email" type="email" required maxlength="254"></div>
+<div class="field"><label for="invite-role">Role</label>${roleSelect('invite-role', 'developer', 'Role of the invited person')}</div>
+<div class="field"><button type="submit">Create invitation</button></div></div>
+<p class="hint">${ROLE_HELP}</p></form></section>`,
+)}
+${table(
+  ['E-mail', 'Role', 'Status', 'Since', ''],
+  members.map(
+    (member) => html`<tr><td>${member.email}${member.id === session.user.id ? ' (you)' : ''}</td>
+<td>${
+      admin && member.id !== session.user.id
+        ? html`<form class="inline" method="post" action="/${env}/team/${member.id}/role">${csrfField(session.csrfToken)}${roleSelect(`role-${member.id}`, member.role, `Role of ${member.email}`)} <button type="submit" class="secondary">Save</button></form>`
+        : html`${member.role}`
+    }</td>
+<td>${badge(member.status)}${member.totpEnabled ? ' · 2-step' : ''}</td><td>${dateTime(member.createdAt)}</td>
+<td>${when(
+      admin && member.id !== session.user.id,
+      () =>
+        html`<form class="inline" method="post" action="/${env}/team/${member.id}/remove" data-confirm="Remove ${member.email}?">${csrfField(session.csrfToken)}<button type="submit" class="danger" aria-label="Remove ${member.email}">Remove</button></form>`,
+    )}</td></tr>`,
+  ),
+  'No users.',
+)}`;
+}
+
+export function register(app: WebApp, ctx: AppContext, render: Render) {
+  const users = createWebUserService({ ...ctx, encryptionKey: ctx.instanceKeys.encryption });
+
+  app.get('/:env/team', { schema }, async (request, reply) => {
+    const { projectId, environment } = tenantOf(request);
+    const members = await load(users, projectId);
+    return render(request, reply, 'Team', view(request.session!, environment, request.query.done, members));
+  });
+
+  app.post(
+    '/:env/team',
+    {
+      config: { access: 'admin' },
+      schema: {
+        ...schema,
+        body: Type.Object({
+          ...CsrfField,
+          email: Type.String({ maxLength: 254 }),
+          role: StringEnum(DASHBOARD_ROLES),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { projectId, environment } = tenantOf(request);
+      const { body } = request;
+      const invited = await users.invite(
+        webActor(request.session!.user),
+        { surface: 'dashboard', projectId, role: body.role },
+        body.email,
+      );
+      reply.header('cache-control', 'no-store');
+      const members = await load(users, projectId);
+      const page = view(request.session!, environment, request.query.done, members, invited);
+      return render(request, reply, 'Team', page, 201);
+    },
+  );
+
+  app.post(
+    '/:env/team/:id/role',
+    {
+      config: { access: 'admin' },
+      schema: { params: EnvIdParams, body: Type.Object({ ...CsrfField, role: StringEnum(DASHBOARD_ROLES) }) },
+    },
+    async (request, reply) => {
+      const { projectId, environment } = tenantOf(request);
+      await users.changeRole(
+        webActor(request.session!.user),
+        projectId,
+        request.params.id,
+        request.body.role,
+      );
+      return reply.redirect(`/${environment}/team?done=role`, 303);
+    },
+  );
+
+  app.post(
+    '/:env/team/:id/remove',
+    { config: { access: 'admin' }, schema: { params: EnvIdParams, body: Type.Object(CsrfField) } },
+    async (request, reply) => {
+      const { projectId, environment } = tenantOf(request);
+      await users.remove(webActor(request.session!.user), projectId, request.params.id);
+      return reply.redirect(`/${environment}/team?done=removed`, 303);
+    },
+  );
+}

@@ -1,0 +1,35 @@
+/** A transaction of the project: why it is held (if it is), its Travel Rule data, and its detail. */
+import type { AppContext } from '../../../context.ts';
+import type { Tenant } from '../../../lib/environment.ts';
+import { type Html, html } from '../../../lib/html.ts';
+import { holdReasons } from '../../../modules/screening/service.ts';
+import { createTransactionService } from '../../../modules/transactions/service.ts';
+import type { WebApp } from '../../kit/surface.ts';
+import { holdPanel, travelRulePanel } from '../shared/screening-panels.ts';
+import { transactionDetail } from '../shared/transaction-detail.ts';
+import { EnvIdParams, type Render, tenantOf } from './frame.ts';
+
+export const schema = { params: EnvIdParams };
+
+type Deps = { ctx: AppContext; transactions: ReturnType<typeof createTransactionService> };
+
+export async function load({ ctx, transactions }: Deps, tenant: Tenant, id: string) {
+  const tx = await transactions.get(tenant, id);
+  const detail = await transactionDetail(tx, {
+    customer: html`<a href="/${tenant.environment}/customers/${tx.customerId}">${tx.customerId}</a>`,
+    partnerFeeLabel: 'Your fee',
+  });
+  return { tx, detail, holds: await holdReasons(ctx.db, tenant, [tx.id]) };
+}
+
+export function view({ tx, detail, holds }: Awaited<ReturnType<typeof load>>): Html {
+  return html`${holdPanel(holds)}${travelRulePanel(tx)}${detail}`;
+}
+
+export function register(app: WebApp, ctx: AppContext, render: Render) {
+  const deps = { ctx, transactions: createTransactionService(ctx) };
+  app.get('/:env/transactions/:id', { schema }, async (request, reply) => {
+    const data = await load(deps, tenantOf(request), request.params.id);
+    return render(request, reply, `Transaction ${data.tx.id.slice(0, 8)}`, view(data));
+  });
+}

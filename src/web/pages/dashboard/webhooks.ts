@@ -1,0 +1,117 @@
+/** Webhook endpoints of an environment: listed, and added (the signing secret shown once). */
+import { Type } from 'typebox';
+import type { AppContext } from '../../../context.ts';
+import { AppError } from '../../../core/errors.ts';
+import type { Tenant } from '../../../lib/environment.ts';
+import { type Html, html } from '../../../lib/html.ts';
+import { EVENT_TYPES } from '../../../modules/events/outbox.ts';
+import type { Session } from '../../../modules/web-users/sessions.ts';
+import { createWebhookService } from '../../../modules/webhooks/service.ts';
+import { CsrfField, csrfField } from '../../kit/csrf.ts';
+import { badge, dateTime, notice, secretBox, when } from '../../kit/parts.ts';
+import type { WebApp } from '../../kit/surface.ts';
+import { table } from '../../kit/table.ts';
+import { EnvParams, type Render, tenantOf } from './frame.ts';
+
+/** The events worth ticking: a test event reaches an endpoint when asked for, whatever it subscribes to. */
+const SUBSCRIBABLE = EVENT_TYPES.filter((type) => type !== 'webhook_endpoint.test');
+
+export const schema = {
+  params: EnvParams,
+  querystring: Type.Object({ done: Type.Optional(Type.Unknown()) }),
+};
+
+type Created = { id: string; secret: string };
+/** A refused addition, shown in the form as typed. */
+type Refused = { url: string; events: string[]; message: string };
+
+export async function load(webhooks: ReturnType<typeof createWebhookService>, tenant: Tenant) {
+  return { env: tenant.environment, list: await webhooks.list(tenant, { page: 1, limit: 50, offset: 0 }) };
+}
+
+export function view(
+  session: Session,
+  done: unknown,
+  { env, list }: Awaited<ReturnType<typeof load>>,
+  created?: Created,
+  refused?: Refused,
+): Html {
+  const canWrite = session.user.role !== 'viewer';
+  return html`${notice(done === 'deleted' ? 'The endpoint was removed.' : undefined)}
+${when(created, () => secretBox('new-secret', 'Signing secret of the new endpoint.', created!.secret))}
+${when(
+  canWrite,
+  () => html`<section class="panel" aria-labelledby="add-endpoint"><h2 id="add-endpoint">Add an endpoint</h2>
+${notice(refused?.message, 'error')}
+<form method="post" action="/${env}/webhooks">${csrfField(session.csrfToken)}
+<div class="field"><label for="url">URL</label><input id="url" name="url" type="url" required maxlength="2048" placeholder="https://example.com/webhooks/ponte" value="${refused?.url ?? ''}"${refused ? html` aria-invalid="true"` : html``}></div>
+<fieldset class="field"><legend>Events <span class="hint">(none ticked: every event)</span></legend>
+${SUBSCRIBABLE.map((type) => html`<label class="hint"><input type="checkbox" name="events" value="${type}"${refused?.events.includes(type) ? html` checked` : html``}> ${type}</label>`)}
+</fieldset>
+<button type="submit">Add endpoint</button></form></section>`,
+)}
+<h2>Endpoints</h2>
+${table(
+  ['URL', 'Events', 'Status', 'Created'],
+  list.data.map(
+    (endpoint) => html`<tr><td><a href="/${env}/webhooks/${endpoint.id}">${endpoint.url}</a></td>
+<td>${endpoint.events?.length ? endpoint.events.join(', ') : 'all'}</td><td>${badge(endpoint.status)}</td><td>${dateTime(endpoint.createdAt)}</td></tr>`,
+  ),
+  `No ${env} endpoints yet.`,
+)}`;
+}
+
+export function register(app: WebApp, ctx: AppContext, render: Render) {
+  const webhooks = createWebhookService(ctx);
+
+  app.get('/:env/webhooks', { schema }, async (request, reply) => {
+    const data = await load(webhooks, tenantOf(request));
+    return render(request, reply, 'Webhooks', view(request.session!, request.query.done, data));
+  });
+
+  app.post(
+    '/:env/webhooks',
+    {
+      config: { access: 'developer' },
+      schema: {
+        ...schema,
+        body: Type.Object({
+          ...CsrfField,
+          url: Type.String({ maxLength: 2048 }),
+          events: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 50 })])),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { body } = request;
+      const tenant = tenantOf(request);
+      const page = async (created?: Created, refused?: Refused) =>
+        view(request.session!, request.query.done, await load(webhooks, tenant), created, refused);
+      const picked =
+        body.events === undefined ? [] : Array.isArray(body.events) ? body.events : [body.events];
+      const events = picked.filter((type): type is (typeof EVENT_TYPES)[number] =>
+        (EVENT_TYPES as readonly string[]).includes(type),
+      );
+      let created: Awaited<ReturnType<typeof webhooks.create>>;
+      try {
+        created = await webhooks.create(tenant, {
+          url: body.url.trim(),
+          events: events.length > 0 ? events : undefined,
+        });
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        const details = (error.errors ?? []).map((e) => e.message).join('; ');
+        const message = `${error.message}${details ? ` (${details})` : ''}`;
+        return render(
+          request,
+          reply,
+          'Webhooks',
+          await page(undefined, { url: body.url, events, message }),
+          error.status,
+        );
+      }
+      reply.header('cache-control', 'no-store');
+      return render(request, reply, 'Webhooks', await page(created), 201);
+    },
+  );
+}
