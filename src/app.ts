@@ -29,9 +29,9 @@ import type { Environment } from './lib/environment.ts';
 import { openPublicRoutes, operatorRoutes, partnerRoutes, sharedSchemas } from './modules/index.ts';
 import { operatorLookup } from './modules/operators/accounts.ts';
 import { createRequestRecorder } from './modules/request-log/recorder.ts';
+import { FAVICON_SVG, FAVICON_TYPE } from './web/kit/favicon.ts';
 import { registerConsole } from './web/pages/console/index.ts';
 import { registerDashboard } from './web/pages/dashboard/index.ts';
-import { FAVICON_SVG, FAVICON_TYPE } from './web/kit/favicon.ts';
 
 export type BuildOptions = { logLevel?: string; logStream?: DestinationStream };
 
