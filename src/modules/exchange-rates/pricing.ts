@@ -70,10 +70,28 @@ export type PricingInput = {
   partner: FeeTerms;
 };
 
+/**
+ * One party's fee on `source` units (before any minimum): basis points of the amount rounded half up to
+ * the unit, plus the flat BRL amount expressed in the source currency at `rateToBrl`.
+ */
+export function feeOn(
+  source: bigint,
+  currency: Currency,
+  terms: Pick<FeeTerms, 'basisPoints' | 'flat'>,
+  rateToBrl: bigint,
+): bigint {
+  return (
+    divRoundHalfUp(source * BigInt(terms.basisPoints), 10_000n) + brlInSource(terms.flat, currency, rateToBrl)
+  );
+}
+
+/** The fee on an on-ramp's BRL amount (cents): basis points rounded half up to the cent, plus the flat fee. */
+export function onRampFee(amount: bigint, terms: Pick<FeeTerms, 'basisPoints' | 'flat'>): bigint {
+  return feeOn(amount, 'BRL', terms, UNIT_RATE);
+}
+
 function fees(input: PricingInput, source: bigint): { platform: bigint; partner: bigint } {
-  const part = (terms: FeeTerms) =>
-    divRoundHalfUp(source * BigInt(terms.basisPoints), 10_000n) +
-    brlInSource(terms.flat, input.sourceCurrency, input.rateToBrl);
+  const part = (terms: FeeTerms) => feeOn(source, input.sourceCurrency, terms, input.rateToBrl);
   const minimum = brlInSource(input.platform.minimum, input.sourceCurrency, input.rateToBrl);
   const platform = part(input.platform);
   return { platform: platform > minimum ? platform : minimum, partner: part(input.partner) };
