@@ -12,8 +12,7 @@ import {
   PricingError,
   priceFromSource,
   UNIT_RATE,
-} from '../../src/modules/exchange-rates/pricing.ts';
-import { onRampFee as convertOnRampFee } from '../../src/modules/rates/convert.ts';
+} from '../../src/modules/pricing/pricing.ts';
 
 const cents = fc.bigInt({ min: 1n, max: 999_999_999_999_999n });
 const terms = fc.record({
@@ -29,7 +28,6 @@ describe('the on-ramp fee', () => {
       fc.property(cents, terms, (amount, fee) => {
         const expected = divRoundHalfUp(amount * BigInt(fee.basisPoints), 10_000n) + fee.flat;
         expect(onRampFee(amount, fee)).toBe(expected);
-        expect(onRampFee(amount, fee)).toBe(convertOnRampFee(amount, fee));
         expect(feeOn(amount, 'BRL', fee, UNIT_RATE)).toBe(expected);
       }),
     );

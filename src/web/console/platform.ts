@@ -2,14 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { PAIRS, type Pair } from '../../core/currencies.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { StringEnum } from '../../http/schemas.ts';
 import { ENVIRONMENTS, type Environment } from '../../lib/environment.ts';
 import { listAuditLog } from '../../modules/operators/audit-log.ts';
 import { createPartnerFeeService } from '../../modules/partner-fees/service.ts';
+import { createRateService } from '../../modules/pricing/service.ts';
 import { createProjectService } from '../../modules/projects/service.ts';
-import { PAIRS, type Pair } from '../../modules/rates/repo.ts';
-import { createRateService } from '../../modules/rates/service.ts';
 import { requestedMoney } from '../../modules/transactions/presenter.ts';
 import { createTransactionService } from '../../modules/transactions/service.ts';
 import { createWebUserService, DASHBOARD_ROLES, webActor } from '../../modules/web-users/service.ts';

@@ -8,13 +8,13 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { formatAmount } from '../../core/money.ts';
 import { StringEnum } from '../../http/schemas.ts';
-import { platformFeeTerms } from '../../modules/exchange-rates/quote.ts';
 import { FEE_TRANSACTION_TYPES, type FeeTransactionType } from '../../modules/partner-fees/repo.ts';
 import {
   createPartnerFeeService,
   MAX_PARTNER_FEE_BPS,
   type PartnerFeeView,
 } from '../../modules/partner-fees/service.ts';
+import { platformFeeTerms } from '../../modules/pricing/quote.ts';
 import { webActor } from '../../modules/web-users/service.ts';
 import { csrfField, dateTime, type Html, html, notice, table } from '../html.ts';
 import { EnvParams, tenantOf } from './frame.ts';

@@ -7,11 +7,17 @@
  * - net = source − fees, so fees + net = source, always;
  * - target = net × base rate, rounded down to the target's scale: the customer never receives more
  *   than the rate gives, and the remainder stays with the conversion desk.
- * Rates are target units per source unit at scale 10.
+ * Rates are target units per source unit at scale 10. An on-ramp is the case BRL → stablecoin: its fee
+ * is basis points of the amount rounded half up to the cent plus the flat fee (`onRampFee`).
  */
+import { CURRENCY_SCALE, type Currency } from '../../core/currencies.ts';
 import { divRoundHalfUp, pow10 } from '../../core/decimal.ts';
-import { CURRENCY_SCALE, type Currency } from '../ledger/accounts.ts';
-import { RATE_SCALE } from '../rates/convert.ts';
+
+/** Digits after the point of a rate (target units per source unit). */
+export const RATE_SCALE = 10;
+/** Up to 8 digits before the point keeps every rate (scale 10) inside a bigint column. */
+export const RATE_INTEGER_DIGITS = 8;
+export const RATE_PATTERN = `^\\d{1,${RATE_INTEGER_DIGITS}}(\\.\\d{1,${RATE_SCALE}})?$`;
 
 export type FeeTerms = {
   basisPoints: number;
