@@ -251,6 +251,3 @@ export async function peekLockedQuoteAmount(
 }
 
 export type { ExchangeRateRow } from './quotes-repo.ts';
-
-/** The rate in force for a pair, as a part of the off-ramp's combined read. */
-export { currentRatePart, currentRateSql, type RateColumns } from './rates-repo.ts';

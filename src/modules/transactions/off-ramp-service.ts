@@ -46,8 +46,9 @@ import {
 import { pairOf, rateOrSandboxDefault } from '../pricing/market.ts';
 import { UNIT_RATE } from '../pricing/pricing.ts';
 import { type PricedConversion, priceAt, requireRate } from '../pricing/quote.ts';
+import { currentRatePart, currentRateSql, type RateColumns } from '../pricing/rates-repo.ts';
 import type { ExchangeRateRow } from '../pricing/service.ts';
-import { currentRatePart, currentRateSql, type RateColumns, useLockedQuote } from '../pricing/service.ts';
+import { useLockedQuote } from '../pricing/service.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { productionPayoutsConfigured, submitDuePayouts } from '../rails/pix/payout-submission.ts';
 import type { PixRails } from '../rails/pix/registry.ts';
