@@ -2,6 +2,7 @@
  * Configuration read once at boot from environment variables. Nothing here carries a default secret:
  * tokens and keys are either given explicitly or generated (and shown once) on first run.
  */
+import { FIAT, PAIRS, type Pair } from './core/currencies.ts';
 import { parseAmount } from './core/money.ts';
 import type { Environment } from './lib/environment.ts';
 import { merchantProblem, SANDBOX_PIX_KEY } from './lib/pix-brcode.ts';
@@ -35,7 +36,7 @@ export type MoneyOutConfig = {
   /** How long an accepted payout may go unreported before the provider is asked for its status (doubling). */
   pixPayoutStatusAfterMs: number;
   /** Sandbox market rates used while the operator has set none for a pair (scale 10); absent: none. */
-  sandboxRates: Partial<Record<'BRL/USDC' | 'BRL/USDT' | 'USDC/BRL' | 'USDT/BRL', bigint>>;
+  sandboxRates: Partial<Record<Pair, bigint>>;
 };
 
 /** Outgoing webhooks: which URLs may receive them, how each attempt is bounded, how retries are spread. */
@@ -234,15 +235,12 @@ function moneyOutConfig(env: NodeJS.ProcessEnv): MoneyOutConfig {
   const offRampFeeBasisPoints = positiveInt(env, 'PONTE_OFFRAMP_FEE_BPS', 50);
   if (offRampFeeBasisPoints > 10_000)
     throw new ConfigError('PONTE_OFFRAMP_FEE_BPS must be at most 10000 (100%)');
-  const rates = {
-    'BRL/USDC': sandboxRate(env, 'PONTE_SANDBOX_RATE_BRL_USDC', '0.18'),
-    'BRL/USDT': sandboxRate(env, 'PONTE_SANDBOX_RATE_BRL_USDT', '0.18'),
-    'USDC/BRL': sandboxRate(env, 'PONTE_SANDBOX_RATE_USDC_BRL', '5.50'),
-    'USDT/BRL': sandboxRate(env, 'PONTE_SANDBOX_RATE_USDT_BRL', '5.50'),
-  };
+  // PONTE_SANDBOX_RATE_BRL_USDC, _BRL_USDT (default 0.18), _USDC_BRL, _USDT_BRL (default 5.50)
   const sandboxRates: MoneyOutConfig['sandboxRates'] = {};
-  for (const [pair, rate] of Object.entries(rates)) {
-    if (rate !== undefined) sandboxRates[pair as keyof typeof rates] = rate;
+  for (const pair of PAIRS) {
+    const fallback = pair.startsWith(`${FIAT}/`) ? '0.18' : '5.50';
+    const rate = sandboxRate(env, `PONTE_SANDBOX_RATE_${pair.replace('/', '_')}`, fallback);
+    if (rate !== undefined) sandboxRates[pair] = rate;
   }
   return {
     offRampFeeBasisPoints,

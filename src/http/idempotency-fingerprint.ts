@@ -10,7 +10,8 @@
  * Stored answers may carry personal data or a secret shown once (a webhook signing secret), so they are
  * encrypted with AES-256-GCM under a key derived from the instance's encryption key.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { aesGcmDecrypt, aesGcmEncrypt } from '../lib/aes-gcm.ts';
 
 export function canonicalJson(value: unknown): string {
   if (value === undefined) return 'null';
@@ -51,20 +52,19 @@ export type AnswerCipher = { seal(plain: string): string; open(sealed: string): 
 export function answerCipher(encryptionKey: Buffer): AnswerCipher {
   const key = createHmac('sha256', encryptionKey).update('idempotent-answers').digest();
   return {
+    /** `v1.<iv>.<tag>.<data>`, each part in base64url. */
     seal(plain) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return `v1.${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${sealed.toString('base64url')}`;
+      const { iv, ciphertext, tag } = aesGcmEncrypt(key, plain);
+      return `v1.${iv.toString('base64url')}.${tag.toString('base64url')}.${ciphertext.toString('base64url')}`;
     },
     open(sealed) {
       const [version, iv, tag, data] = sealed.split('.');
       if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('unknown sealed answer');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString(
-        'utf8',
-      );
+      return aesGcmDecrypt(key, {
+        iv: Buffer.from(iv, 'base64url'),
+        ciphertext: Buffer.from(data, 'base64url'),
+        tag: Buffer.from(tag, 'base64url'),
+      });
     },
   };
 }

@@ -9,7 +9,16 @@ import {
   pow10,
 } from '../../src/core/decimal.ts';
 import { formatAmount, parseAmount } from '../../src/core/money.ts';
-import { convertAmount, convertOnRamp, onRampFee, RATE_SCALE } from '../../src/modules/rates/convert.ts';
+import {
+  convert,
+  type FeeTerms,
+  onRampFee,
+  type Pricing,
+  PricingError,
+  priceFromSource,
+  RATE_SCALE,
+  UNIT_RATE,
+} from '../../src/modules/pricing/pricing.ts';
 
 const cents = fc.bigInt({ min: 1n, max: 999_999_999_999_999n });
 const rates = fc.bigInt({ min: 1n, max: 99_999_999n * pow10(RATE_SCALE) });
@@ -17,6 +26,25 @@ const terms = fc.record({
   basisPoints: fc.integer({ min: 0, max: 10_000 }),
   flat: fc.bigInt({ min: 0n, max: 100_000n }),
 });
+const INT8_MAX = 9_223_372_036_854_775_807n;
+
+/** net (cents) × rate (scale 10) → stablecoin micro-units (scale 6), by the one conversion formula. */
+const convertAmount = (net: bigint, rate: bigint) => convert(net, 'BRL', 'USDC', rate);
+
+/** An on-ramp priced by the one formula: a BRL source, the platform's terms with no minimum, no partner fee. */
+function convertOnRamp(source: bigint, fee: Omit<FeeTerms, 'minimum'>, rate: bigint): Pricing {
+  return priceFromSource(
+    {
+      sourceCurrency: 'BRL',
+      targetCurrency: 'USDC',
+      baseRate: rate,
+      rateToBrl: UNIT_RATE,
+      platform: { ...fee, minimum: 0n },
+      partner: { basisPoints: 0, flat: 0n, minimum: 0n },
+    },
+    source,
+  );
+}
 
 describe('scaled decimals', () => {
   it('parse and format round-trip at every scale', () => {
@@ -67,9 +95,21 @@ describe('on-ramp arithmetic', () => {
   it('fee + net = gross, always', () => {
     fc.assert(
       fc.property(cents, terms, rates, (gross, fee, rate) => {
-        const conversion = convertOnRamp(gross, fee, rate);
+        let conversion: Pricing;
+        try {
+          conversion = convertOnRamp(gross, fee, rate);
+        } catch (error) {
+          // refused only when the fee takes it all, or the rest converts to nothing or past a bigint
+          expect(error).toBeInstanceOf(PricingError);
+          const net = gross - onRampFee(gross, fee);
+          expect(net <= 0n || convertAmount(net, rate) <= 0n || convertAmount(net, rate) > INT8_MAX).toBe(
+            true,
+          );
+          return;
+        }
         expect(conversion.fee + conversion.net).toBe(gross);
         expect(conversion.fee).toBe(onRampFee(gross, fee));
+        expect(conversion.target).toBe(convertAmount(conversion.net, rate));
       }),
     );
   });

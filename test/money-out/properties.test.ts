@@ -13,7 +13,7 @@ import {
   type PricingInput,
   priceFromSource,
   priceFromTarget,
-} from '../../src/modules/exchange-rates/pricing.ts';
+} from '../../src/modules/pricing/pricing.ts';
 import { type Client, client } from '../helpers/server.ts';
 import { type IsolatedServer, startIsolatedServer } from '../transactions/support.ts';
 import {

@@ -33,6 +33,22 @@ describe('webhook signing secrets', () => {
     ).toThrow();
   });
 
+  it('read back a secret stored earlier, in the stored format v1.<iv>.<ciphertext>.<tag> (base64url)', () => {
+    const key = Buffer.from('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f', 'hex');
+    const stored =
+      'v1.8kDGqtHAqUsau_YE.LuuEHJtlrPoAhxmCKeLbZXwzByokpJ4Dua1s7i0N7M69gMN9HzI.UQaVUIJOmpX7UIXCsY2kvQ';
+    expect(decryptSecret(key, stored, '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b')).toBe(
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    );
+    const fresh = encryptSecret(key, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'endpoint-a').split('.');
+    expect(fresh[0]).toBe('v1');
+    expect(fresh.slice(1).map((part) => Buffer.from(part, 'base64url').length)).toEqual([
+      12,
+      Buffer.byteLength('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'),
+      16,
+    ]);
+  });
+
   it('sign messages that the standardwebhooks library verifies', () => {
     const secret = newSigningSecret();
     const body = JSON.stringify({ eventId: 'evt', data: { amount: '1500.00' } });

@@ -17,11 +17,6 @@ import type { Tenant } from '../../lib/environment.ts';
 import { type PayoutAccountColumns, payoutAccountPart, payoutAccountSql } from '../bank-accounts/service.ts';
 import { type CustomerWithVerification, lockApprovedCustomer } from '../customers/service.ts';
 import { eventPart, eventsPart } from '../events/outbox.ts';
-import { pairOf, rateOrSandboxDefault } from '../exchange-rates/market.ts';
-import { UNIT_RATE } from '../exchange-rates/pricing.ts';
-import { type PricedConversion, priceAt, requireRate } from '../exchange-rates/quote.ts';
-import type { ExchangeRateRow } from '../exchange-rates/service.ts';
-import { useLockedQuote } from '../exchange-rates/service.ts';
 import type { Currency } from '../ledger/accounts.ts';
 import { formatCurrencyAmount, parseCurrencyAmount } from '../ledger/amounts.ts';
 import {
@@ -48,10 +43,15 @@ import {
   partnerFeePart,
   partnerFeeSql,
 } from '../partner-fees/service.ts';
+import { pairOf, rateOrSandboxDefault } from '../pricing/market.ts';
+import { UNIT_RATE } from '../pricing/pricing.ts';
+import { type PricedConversion, priceAt, requireRate } from '../pricing/quote.ts';
+import { currentRatePart, currentRateSql, type RateColumns } from '../pricing/rates-repo.ts';
+import type { ExchangeRateRow } from '../pricing/service.ts';
+import { useLockedQuote } from '../pricing/service.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { productionPayoutsConfigured, submitDuePayouts } from '../rails/pix/payout-submission.ts';
 import type { PixRails } from '../rails/pix/registry.ts';
-import { currentRatePart, currentRateSql, type RateColumns } from '../rates/service.ts';
 import { refuseHeld } from '../screening/service.ts';
 import { drawFromHoldings } from '../wallets/draw.ts';
 import { type CreationRequest, createdEvent, creationBatches } from './creation-batches.ts';

@@ -1,7 +1,7 @@
 import { formatDecimalTrimmed } from '../../core/decimal.ts';
 import { formatAmount } from '../../core/money.ts';
 import { formatCurrencyAmount, money } from '../ledger/amounts.ts';
-import { RATE_SCALE } from '../rates/convert.ts';
+import { RATE_SCALE } from '../pricing/pricing.ts';
 import type { TransactionRow } from './repo.ts';
 
 /**

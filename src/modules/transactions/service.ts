@@ -23,9 +23,6 @@ import {
   lockApprovedCustomer,
 } from '../customers/service.ts';
 import { eventPart, eventsPart } from '../events/outbox.ts';
-import { assertMinimum, platformFeeTerms } from '../exchange-rates/quote.ts';
-import type { ExchangeRateRow } from '../exchange-rates/service.ts';
-import { peekLockedQuoteAmount, useLockedQuote } from '../exchange-rates/service.ts';
 import { type GrantColumns, grantsPart, grantsSql, limitsFrom } from '../limits/in-force.ts';
 import {
   addUsagePart,
@@ -42,11 +39,14 @@ import {
   partnerFeePart,
   partnerFeeSql,
 } from '../partner-fees/service.ts';
+import { onRampFee } from '../pricing/pricing.ts';
+import { assertMinimum, platformFeeTerms } from '../pricing/quote.ts';
+import type { ExchangeRateRow } from '../pricing/service.ts';
+import { peekLockedQuoteAmount, useLockedQuote } from '../pricing/service.ts';
 import type { Blockchain } from '../rails/chains/networks.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { type ChargeRequest, derivedPixId, type PixRail, RailUnavailable } from '../rails/pix/rail.ts';
 import type { PixRails } from '../rails/pix/registry.ts';
-import { onRampFee } from '../rates/convert.ts';
 import { type ChainTransactionView, presentChainTransaction } from '../wallets/presenter.ts';
 import {
   type ChainTransactionRow,

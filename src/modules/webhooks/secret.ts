@@ -4,7 +4,8 @@
  * bound to its endpoint id, so only the signer can read it back and a ciphertext copied onto another
  * endpoint does not decrypt.
  */
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { aesGcmDecrypt, aesGcmEncrypt } from '../../lib/aes-gcm.ts';
 
 const FORMAT = 'v1';
 
@@ -12,24 +13,17 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
+/** `v1.<iv>.<ciphertext>.<tag>`, each part in base64url, the endpoint id as additional data. */
 export function encryptSecret(key: Buffer, secret: string, endpointId: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(endpointId, 'utf8'));
-  const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  const parts = [iv, ciphertext, cipher.getAuthTag()].map((part) => part.toString('base64url'));
-  return [FORMAT, ...parts].join('.');
+  const { iv, ciphertext, tag } = aesGcmEncrypt(key, secret, endpointId);
+  return [FORMAT, ...[iv, ciphertext, tag].map((part) => part.toString('base64url'))].join('.');
 }
 
 export function decryptSecret(key: Buffer, stored: string, endpointId: string): string {
   const [format, iv, ciphertext, tag] = stored.split('.');
   if (format !== FORMAT || !iv || !ciphertext || !tag) throw new Error('unknown signing secret format');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-  decipher.setAAD(Buffer.from(endpointId, 'utf8'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
-    'utf8',
-  );
+  const bytes = (part: string) => Buffer.from(part, 'base64url');
+  return aesGcmDecrypt(key, { iv: bytes(iv), ciphertext: bytes(ciphertext), tag: bytes(tag) }, endpointId);
 }
 
 const PREFIX = 'whsec_';

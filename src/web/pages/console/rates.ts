@@ -1,10 +1,10 @@
 /** Rates: the stablecoin-per-BRL rate in force for each pair, and setting a new one. */
 import { Type } from 'typebox';
 import type { AppContext } from '../../../context.ts';
+import { PAIRS } from '../../../core/currencies.ts';
 import { StringEnum } from '../../../http/schemas.ts';
 import { type Html, html } from '../../../lib/html.ts';
-import { PAIRS } from '../../../modules/rates/repo.ts';
-import { createRateService } from '../../../modules/rates/service.ts';
+import { createRateService } from '../../../modules/pricing/service.ts';
 import { webActor } from '../../../modules/web-users/service.ts';
 import { CsrfField, csrfField } from '../../kit/csrf.ts';
 import { dateTime, notice } from '../../kit/parts.ts';

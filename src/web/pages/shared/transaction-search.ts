@@ -3,6 +3,7 @@
  * query string, checked, turned into the transaction service's filter, and drawn as a search form.
  */
 import { Type } from 'typebox';
+import { CURRENCIES } from '../../../core/currencies.ts';
 import { AppError } from '../../../core/errors.ts';
 import { type Html, html } from '../../../lib/html.ts';
 import {
@@ -13,7 +14,7 @@ import {
 /** Ramps (on and off) and on-chain moves (transfers, deposits), with their statuses together. */
 export const TRANSACTION_TYPES = [...RAMP_TYPES, 'TRANSFER', 'DEPOSIT'] as const;
 export const TRANSACTION_STATUSES = [...RAMP_STATUSES, 'PROCESSING'] as const;
-export const TRANSACTION_CURRENCIES = ['BRL', 'USDC', 'USDT'] as const;
+export const TRANSACTION_CURRENCIES = CURRENCIES;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;

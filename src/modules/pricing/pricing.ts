@@ -7,11 +7,17 @@
  * - net = source − fees, so fees + net = source, always;
  * - target = net × base rate, rounded down to the target's scale: the customer never receives more
  *   than the rate gives, and the remainder stays with the conversion desk.
- * Rates are target units per source unit at scale 10.
+ * Rates are target units per source unit at scale 10. An on-ramp is the case BRL → stablecoin: its fee
+ * is basis points of the amount rounded half up to the cent plus the flat fee (`onRampFee`).
  */
+import { CURRENCY_SCALE, type Currency } from '../../core/currencies.ts';
 import { divRoundHalfUp, pow10 } from '../../core/decimal.ts';
-import { CURRENCY_SCALE, type Currency } from '../ledger/accounts.ts';
-import { RATE_SCALE } from '../rates/convert.ts';
+
+/** Digits after the point of a rate (target units per source unit). */
+export const RATE_SCALE = 10;
+/** Up to 8 digits before the point keeps every rate (scale 10) inside a bigint column. */
+export const RATE_INTEGER_DIGITS = 8;
+export const RATE_PATTERN = `^\\d{1,${RATE_INTEGER_DIGITS}}(\\.\\d{1,${RATE_SCALE}})?$`;
 
 export type FeeTerms = {
   basisPoints: number;
@@ -70,10 +76,28 @@ export type PricingInput = {
   partner: FeeTerms;
 };
 
+/**
+ * One party's fee on `source` units (before any minimum): basis points of the amount rounded half up to
+ * the unit, plus the flat BRL amount expressed in the source currency at `rateToBrl`.
+ */
+export function feeOn(
+  source: bigint,
+  currency: Currency,
+  terms: Pick<FeeTerms, 'basisPoints' | 'flat'>,
+  rateToBrl: bigint,
+): bigint {
+  return (
+    divRoundHalfUp(source * BigInt(terms.basisPoints), 10_000n) + brlInSource(terms.flat, currency, rateToBrl)
+  );
+}
+
+/** The fee on an on-ramp's BRL amount (cents): basis points rounded half up to the cent, plus the flat fee. */
+export function onRampFee(amount: bigint, terms: Pick<FeeTerms, 'basisPoints' | 'flat'>): bigint {
+  return feeOn(amount, 'BRL', terms, UNIT_RATE);
+}
+
 function fees(input: PricingInput, source: bigint): { platform: bigint; partner: bigint } {
-  const part = (terms: FeeTerms) =>
-    divRoundHalfUp(source * BigInt(terms.basisPoints), 10_000n) +
-    brlInSource(terms.flat, input.sourceCurrency, input.rateToBrl);
+  const part = (terms: FeeTerms) => feeOn(source, input.sourceCurrency, terms, input.rateToBrl);
   const minimum = brlInSource(input.platform.minimum, input.sourceCurrency, input.rateToBrl);
   const platform = part(input.platform);
   return { platform: platform > minimum ? platform : minimum, partner: part(input.partner) };

@@ -1,26 +1,67 @@
 /**
- * Quotes (PRODUCT.md, "Exchange rates"). FLOATING is indicative; LOCKED guarantees its figures until
- * `expiresAt` to the one on-ramp or off-ramp that names it: using one locks its row, refuses it when
- * used or expired, and marks it used in the transaction that creates the transaction.
+ * Pricing's public surface. Market rates: the operator sets the rate of a pair, audited, and the newest
+ * one is in force. Quotes (PRODUCT.md, "Exchange rates"): FLOATING is indicative; LOCKED guarantees its
+ * figures until `expiresAt` to the one on-ramp or off-ramp that names it: using one locks its row,
+ * refuses it when used or expired, and marks it used in the transaction that creates the transaction.
  */
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
-import { formatDecimalTrimmed } from '../../core/decimal.ts';
+import { type Currency, PAIRS, type Pair } from '../../core/currencies.ts';
+import { formatDecimalTrimmed, parseDecimal } from '../../core/decimal.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import type { Currency } from '../ledger/accounts.ts';
 import { money, parseCurrencyAmount } from '../ledger/amounts.ts';
-import { RATE_SCALE } from '../rates/convert.ts';
+import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
 import { pairOf } from './market.ts';
-import { effectiveRate } from './pricing.ts';
+import { effectiveRate, RATE_INTEGER_DIGITS, RATE_SCALE } from './pricing.ts';
 import { kindOf, priceConversion } from './quote.ts';
-import * as repo from './repo.ts';
+import * as repo from './quotes-repo.ts';
+import * as rates from './rates-repo.ts';
+
+export type RateView = { id: string; pair: Pair; rate: string; setBy: string; setAt: string };
+
+export const presentRate = (row: rates.RateRow): RateView => ({
+  id: row.id,
+  pair: row.pair,
+  rate: formatDecimalTrimmed(row.rate, RATE_SCALE),
+  setBy: row.set_by,
+  setAt: row.created_at.toISOString(),
+});
+
+export function createRateService(deps: { db: Database; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function set(actor: Actor, pair: Pair, rateText: string): Promise<RateView> {
+    const rate = parseDecimal(rateText, RATE_SCALE, RATE_INTEGER_DIGITS);
+    if (rate <= 0n) throw invalidField('/body/rate', 'must be greater than zero');
+    const row: rates.RateRow = { id: newId(), pair, rate, set_by: actorLabel(actor), created_at: clock() };
+    await db.transaction(async (tx) => {
+      const before = await rates.currentRate(tx, pair);
+      await rates.insertRate(tx, row);
+      await recordAudit(tx, {
+        actor,
+        action: 'rate.set',
+        resourceType: 'conversion_rate',
+        resourceId: row.id,
+        before: before ? { pair, rate: formatDecimalTrimmed(before.rate, RATE_SCALE) } : undefined,
+        after: { pair, rate: formatDecimalTrimmed(rate, RATE_SCALE) },
+        at: row.created_at,
+      });
+    });
+    return presentRate(row);
+  }
+
+  async function list(): Promise<{ data: RateView[] }> {
+    return { data: (await rates.currentRates(db)).map(presentRate) };
+  }
+
+  return { set, list };
+}
 
 export const TIME_LOCKS = { '30s': 30_000, '1m': 60_000, '5m': 300_000 } as const;
 export type TimeLock = keyof typeof TIME_LOCKS;
-export const QUOTE_PAIRS = ['BRL/USDC', 'BRL/USDT', 'USDC/BRL', 'USDT/BRL'] as const;
 
 export type CreateExchangeRateInput = {
   type: repo.ExchangeRateType;
@@ -77,8 +118,8 @@ export function createExchangeRateService(deps: { db: Database; clock: Clock; co
 
   async function create(tenant: Tenant, input: CreateExchangeRateInput): Promise<ExchangeRateView> {
     const pair = pairOf(input.sourceCurrency, input.targetCurrency);
-    if (!(QUOTE_PAIRS as readonly string[]).includes(pair)) {
-      throw invalidField('/body/targetCurrency', `${pair} is not a pair; pairs: ${QUOTE_PAIRS.join(', ')}`);
+    if (!(PAIRS as readonly string[]).includes(pair)) {
+      throw invalidField('/body/targetCurrency', `${pair} is not a pair; pairs: ${PAIRS.join(', ')}`);
     }
     if (input.type === 'FLOATING' && input.timeLock !== undefined) {
       throw invalidField('/body/timeLock', 'applies to LOCKED rates only');
@@ -209,4 +250,4 @@ export async function peekLockedQuoteAmount(
   return quote.source_amount;
 }
 
-export type { ExchangeRateRow } from './repo.ts';
+export type { ExchangeRateRow } from './quotes-repo.ts';

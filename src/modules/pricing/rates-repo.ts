@@ -1,8 +1,7 @@
+/** Market rates as the operator sets them (`conversion_rates`): the newest one for a pair is in force. */
+import type { Pair } from '../../core/currencies.ts';
 import type { StatementPart } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
-
-export const PAIRS = ['BRL/USDC', 'BRL/USDT', 'USDC/BRL', 'USDT/BRL'] as const;
-export type Pair = (typeof PAIRS)[number];
 
 export type RateRow = { id: string; pair: Pair; rate: bigint; set_by: string; created_at: Date };
 

@@ -1,6 +1,7 @@
+/** Quotes (`exchange_rates`): FLOATING or LOCKED, a LOCKED one used by at most one transaction. */
+import type { Currency } from '../../core/currencies.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
-import type { Currency } from '../ledger/accounts.ts';
 
 export type ExchangeRateType = 'FLOATING' | 'LOCKED';
 

@@ -3,8 +3,10 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { bearerSecurity, IdParams, problems } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
-import { CreateExchangeRateBody } from './schema.ts';
-import { createExchangeRateService } from './service.ts';
+import { CreateExchangeRateBody, Rate, SetRateBody } from './schema.ts';
+import { createExchangeRateService, createRateService } from './service.ts';
+
+const operatorSecurity = [{ operatorAuth: [] as string[] }];
 
 export const exchangeRateRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext;
@@ -49,5 +51,37 @@ export const exchangeRateRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => reply.code(201).send(await rates.create(request.tenant, request.body)),
+  );
+};
+
+export const rateOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const rates = createRateService(ctx);
+
+  app.post(
+    '/operator/rates',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'Set the market rate of a pair; quotes, on-ramps and off-ramps convert at the rate in force',
+        security: operatorSecurity,
+        body: SetRateBody,
+        response: { 201: Rate, ...problems(400, 401) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await rates.set(request.operator, request.body.pair, request.body.rate)),
+  );
+
+  app.get(
+    '/operator/rates',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'The rate in force for each pair that has one',
+        security: operatorSecurity,
+        response: { 200: Type.Object({ data: Type.Array(Rate) }), ...problems(401) },
+      },
+    },
+    async () => rates.list(),
   );
 };

@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
+import { CURRENCIES, PAIRS } from '../../core/currencies.ts';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.ts';
-import { LEDGER_CURRENCIES } from '../ledger/accounts.ts';
 import { ANY_AMOUNT_PATTERN } from '../ledger/amounts.ts';
+import { RATE_PATTERN } from './pricing.ts';
 import { TIME_LOCKS } from './service.ts';
 
-const Currency = (description: string) => StringEnum(LEDGER_CURRENCIES, { description });
+const Currency = (description: string) => StringEnum(CURRENCIES, { description });
 const TIME_LOCK_VALUES = Object.keys(TIME_LOCKS) as (keyof typeof TIME_LOCKS)[];
 
 export const Money = Type.Object({
@@ -55,4 +56,30 @@ export const ExchangeRateSchema = Type.Object(
     createdAt: DateTime(),
   },
   { $id: 'ExchangeRate' },
+);
+
+/** A market rate as the operator set it. */
+export const Rate = Type.Object({
+  id: Uuid(),
+  pair: StringEnum(PAIRS),
+  rate: Type.String({
+    description:
+      'Units of the target currency per 1 unit of the source currency (pair SOURCE/TARGET), exact decimal',
+    examples: ['0.1834'],
+  }),
+  setBy: Type.String(),
+  setAt: DateTime(),
+});
+
+export const SetRateBody = Type.Object(
+  {
+    pair: StringEnum(PAIRS),
+    rate: Type.String({
+      pattern: RATE_PATTERN,
+      description:
+        'Units of the target currency per 1 unit of the source: up to 8 digits and 10 decimals, above zero',
+      examples: ['0.1834'],
+    }),
+  },
+  { additionalProperties: false },
 );

@@ -3,11 +3,11 @@
  * operator has set none, the configured default, so that every sandbox flow completes on its own.
  */
 import type { MoneyOutConfig } from '../../config.ts';
+import type { Currency, Pair } from '../../core/currencies.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
-import type { Currency } from '../ledger/accounts.ts';
-import { currentRate, type Pair } from '../rates/service.ts';
 import { UNIT_RATE } from './pricing.ts';
+import { currentRate } from './rates-repo.ts';
 
 export const pairOf = (source: Currency, target: Currency): Pair => `${source}/${target}` as Pair;
 
