@@ -48,4 +48,4 @@ export function createRateService(deps: { db: Database; clock: Clock }) {
 }
 
 /** The rate in force for a pair, as settlement reads it within its transaction. */
-export { currentRate, currentRatePart, currentRateSql, type Pair, type RateColumns } from './repo.ts';
+export { currentRate, currentRateFact, type Pair } from './repo.ts';
