@@ -13,7 +13,7 @@ import { customerRequirements, type Requirement, requirementsOf } from '../kyb/s
 import { limitsInForce } from '../limits/in-force.ts';
 import { readLimitUsage } from '../limits/usage.ts';
 import { refuseHeld, screenSubject } from '../screening/service.ts';
-import { insertVerification } from '../verifications/service.ts';
+import { openVerification } from '../verifications/service.ts';
 import { emptyStatusReason } from '../verifications/state.ts';
 import { type CustomerAnswer, type LinkMinter, presentCustomerWithRequirements } from './presenter.ts';
 import * as repo from './repo.ts';
@@ -134,7 +134,7 @@ export function createCustomerService(deps: {
       // the transaction's value is the answer: it commits with the change (src/http/idempotency.ts)
       return await db.transaction(async (tx) => {
         await repo.insertCustomer(tx, customer);
-        await insertVerification(tx, verification);
+        await openVerification(tx, verification);
         await screenSubject(
           tx,
           {
