@@ -16,15 +16,10 @@ export type NewJournal = {
 };
 
 /**
- * The two INSERTs of a journal and its entries, as parts of the statement that writes the movement it
- * records. Refuses an unbalanced journal here already; the database checks it again when the
- * transaction commits.
+ * The two INSERTs of journals and their entries, as parts of the statement that writes the movements
+ * they record (a journal alone: a list of one). Refuses an unbalanced journal here already; the
+ * database checks it again when the transaction commits.
  */
-export function journalParts(journal: NewJournal, id: string = newId()): [StatementPart, StatementPart] {
-  return journalsParts([journal], [id]);
-}
-
-/** `journalParts` for several journals (of several movements written by one statement). */
 export function journalsParts(
   journals: readonly NewJournal[],
   ids: readonly string[] = journals.map(() => newId()),
@@ -68,10 +63,10 @@ export function journalsParts(
   ];
 }
 
-/** Posts a journal in the caller's transaction (see `journalParts`). */
+/** Posts a journal in the caller's transaction (see `journalsParts`). */
 export async function postJournal(db: Executor, journal: NewJournal): Promise<string> {
   const id = newId();
-  for (const part of journalParts(journal, id)) await db.query(part.text, part.params);
+  for (const part of journalsParts([journal], [id])) await db.query(part.text, part.params);
   return id;
 }
 
