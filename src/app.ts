@@ -17,7 +17,7 @@ import { registerIdempotency } from './http/idempotency.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { loggerOptions } from './http/logger.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './http/metrics.ts';
-import { readOutboxDepth } from './http/metrics-outbox.ts';
+import { readOutboxDepth } from './http/metrics-repo.ts';
 import { finishDocument, serversFor } from './http/openapi/document.ts';
 import { frameworkErrorHandler, registerProblemHandlers } from './http/problem.ts';
 import { registerRateLimit } from './http/rate-limit.ts';

@@ -56,7 +56,7 @@ import {
   releaseKey,
   type StoredAnswer,
   storeAnswer,
-} from './idempotency-store.ts';
+} from './idempotency-repo.ts';
 import { sendProblem } from './problem.ts';
 import { problems } from './schemas.ts';
 

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { Logger } from '../core/logger.ts';
 import { WORK_CHANNEL } from '../db/notify.ts';
-import { sweepIdempotencyKeys } from '../http/idempotency-store.ts';
+import { sweepIdempotencyKeys } from '../http/idempotency-repo.ts';
 import { submitDuePayouts } from '../modules/rails/pix/payout-submission.ts';
 import { pruneRequestLog } from '../modules/request-log/service.ts';
 import { runScreening } from '../modules/screening/runs.ts';
@@ -15,7 +15,7 @@ import { checkSubmitted, signQueued } from '../modules/wallets/sender.ts';
 import { watchChains } from '../modules/wallets/watcher.ts';
 import { sweepStaleSessions } from '../modules/web-users/sessions.ts';
 import { createDispatcher, type DispatcherDeps } from '../modules/webhooks/dispatcher.ts';
-import { eraseRetiredSecrets, purgeOldDeliveries } from '../modules/webhooks/retention.ts';
+import { eraseRetiredSecrets, purgeOldDeliveries } from '../modules/webhooks/retention-repo.ts';
 import { type Loop, type LoopOptions, startLoop, type WakeSignal, wakeSignal } from './loop.ts';
 
 export type { Logger };

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { combinedRead, combinedWrite, readAll, writeAll } from '../../src/db/one-statement.ts';
+import {
+  combinedFacts,
+  combinedRead,
+  combinedWrite,
+  readAll,
+  readEach,
+  readFact,
+  readOne,
+  writeAll,
+} from '../../src/db/one-statement.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -58,5 +67,43 @@ describe('several statements as one', () => {
       await tx.exec('ROLLBACK TO SAVEPOINT before_orphan');
       expect(await tx.query('SELECT id FROM parent_rows ORDER BY id')).toEqual([{ id: 1 }]);
     });
+  });
+
+  const doubled = readFact({
+    text: 'SELECT $1::int * 2 AS doubled',
+    types: ['int'],
+    params: (n: number) => [n],
+    decode: (row: { doubled?: number | null }) => row.doubled ?? null,
+  });
+  const labelled = readFact({
+    text: 'SELECT $2::text || $1::text AS label WHERE $1::text <> $3::text',
+    types: ['text', 'text', 'text'],
+    params: (read: { name: string; prefix: string }) => [read.name, read.prefix, 'none'],
+    decode: (row: { label?: string | null }) => row.label ?? null,
+  });
+
+  it("numbers each fact's placeholders into the columns of the inputs, one text for any number of inputs", () => {
+    const { text } = combinedFacts({ doubled, labelled });
+    expect(text).toMatch(/unnest\(\$1::int\[\], \$2::text\[\], \$3::text\[\], \$4::text\[\]\)/);
+    expect(text).toContain('(SELECT k.p1::int * 2 AS doubled)');
+    expect(text).toContain('(SELECT k.p3::text || k.p2::text AS label WHERE k.p2::text <> k.p4::text)');
+    expect(text).not.toMatch(/\$[5-9]/);
+  });
+
+  it("reads every fact for each input, in the inputs' order; a fact that finds nothing answers its empty row", async () => {
+    const facts = combinedFacts({ doubled, labelled });
+    expect(
+      await readEach(server.ctx.db, facts, [
+        { doubled: 1, labelled: { name: 'a', prefix: 'x-' } },
+        { doubled: 2, labelled: { name: 'none', prefix: 'x-' } },
+        { doubled: 3, labelled: { name: 'c', prefix: 'y-' } },
+      ]),
+    ).toEqual([
+      { doubled: 2, labelled: 'x-a' },
+      { doubled: 4, labelled: null },
+      { doubled: 6, labelled: 'y-c' },
+    ]);
+    expect(await readOne(server.ctx.db, labelled, { name: 'none', prefix: 'x-' })).toBeNull();
+    expect(await readOne(server.ctx.db, doubled, 21)).toBe(42);
   });
 });

@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_LOCK_LEASE_MS } from '../../src/http/idempotency-store.ts';
+import { IDEMPOTENCY_LOCK_LEASE_MS } from '../../src/http/idempotency-repo.ts';
 import { approvedCustomer } from '../helpers/factories.ts';
 import { type Client, client, startTestServer, type TestServer, usingPostgres } from '../helpers/server.ts';
 import { fund, totalOf } from '../wallets/support.ts';

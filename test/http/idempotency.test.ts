@@ -8,7 +8,7 @@ import {
   deleteExpiredKeys,
   IDEMPOTENCY_LOCK_LEASE_MS,
   IDEMPOTENCY_TTL_MS,
-} from '../../src/http/idempotency-store.ts';
+} from '../../src/http/idempotency-repo.ts';
 import { registerProblemHandlers } from '../../src/http/problem.ts';
 import { Problem } from '../../src/http/schemas.ts';
 import { validatorCompiler } from '../../src/http/validation.ts';

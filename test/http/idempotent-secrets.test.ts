@@ -4,7 +4,7 @@
  * is refused as a reused key (422) and the stored answer is erased.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SECRET_REPLAY_WINDOW_MS, sweepIdempotencyKeys } from '../../src/http/idempotency-store.ts';
+import { SECRET_REPLAY_WINDOW_MS, sweepIdempotencyKeys } from '../../src/http/idempotency-repo.ts';
 import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let offsetMs = 0;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOutboxDepth } from '../../src/http/metrics-outbox.ts';
+import { readOutboxDepth } from '../../src/http/metrics-repo.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, startTestServer, type TestServer, usingPostgres } from '../helpers/server.ts';
 

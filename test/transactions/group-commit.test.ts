@@ -267,7 +267,9 @@ describe('group commit of off-ramp creations', () => {
     expect(written.length).toBeLessThan(funded.length);
     // the batch that refused both wrote reserves for the others, each with its answer
     const refusing = watching.params.findIndex((values) =>
-      values.some((v) => Array.isArray(v?.[3]) && (v[3] as string[]).includes(requests[8]!.accountId)),
+      values.some((v) =>
+        v?.some((param) => Array.isArray(param) && (param as string[]).includes(requests[8]!.accountId)),
+      ),
     );
     expect(refusing).toBeGreaterThanOrEqual(0);
     const batch = watching.transactions[refusing]!;

@@ -17,7 +17,7 @@ import { recordEvent } from '../events/outbox.ts';
 import type { PartyRole, PartyType } from '../kyb/rules.ts';
 import { lockCustomerVerification, settleCustomer } from '../kyb/service.ts';
 import { screenSubject } from '../screening/service.ts';
-import { insertVerification } from '../verifications/service.ts';
+import { openVerification } from '../verifications/service.ts';
 import { emptyStatusReason } from '../verifications/state.ts';
 import { type PartyView, presentParty } from './presenter.ts';
 import * as repo from './repo.ts';
@@ -186,7 +186,7 @@ export function createAssociatedPartyService(deps: {
       let verificationId: string | null = null;
       if (input.type === 'INDIVIDUAL') {
         verificationId = newId();
-        await insertVerification(tx, {
+        await openVerification(tx, {
           id: verificationId,
           customer_id: customerId,
           associated_party_id: row.id,

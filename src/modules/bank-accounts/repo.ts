@@ -1,5 +1,5 @@
 import type { PageRequest } from '../../core/pagination.ts';
-import type { StatementPart } from '../../db/one-statement.ts';
+import { readFact } from '../../db/one-statement.ts';
 import { pageWindow } from '../../db/page-query.ts';
 import { keyedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
@@ -87,31 +87,40 @@ export function bankAccountReader(
   });
 }
 
-/**
- * What a payout needs of a live bank account, as a part of a combined read: columns `account_id`,
- * `account_customer_id`, `account_holder_status`, `account_holder_relationship` (null: none such).
- */
-export function payoutAccountPart(tenant: Tenant, id: string): StatementPart {
-  return { text: PAYOUT_ACCOUNT, params: [id, tenant.projectId, tenant.environment] };
-}
+/** What a payout needs of a live bank account of the tenant (null: none such). */
+export type PayoutAccount = {
+  id: string;
+  customerId: string;
+  holderStatus: BankAccountRow['holder_verification_status'];
+  holderRelationship: BankAccountRow['holder_relationship'];
+} | null;
 
-/** `payoutAccountPart`'s SELECT, of SQL expressions (placeholders, or columns of a batch). */
-export function payoutAccountSql(id: string, project: string, environment: string): string {
-  return `SELECT id AS account_id, customer_id AS account_customer_id,
-                  holder_verification_status AS account_holder_status,
-                  holder_relationship AS account_holder_relationship
-             FROM bank_accounts
-            WHERE id = ${id} AND project_id = ${project} AND environment = ${environment} AND deleted_at IS NULL`;
-}
-
-const PAYOUT_ACCOUNT = payoutAccountSql('$1', '$2', '$3');
-
-export type PayoutAccountColumns = {
+type PayoutAccountColumns = {
   account_id: string | null;
-  account_customer_id: string | null;
-  account_holder_status: BankAccountRow['holder_verification_status'] | null;
-  account_holder_relationship: BankAccountRow['holder_relationship'] | null;
+  account_customer_id: string;
+  account_holder_status: BankAccountRow['holder_verification_status'];
+  account_holder_relationship: BankAccountRow['holder_relationship'];
 };
+
+/** A live account of the tenant, by id, as a fact of a combined read. */
+export const payoutAccountFact = readFact({
+  text: `SELECT id AS account_id, customer_id AS account_customer_id,
+                holder_verification_status AS account_holder_status,
+                holder_relationship AS account_holder_relationship
+           FROM bank_accounts
+          WHERE id = $1 AND project_id = $2 AND environment = $3 AND deleted_at IS NULL`,
+  types: ['uuid', 'uuid', 'text'],
+  params: (read: { tenant: Tenant; id: string }) => [read.id, read.tenant.projectId, read.tenant.environment],
+  decode: (row: Partial<PayoutAccountColumns>): PayoutAccount =>
+    row.account_id === null || row.account_id === undefined
+      ? null
+      : {
+          id: row.account_id,
+          customerId: row.account_customer_id!,
+          holderStatus: row.account_holder_status!,
+          holderRelationship: row.account_holder_relationship!,
+        },
+});
 
 export async function listBankAccounts(
   db: Executor,

@@ -131,4 +131,5 @@ export function createBankAccountService(deps: {
   return { create, get, list, remove };
 }
 
-export { type PayoutAccountColumns, payoutAccountPart, payoutAccountSql } from './repo.ts';
+/** What an off-ramp reads of its payout account, with its other facts: by tenant and id. */
+export { type PayoutAccount, payoutAccountFact } from './repo.ts';

@@ -12,8 +12,8 @@ import { recordEvent } from '../events/outbox.ts';
 import { customerRequirements, type Requirement, requirementsOf } from '../kyb/service.ts';
 import { limitsInForce } from '../limits/in-force.ts';
 import { readLimitUsage } from '../limits/usage.ts';
-import { refuseHeld, screenSubject } from '../screening/service.ts';
-import { insertVerification } from '../verifications/service.ts';
+import { screenSubject } from '../screening/service.ts';
+import { openVerification } from '../verifications/service.ts';
 import { emptyStatusReason } from '../verifications/state.ts';
 import { type CustomerAnswer, type LinkMinter, presentCustomerWithRequirements } from './presenter.ts';
 import * as repo from './repo.ts';
@@ -134,7 +134,7 @@ export function createCustomerService(deps: {
       // the transaction's value is the answer: it commits with the change (src/http/idempotency.ts)
       return await db.transaction(async (tx) => {
         await repo.insertCustomer(tx, customer);
-        await insertVerification(tx, verification);
+        await openVerification(tx, verification);
         await screenSubject(
           tx,
           {
@@ -246,21 +246,6 @@ export {
   lockCustomer,
   lockCustomers,
 } from './repo.ts';
-
-/**
- * Locks a customer for a money movement (serialising it with every other movement of the customer):
- * 404 when the customer is not the tenant's, 409 `customer_not_approved` unless verification is APPROVED.
- */
-export async function lockApprovedCustomer(
-  tx: Executor,
-  tenant: Tenant,
-  id: string,
-  movements: string,
-): Promise<repo.CustomerWithVerification> {
-  const customer = approvedForMovements(await repo.lockCustomer(tx, tenant, id), movements);
-  await refuseHeld(tx, [customer.id]);
-  return customer;
-}
 
 /** The customer found (locked) for a money movement: 404 when none, 409 unless verification is APPROVED. */
 export function approvedForMovements(

@@ -1,4 +1,7 @@
+import type { EventType } from '../../core/event-types.ts';
+import { newId } from '../../core/ids.ts';
 import type { PageRequest } from '../../core/pagination.ts';
+import type { WriteFact } from '../../db/one-statement.ts';
 import { pageWindow } from '../../db/page-query.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
@@ -42,3 +45,39 @@ export async function listEvents(
   ]);
   return { rows, total: Number(count[0]!.n) };
 }
+
+export type NewEvent = {
+  tenant: Tenant;
+  type: EventType;
+  resourceType: string;
+  resourceId: string;
+  /** The resource exactly as the API answers it. */
+  data: unknown;
+  at: Date;
+};
+
+/**
+ * The INSERT of events, in order (each with its `id`, or a new one), as a part of the statement that
+ * writes the changes they report.
+ */
+export const insertEventsFact: WriteFact<NewEvent & { id?: string }> = {
+  text: `INSERT INTO events (id, project_id, environment, type, resource_type, resource_id, data, created_at)
+   SELECT e.id, e.project_id, e.environment, e.type, e.resource_type, e.resource_id, e.data, e.created_at
+     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::uuid[], $7::jsonb[],
+                 $8::timestamptz[]) WITH ORDINALITY
+          AS e(id, project_id, environment, type, resource_type, resource_id, data, created_at, position)
+    ORDER BY e.position`,
+  params: (events) => {
+    const column = <T>(pick: (event: NewEvent & { id?: string }) => T) => events.map(pick);
+    return [
+      column((event) => event.id ?? newId()),
+      column((event) => event.tenant.projectId),
+      column((event) => event.tenant.environment),
+      column((event) => event.type),
+      column((event) => event.resourceType),
+      column((event) => event.resourceId),
+      column((event) => JSON.stringify(event.data)),
+      column((event) => event.at),
+    ];
+  },
+};

@@ -1,5 +1,5 @@
 import { newId } from '../../core/ids.ts';
-import type { StatementPart } from '../../db/one-statement.ts';
+import { readFact, type StatementPart } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { Blockchain } from '../rails/chains/networks.ts';
@@ -16,15 +16,10 @@ export type NewJournal = {
 };
 
 /**
- * The two INSERTs of a journal and its entries, as parts of the statement that writes the movement it
- * records. Refuses an unbalanced journal here already; the database checks it again when the
- * transaction commits.
+ * The two INSERTs of journals and their entries, as parts of the statement that writes the movements
+ * they record (a journal alone: a list of one). Refuses an unbalanced journal here already; the
+ * database checks it again when the transaction commits.
  */
-export function journalParts(journal: NewJournal, id: string = newId()): [StatementPart, StatementPart] {
-  return journalsParts([journal], [id]);
-}
-
-/** `journalParts` for several journals (of several movements written by one statement). */
 export function journalsParts(
   journals: readonly NewJournal[],
   ids: readonly string[] = journals.map(() => newId()),
@@ -68,10 +63,10 @@ export function journalsParts(
   ];
 }
 
-/** Posts a journal in the caller's transaction (see `journalParts`). */
+/** Posts a journal in the caller's transaction (see `journalsParts`). */
 export async function postJournal(db: Executor, journal: NewJournal): Promise<string> {
   const id = newId();
-  for (const part of journalParts(journal, id)) await db.query(part.text, part.params);
+  for (const part of journalsParts([journal], [id])) await db.query(part.text, part.params);
   return id;
 }
 
@@ -131,3 +126,31 @@ export async function releaseEntries(db: Executor, transactionId: string): Promi
     ...(row.blockchain === null ? {} : { blockchain: row.blockchain }),
   }));
 }
+
+/** A customer's entries of one currency, account and chain, summed (what the platform owes on it). */
+export type HeldSum = { currency: Currency; account: string; blockchain: Blockchain | null; amount: bigint };
+
+type HoldingsColumns = {
+  holding_currencies: Currency[] | null;
+  holding_accounts: string[] | null;
+  holding_chains: (Blockchain | null)[] | null;
+  holding_amounts: string[] | null;
+};
+
+/** A customer's entries summed per currency, account and chain, as a fact of a combined read. */
+export const holdingsFact = readFact({
+  text: `SELECT array_agg(h.currency) AS holding_currencies, array_agg(h.account) AS holding_accounts,
+                array_agg(h.blockchain) AS holding_chains, array_agg(h.amount) AS holding_amounts
+           FROM (SELECT currency, account, blockchain, (-sum(amount))::text AS amount FROM ledger_entries
+                  WHERE customer_id = $1
+                  GROUP BY currency, account, blockchain) AS h`,
+  types: ['uuid'],
+  params: (customerId: string) => [customerId],
+  decode: (row: Partial<HoldingsColumns>): HeldSum[] =>
+    (row.holding_currencies ?? []).map((currency, index) => ({
+      currency,
+      account: row.holding_accounts![index]!,
+      blockchain: row.holding_chains![index] ?? null,
+      amount: BigInt(row.holding_amounts![index]!),
+    })),
+});

@@ -8,18 +8,17 @@
  * others), and a release later puts each part back on its own chain.
  *
  * Two ways to run it: `reserveBalance` reads the balance and posts the journal, statement by statement;
- * a creation that writes everything in one statement reads `holdingsPart` with its other facts after the
- * lock, then adds the parts of `reservationJournal`'s journal (`journalParts`) to its write.
+ * a creation that writes everything in one statement reads `holdingsFact` with its other facts after the
+ * lock, then adds the parts of `reservationJournal`'s journal (`journalsParts`) to its write.
  */
 import { AppError } from '../../core/errors.ts';
-import type { StatementPart } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { Blockchain } from '../rails/chains/networks.ts';
 import type { Account, Currency, Entry, JournalKind } from './accounts.ts';
 import { formatCurrencyAmount } from './amounts.ts';
 import { reserved } from './off-ramp-postings.ts';
-import { customerBalance, type NewJournal, postJournal } from './repo.ts';
+import { customerBalance, type HeldSum, type NewJournal, postJournal } from './repo.ts';
 
 export type Draws = readonly { blockchain: Blockchain; amount: bigint }[];
 
@@ -39,50 +38,29 @@ export type Reservation = {
 /** What a customer holds of one currency: the balance, and (a stablecoin) how it lies on each chain. */
 export type Holdings = { balance: bigint; wallets: { blockchain: Blockchain; amount: bigint }[] };
 
-/**
- * A customer's entries summed per currency, account and chain, as a part of a combined read: columns
- * `holding_currencies`, `holding_accounts`, `holding_chains`, `holding_amounts` (arrays, null when the
- * customer has no entries).
- */
-export function holdingsPart(customerId: string): StatementPart {
-  return { text: HOLDINGS, params: [customerId] };
-}
-
-/** `holdingsPart`'s SELECT for customer `customer` (an SQL expression: a placeholder, or a batch's column). */
-export function holdingsSql(customer: string): string {
-  return `SELECT array_agg(h.currency) AS holding_currencies, array_agg(h.account) AS holding_accounts,
-                  array_agg(h.blockchain) AS holding_chains, array_agg(h.amount) AS holding_amounts
-             FROM (SELECT currency, account, blockchain, (-sum(amount))::text AS amount FROM ledger_entries
-                    WHERE customer_id = ${customer}
-                    GROUP BY currency, account, blockchain) AS h`;
-}
-
-const HOLDINGS = holdingsSql('$1');
-
-export type HoldingsColumns = {
-  holding_currencies: Currency[] | null;
-  holding_accounts: string[] | null;
-  holding_chains: (Blockchain | null)[] | null;
-  holding_amounts: string[] | null;
-};
+/** What a creation reads of the customer's holdings, with its other facts: by the customer's id. */
+export { holdingsFact } from './repo.ts';
 
 /**
- * What the customer holds of `currency`, from `holdingsPart`'s columns: the balance (every entry of the
+ * What the customer holds of `currency`, from `holdingsFact`'s sums: the balance (every entry of the
  * customer in that currency, as `customerBalance`), and its wallets per chain (wallet entries without a
  * chain count on `defaultChain`, as `walletBalances`).
  */
-export function holdingsFrom(row: HoldingsColumns, currency: Currency, defaultChain: Blockchain): Holdings {
+export function holdingsFrom(
+  sums: readonly HeldSum[],
+  currency: Currency,
+  defaultChain: Blockchain,
+): Holdings {
   let balance = 0n;
   const wallets = new Map<Blockchain, bigint>();
-  (row.holding_currencies ?? []).forEach((held, index) => {
-    if (held !== currency) return;
-    const amount = BigInt(row.holding_amounts![index]!);
-    balance += amount;
-    if (row.holding_accounts![index] === 'CUSTOMER_WALLET') {
-      const chain = row.holding_chains![index] ?? defaultChain;
-      wallets.set(chain, (wallets.get(chain) ?? 0n) + amount);
+  for (const held of sums) {
+    if (held.currency !== currency) continue;
+    balance += held.amount;
+    if (held.account === 'CUSTOMER_WALLET') {
+      const chain = held.blockchain ?? defaultChain;
+      wallets.set(chain, (wallets.get(chain) ?? 0n) + held.amount);
     }
-  });
+  }
   return { balance, wallets: [...wallets].map(([blockchain, amount]) => ({ blockchain, amount })) };
 }
 

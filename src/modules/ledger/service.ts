@@ -4,7 +4,6 @@
  */
 export {
   customerBalances,
-  journalParts,
   journalsParts,
   type NewJournal,
   postJournal,

@@ -1,4 +1,4 @@
-import type { StatementPart } from '../../db/one-statement.ts';
+import { readFact } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 
 export const FEE_TRANSACTION_TYPES = ['ON_RAMP', 'OFF_RAMP'] as const;
@@ -43,18 +43,19 @@ export async function listPartnerFees(db: Executor, projectId: string): Promise<
   );
 }
 
-/**
- * The partner's terms of project `project` for type `type` (SQL expressions: placeholders, or columns of
- * a batch): columns `partner_fee_bps`, `partner_fee_flat`.
- */
-export function partnerFeeSql(project: string, type: string): string {
-  return `SELECT basis_points AS partner_fee_bps, flat AS partner_fee_flat FROM partner_fees
-            WHERE project_id = ${project} AND transaction_type = ${type}`;
-}
+export type PartnerFeeTerms = { basisPoints: number; flat: bigint };
+export const NO_PARTNER_FEE: PartnerFeeTerms = { basisPoints: 0, flat: 0n };
 
-const PARTNER_FEE = partnerFeeSql('$1', '$2');
+type TermsColumns = { partner_fee_bps: number | null; partner_fee_flat: bigint | null };
 
-/** The partner's terms for a type, as a part of a combined read: `partner_fee_bps`, `partner_fee_flat`. */
-export function partnerFeePart(projectId: string, type: FeeTransactionType): StatementPart {
-  return { text: PARTNER_FEE, params: [projectId, type] };
-}
+/** The partner's terms of a project for a type (none set: no partner fee), as a fact of a combined read. */
+export const partnerFeeFact = readFact({
+  text: `SELECT basis_points AS partner_fee_bps, flat AS partner_fee_flat FROM partner_fees
+          WHERE project_id = $1 AND transaction_type = $2`,
+  types: ['uuid', 'text'],
+  params: (read: { projectId: string; type: FeeTransactionType }) => [read.projectId, read.type],
+  decode: (row: Partial<TermsColumns>): PartnerFeeTerms =>
+    row.partner_fee_bps === null || row.partner_fee_bps === undefined
+      ? NO_PARTNER_FEE
+      : { basisPoints: row.partner_fee_bps, flat: row.partner_fee_flat! },
+});

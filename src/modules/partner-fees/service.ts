@@ -7,21 +7,18 @@
 import type { Clock } from '../../core/clock.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { AMOUNT_PATTERN, formatAmount, parseAmount } from '../../core/money.ts';
+import { readOne } from '../../db/one-statement.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
 import { findProject } from '../projects/service.ts';
 import * as repo from './repo.ts';
 
-export type PartnerFeeTerms = { basisPoints: number; flat: bigint };
-export const NO_PARTNER_FEE: PartnerFeeTerms = { basisPoints: 0, flat: 0n };
-
 export async function partnerFeeTerms(
   db: Executor,
   projectId: string,
   type: repo.FeeTransactionType,
-): Promise<PartnerFeeTerms> {
-  const row = await repo.findPartnerFee(db, projectId, type);
-  return row ? { basisPoints: row.basis_points, flat: row.flat } : NO_PARTNER_FEE;
+): Promise<repo.PartnerFeeTerms> {
+  return readOne(db, repo.partnerFeeFact, { projectId, type });
 }
 
 /** The highest partner fee in basis points (50%). */
@@ -47,15 +44,8 @@ function checkTerms(input: { transactionType: string; bps: number; flat: string 
   if (errors.length > 0) throw new AppError('invalid_request', 'The partner fee is invalid', { errors });
 }
 
-export { partnerFeePart, partnerFeeSql } from './repo.ts';
-
-export type PartnerFeeColumns = { partner_fee_bps: number | null; partner_fee_flat: bigint | null };
-
-/** The terms from the columns of `partnerFeePart` (none set: no partner fee). */
-export const partnerFeeFrom = (row: PartnerFeeColumns): PartnerFeeTerms =>
-  row.partner_fee_bps === null
-    ? NO_PARTNER_FEE
-    : { basisPoints: row.partner_fee_bps, flat: row.partner_fee_flat! };
+/** What a creation reads of the partner's terms, with its other facts: by project and type. */
+export { NO_PARTNER_FEE, type PartnerFeeTerms, partnerFeeFact } from './repo.ts';
 
 export type PartnerFeeView = {
   transactionType: repo.FeeTransactionType;

@@ -1,6 +1,6 @@
 /** Market rates as the operator sets them (`conversion_rates`): the newest one for a pair is in force. */
 import type { Pair } from '../../core/currencies.ts';
-import type { StatementPart } from '../../db/one-statement.ts';
+import { readFact } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 
 export type RateRow = { id: string; pair: Pair; rate: bigint; set_by: string; created_at: Date };
@@ -22,19 +22,13 @@ export async function currentRate(db: Executor, pair: Pair): Promise<RateRow | u
   return rows[0];
 }
 
-/** The rate in force for a pair as a part of a combined read: column `rate_in_force` (null: none set). */
-export function currentRatePart(pair: Pair | null): StatementPart {
-  return { text: CURRENT_RATE, params: [pair] };
-}
-
-/** `currentRatePart`'s SELECT for the pair `pair` (an SQL expression: a placeholder, or a batch's column). */
-export function currentRateSql(pair: string): string {
-  return `SELECT rate AS rate_in_force FROM conversion_rates WHERE pair = ${pair} ORDER BY created_at DESC, id DESC LIMIT 1`;
-}
-
-const CURRENT_RATE = currentRateSql('$1');
-
-export type RateColumns = { rate_in_force: bigint | null };
+/** The rate in force for a pair (null: none set, or no pair asked), as a fact of a combined read. */
+export const currentRateFact = readFact({
+  text: 'SELECT rate AS rate_in_force FROM conversion_rates WHERE pair = $1 ORDER BY created_at DESC, id DESC LIMIT 1',
+  types: ['text'],
+  params: (pair: Pair | null) => [pair],
+  decode: (row: { rate_in_force?: bigint | null }): bigint | null => row.rate_in_force ?? null,
+});
 
 export async function currentRates(db: Executor): Promise<RateRow[]> {
   return db.query<RateRow>(

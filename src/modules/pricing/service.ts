@@ -251,3 +251,4 @@ export async function peekLockedQuoteAmount(
 }
 
 export type { ExchangeRateRow } from './quotes-repo.ts';
+export { currentRateFact } from './rates-repo.ts';

@@ -38,7 +38,7 @@ function exceeded(limit: LimitName, amount: bigint, max: bigint, used: bigint | 
 /**
  * Refuses `amount` when it exceeds the single limit, or would take the day's or the month's usage past
  * its limit. `usage` must have been read under the customer's row lock, in the transaction that then
- * adds the amount to it (`addUsagePart`).
+ * adds the amount to it (`addUsageFact`).
  */
 export function assertWithinLimits(limits: LimitSet, usage: Usage, amount: bigint): void {
   if (amount > limits.single) throw exceeded('single', amount, limits.single, null);

@@ -11,50 +11,30 @@ import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { currentBeforeCommit } from '../../db/commit-hooks.ts';
-import { combinedReadEach, readAll, readEach, writeAll } from '../../db/one-statement.ts';
-import type { Database, Executor } from '../../db/types.ts';
+import { type AnswersOf, combinedFacts, writing } from '../../db/one-statement.ts';
+import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { type PayoutAccountColumns, payoutAccountPart, payoutAccountSql } from '../bank-accounts/service.ts';
-import { type CustomerWithVerification, lockApprovedCustomer } from '../customers/service.ts';
-import { eventPart, eventsPart } from '../events/outbox.ts';
+import { type PayoutAccount, payoutAccountFact } from '../bank-accounts/service.ts';
+import type { CustomerWithVerification } from '../customers/service.ts';
+import { insertEventsFact } from '../events/outbox.ts';
 import type { Currency } from '../ledger/accounts.ts';
 import { formatCurrencyAmount, parseCurrencyAmount } from '../ledger/amounts.ts';
-import {
-  type HoldingsColumns,
-  holdingsFrom,
-  holdingsPart,
-  holdingsSql,
-  reservationJournal,
-} from '../ledger/reserve.ts';
-import { journalParts, journalsParts, type NewJournal } from '../ledger/service.ts';
-import { type GrantColumns, grantsPart, grantsSql, limitsFrom } from '../limits/in-force.ts';
-import {
-  addUsagePart,
-  addUsagesPart,
-  periods,
-  type UsageColumns,
-  usageFrom,
-  usagePart,
-  usageSql,
-} from '../limits/usage.ts';
-import {
-  type PartnerFeeColumns,
-  partnerFeeFrom,
-  partnerFeePart,
-  partnerFeeSql,
-} from '../partner-fees/service.ts';
+import { holdingsFact, holdingsFrom, reservationJournal } from '../ledger/reserve.ts';
+import { journalsParts, type NewJournal } from '../ledger/service.ts';
+import { grantsFact, limitsFrom } from '../limits/in-force.ts';
+import { addUsageFact, usageAdded, usageAt, usageFact } from '../limits/usage.ts';
+import { partnerFeeFact } from '../partner-fees/service.ts';
 import { pairOf, rateOrSandboxDefault } from '../pricing/market.ts';
 import { UNIT_RATE } from '../pricing/pricing.ts';
 import { type PricedConversion, priceAt, requireRate } from '../pricing/quote.ts';
-import { currentRatePart, currentRateSql, type RateColumns } from '../pricing/rates-repo.ts';
 import type { ExchangeRateRow } from '../pricing/service.ts';
-import { useLockedQuote } from '../pricing/service.ts';
+import { currentRateFact, useLockedQuote } from '../pricing/service.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { productionPayoutsConfigured, submitDuePayouts } from '../rails/pix/payout-submission.ts';
 import type { PixRails } from '../rails/pix/registry.ts';
 import { refuseHeld } from '../screening/service.ts';
 import { drawFromHoldings } from '../wallets/draw.ts';
-import { type CreationRequest, createdEvent, creationBatches } from './creation-batches.ts';
+import { type Approved, type CreationRequest, createdEvent, creationBatches } from './creation-batches.ts';
 import { assertWithinLimits } from './limits.ts';
 import { offRampPayoutKey } from './off-ramp-settlement.ts';
 import type { OffRampPurpose } from './off-ramp-state.ts';
@@ -137,13 +117,6 @@ type OffRampRequest = CreationRequest & {
   requested: { currency: Currency; amount: bigint } | null;
 };
 
-type OffRampFacts = PayoutAccountColumns &
-  RateColumns &
-  PartnerFeeColumns &
-  GrantColumns &
-  UsageColumns &
-  HoldingsColumns;
-
 type Decided = { row: repo.TransactionRow; view: TransactionView; reserve: NewJournal };
 
 /** The pair whose rate prices a stablecoin payout; none for BRL or a LOCKED quote. */
@@ -151,42 +124,20 @@ const pairFor = (requested: OffRampRequest['requested']) =>
   requested && requested.currency !== 'BRL' ? pairOf(requested.currency, 'BRL') : null;
 
 /**
- * What the creations of a batch decide on, one row per request in the order given (customers distinct,
- * each locked): the payout account, the rate in force, the partner fee, the limits granted, the usage
- * of the day and month of `at`, and the customer's holdings.
+ * What the creations of a batch decide on, one answer per request in the order given (customers
+ * distinct, each locked): the payout account, the rate in force, the partner fee, the limits granted,
+ * the usage of the day and month of the creation, and the customer's holdings.
  */
-const OFF_RAMP_FACTS = combinedReadEach(
-  [
-    ['customer_id', 'uuid'],
-    ['project_id', 'uuid'],
-    ['environment', 'text'],
-    ['bank_account_id', 'uuid'],
-    ['pair', 'text'],
-  ],
-  [
-    payoutAccountSql('k.bank_account_id', 'k.project_id', 'k.environment'),
-    currentRateSql('k.pair'),
-    partnerFeeSql('k.project_id', "'OFF_RAMP'"),
-    grantsSql('k.customer_id'),
-    usageSql('k.customer_id', '$6::date', '$7::date'),
-    holdingsSql('k.customer_id'),
-  ],
-);
+const OFF_RAMP_FACTS = combinedFacts({
+  account: payoutAccountFact,
+  rate: currentRateFact,
+  partnerFee: partnerFeeFact,
+  grants: grantsFact,
+  usage: usageFact,
+  holdings: holdingsFact,
+});
 
-function readOffRampFacts(
-  tx: Executor,
-  requests: readonly OffRampRequest[],
-  at: Date,
-): Promise<OffRampFacts[]> {
-  return readEach<OffRampFacts>(tx, OFF_RAMP_FACTS, [
-    requests.map((r) => r.input.customerId),
-    requests.map((r) => r.tenant.projectId),
-    requests.map((r) => r.tenant.environment),
-    requests.map((r) => r.input.bankAccountId),
-    requests.map((r) => pairFor(r.requested)),
-    ...periods(at),
-  ]);
-}
+type OffRampFacts = AnswersOf<typeof OFF_RAMP_FACTS.facts>;
 
 export function createOffRampService(deps: {
   db: Database;
@@ -197,21 +148,21 @@ export function createOffRampService(deps: {
 }) {
   const { db, clock, config, chains } = deps;
 
-  function payoutAccount(input: CreateOffRampInput, customerId: string, facts: PayoutAccountColumns) {
-    if (facts.account_id === null || facts.account_customer_id !== customerId) throw notFound('Bank account');
-    if (facts.account_holder_status !== 'APPROVED') {
+  function payoutAccount(input: CreateOffRampInput, customerId: string, account: PayoutAccount) {
+    if (account === null || account.customerId !== customerId) throw notFound('Bank account');
+    if (account.holderStatus !== 'APPROVED') {
       throw new AppError(
         'bank_account_not_verified',
-        `The bank account's holder verification is ${facts.account_holder_status}; payouts need it APPROVED`,
+        `The bank account's holder verification is ${account.holderStatus}; payouts need it APPROVED`,
       );
     }
-    if (input.purpose === 'PERSONAL_ACCOUNT' && facts.account_holder_relationship !== 'SELF') {
+    if (input.purpose === 'PERSONAL_ACCOUNT' && account.holderRelationship !== 'SELF') {
       throw invalidField(
         '/body/purpose',
         'PERSONAL_ACCOUNT pays out only to an account of the customer (SELF)',
       );
     }
-    return facts.account_id;
+    return account.id;
   }
 
   /**
@@ -227,7 +178,7 @@ export function createOffRampService(deps: {
     now: Date,
   ): Decided {
     const { tenant, input, requested } = request;
-    const accountId = payoutAccount(input, customer.id, facts);
+    const accountId = payoutAccount(input, customer.id, facts.account);
     let figures: Figures;
     let partner = { basisPoints: 0, flat: 0n };
     if (quote === null) {
@@ -238,12 +189,7 @@ export function createOffRampService(deps: {
           ? UNIT_RATE
           : requireRate(
               pair,
-              rateOrSandboxDefault(
-                facts.rate_in_force,
-                tenant.environment,
-                pair,
-                config.moneyOut.sandboxRates,
-              ),
+              rateOrSandboxDefault(facts.rate, tenant.environment, pair, config.moneyOut.sandboxRates),
             );
       const priced = priceAt(
         config,
@@ -255,7 +201,7 @@ export function createOffRampService(deps: {
           pointer: '/body/sourceAmount',
         },
         baseRate,
-        partnerFeeFrom(facts),
+        facts.partnerFee,
       );
       figures = priced;
       partner = priced.partnerTerms;
@@ -264,8 +210,8 @@ export function createOffRampService(deps: {
       figures = figuresOfQuote(quote);
     }
     assertWithinLimits(
-      limitsFrom(facts, config.defaultLimits[customer.type]),
-      usageFrom(facts),
+      limitsFrom(facts.grants, config.defaultLimits[customer.type]),
+      facts.usage,
       figures.limitAmountBrl,
     );
     const row: repo.TransactionRow = {
@@ -318,7 +264,7 @@ export function createOffRampService(deps: {
       updated_at: now,
     };
     const currency = figures.sourceCurrency;
-    const holdings = holdingsFrom(facts, currency, chains.config.defaultChain);
+    const holdings = holdingsFrom(facts.holdings, currency, chains.config.defaultChain);
     const reserve = reservationJournal(
       {
         tenant,
@@ -340,65 +286,53 @@ export function createOffRampService(deps: {
     return { row, view: presentTransaction(row), reserve };
   }
 
-  /** One creation in a transaction of its own (with a LOCKED quote, or when its batch failed). */
-  async function createOne(request: OffRampRequest): Promise<TransactionView> {
-    const { tenant, input } = request;
-    return db.transaction(async (tx) => {
-      const customer = await lockApprovedCustomer(tx, tenant, input.customerId, 'off-ramps');
-      await refuseHeld(tx, [], [input.bankAccountId]);
-      const now = clock();
-      // Everything else the creation decides on, in one statement after the lock: it sees every
-      // creation and reserve committed before the lock was granted.
-      const facts = await readAll<OffRampFacts>(tx, [
-        payoutAccountPart(tenant, input.bankAccountId),
-        currentRatePart(pairFor(request.requested)),
-        partnerFeePart(tenant.projectId, 'OFF_RAMP'),
-        grantsPart(customer.id),
-        usagePart(customer.id, now),
-        holdingsPart(customer.id),
-      ]);
-      // an unknown account is refused before a quote is looked at
-      payoutAccount(input, customer.id, facts);
-      const quote =
-        request.requested === null
-          ? await useLockedQuote(tx, tenant, input.exchangeRateId!, { direction: 'OFF_RAMP' }, now)
-          : null;
-      const decided = decide(request, customer, facts, quote, now);
-      // the transaction, its BRL value added to the limit usage, the reserve's journal and the event:
-      // one statement
-      await writeAll(tx, [
-        repo.insertTransactionPart(decided.row),
-        addUsagePart(customer.id, decided.row.limit_amount_brl, now),
-        ...journalParts(decided.reserve),
-        eventPart(createdEvent(decided.row, decided.view)),
-      ]);
-      return decided.view;
-    });
-  }
-
   // concurrent creations of different customers, in one transaction (creation-batches.ts)
-  const batches = creationBatches({
+  const creations = creationBatches({
     db,
     clock,
     movements: 'off-ramps',
-    read: (tx, approved, now) =>
-      readOffRampFacts(
-        tx,
-        approved.map(({ request }) => request),
-        now,
-      ),
-    decide: (request: OffRampRequest, customer, facts, now) => decide(request, customer, facts, null, now),
-    write: (tx, accepted, now) =>
-      writeAll(tx, [
-        repo.insertTransactionsPart(accepted.map(({ row }) => row)),
-        addUsagesPart(
-          accepted.map(({ row }) => ({ customerId: row.customer_id, brlCents: row.limit_amount_brl })),
+    facts: OFF_RAMP_FACTS,
+    inputs: ({ request, customer }: Approved<OffRampRequest>, now) => ({
+      account: { tenant: request.tenant, id: request.input.bankAccountId },
+      rate: pairFor(request.requested),
+      partnerFee: { projectId: request.tenant.projectId, type: 'OFF_RAMP' as const },
+      grants: customer.id,
+      usage: usageAt(customer.id, now),
+      holdings: customer.id,
+    }),
+    decide: async (tx, request: OffRampRequest, customer, facts, now) => {
+      let quote: ExchangeRateRow | null = null;
+      if (request.requested === null) {
+        // an unknown account is refused before a quote is looked at; a LOCKED quote is used up in its
+        // creation's own transaction (the creation runs alone)
+        payoutAccount(request.input, customer.id, facts.account);
+        quote = await useLockedQuote(
+          tx,
+          request.tenant,
+          request.input.exchangeRateId!,
+          { direction: 'OFF_RAMP' },
           now,
-        ),
-        ...journalsParts(accepted.map(({ reserve }) => reserve)),
-        eventsPart(accepted.map(({ row, view }) => createdEvent(row, view))),
-      ]),
-    createOne,
+        );
+      }
+      return decide(request, customer, facts, quote, now);
+    },
+    // the transactions, their BRL values added to the limit usage, the reserves' journals and the
+    // events: one statement
+    writes: (accepted, now) => [
+      writing(
+        repo.insertTransactionsFact,
+        accepted.map(({ row }) => row),
+      ),
+      writing(
+        addUsageFact,
+        accepted.map(({ row }) => usageAdded(row.customer_id, row.limit_amount_brl, now)),
+      ),
+      ...journalsParts(accepted.map(({ reserve }) => reserve)),
+      writing(
+        insertEventsFact,
+        accepted.map(({ row, view }) => createdEvent(row, view)),
+      ),
+    ],
   });
 
   async function create(tenant: Tenant, input: CreateOffRampInput): Promise<TransactionView> {
@@ -410,8 +344,8 @@ export function createOffRampService(deps: {
       );
     }
     const request: OffRampRequest = { tenant, input, requested, beforeCommit: currentBeforeCommit() };
-    // a LOCKED quote is used up by its creation's own statement
-    const view = requested === null ? await createOne(request) : await batches.submit(request);
+    // a LOCKED quote is used up by its creation's own transaction
+    const view = requested === null ? await creations.alone(request) : await creations.submit(request);
     // The settlement and payout workers carry every off-ramp on (and finish it if this process stops);
     // in the sandbox, where the rail answers at once, this process starts right away so that the
     // simulated payout completes within moments.

@@ -1,5 +1,5 @@
 import type { FailureCode } from '../../core/failure-codes.ts';
-import type { StatementPart } from '../../db/one-statement.ts';
+import type { WriteFact } from '../../db/one-statement.ts';
 import { batchedPages, type Page, queryPage } from '../../db/page-query.ts';
 import { keyedReads } from '../../db/read-batches.ts';
 import {
@@ -93,77 +93,17 @@ const COLUMNS = `id, customer_id, project_id, environment, type, status, currenc
   refund_amount, refund_failure_reason, refund_updated_at,
   blockchain, chain_send_id, transaction_hash, block_explorer_url, failure_code`;
 
-/** The INSERT of a new transaction, as a part of the statement that writes everything its creation writes. */
 /**
- * The INSERT of several new transactions, as a part of the statement that writes their creations: the
- * rows travel as one JSON array (amounts as strings, instants in ISO 8601), whatever their number.
+ * The INSERT of new transactions, as a part of the statement that writes their creations: the rows
+ * travel as one JSON array (amounts as strings, instants in ISO 8601), whatever their number.
  */
-export function insertTransactionsPart(rows: readonly TransactionRow[]): StatementPart {
-  return {
-    text: `INSERT INTO transactions (${COLUMNS})
-     SELECT ${COLUMNS} FROM jsonb_populate_recordset(NULL::transactions, $1::jsonb)`,
-    params: [JSON.stringify(rows, (_, value) => (typeof value === 'bigint' ? value.toString() : value))],
-  };
-}
-
-export function insertTransactionPart(row: TransactionRow): StatementPart {
-  return {
-    text: `INSERT INTO transactions (${COLUMNS})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-             $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40,
-             $41, $42, $43, $44, $45, $46, $47, $48)`,
-    params: [
-      row.id,
-      row.customer_id,
-      row.project_id,
-      row.environment,
-      row.type,
-      row.status,
-      row.currency,
-      row.amount,
-      row.target_currency,
-      row.rail,
-      row.pix_txid,
-      row.br_code,
-      row.expires_at,
-      row.fee_basis_points,
-      row.fee_flat,
-      row.deposit_amount,
-      row.deposit_end_to_end_id,
-      row.deposited_at,
-      row.rate,
-      row.fee,
-      row.net_amount,
-      row.target_amount,
-      row.failure_reason,
-      JSON.stringify(row.timeline),
-      row.created_at,
-      row.updated_at,
-      row.fee_minimum,
-      row.partner_fee_basis_points,
-      row.partner_fee_flat,
-      row.platform_fee,
-      row.partner_fee,
-      row.limit_amount_brl,
-      row.exchange_rate_id,
-      row.bank_account_id,
-      row.purpose,
-      row.memo,
-      row.metadata === null ? null : JSON.stringify(row.metadata),
-      row.end_to_end_id,
-      row.return_reason,
-      row.refund_status,
-      row.refund_amount,
-      row.refund_failure_reason,
-      row.refund_updated_at,
-      row.blockchain,
-      row.chain_send_id,
-      row.transaction_hash,
-      row.block_explorer_url,
-      row.failure_code ?? null,
-    ],
-  };
-}
+export const insertTransactionsFact: WriteFact<TransactionRow> = {
+  text: `INSERT INTO transactions (${COLUMNS})
+   SELECT ${COLUMNS} FROM jsonb_populate_recordset(NULL::transactions, $1::jsonb)`,
+  params: (rows) => [
+    JSON.stringify(rows, (_, value) => (typeof value === 'bigint' ? value.toString() : value)),
+  ],
+};
 
 export async function findTransaction(
   db: Executor,

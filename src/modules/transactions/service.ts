@@ -11,34 +11,16 @@ import {
   pageResult,
 } from '../../core/pagination.ts';
 import { currentBeforeCommit } from '../../db/commit-hooks.ts';
-import { combinedReadEach, readAll, readEach, writeAll } from '../../db/one-statement.ts';
-import type { Database, Executor } from '../../db/types.ts';
+import { type AnswersOf, combinedFacts, writing } from '../../db/one-statement.ts';
+import type { Database } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib/pix-brcode.ts';
 import { randomBase62 } from '../../lib/secrets.ts';
-import {
-  approvedForMovements,
-  type CustomerWithVerification,
-  findCustomer,
-  lockApprovedCustomer,
-} from '../customers/service.ts';
-import { eventPart, eventsPart } from '../events/outbox.ts';
-import { type GrantColumns, grantsPart, grantsSql, limitsFrom } from '../limits/in-force.ts';
-import {
-  addUsagePart,
-  addUsagesPart,
-  periods,
-  type UsageColumns,
-  usageFrom,
-  usagePart,
-  usageSql,
-} from '../limits/usage.ts';
-import {
-  type PartnerFeeColumns,
-  partnerFeeFrom,
-  partnerFeePart,
-  partnerFeeSql,
-} from '../partner-fees/service.ts';
+import { approvedForMovements, type CustomerWithVerification, findCustomer } from '../customers/service.ts';
+import { insertEventsFact } from '../events/outbox.ts';
+import { grantsFact, limitsFrom } from '../limits/in-force.ts';
+import { addUsageFact, usageAdded, usageAt, usageFact } from '../limits/usage.ts';
+import { partnerFeeFact } from '../partner-fees/service.ts';
 import { onRampFee } from '../pricing/pricing.ts';
 import { assertMinimum, platformFeeTerms } from '../pricing/quote.ts';
 import type { ExchangeRateRow } from '../pricing/service.ts';
@@ -54,7 +36,7 @@ import {
   chainTransactionReader,
   listChainTransactions,
 } from '../wallets/service.ts';
-import { type CreationRequest, createdEvent, creationBatches } from './creation-batches.ts';
+import { type Approved, type CreationRequest, createdEvent, creationBatches } from './creation-batches.ts';
 import { assertWithinLimits } from './limits.ts';
 import { presentTransaction, type TransactionView } from './presenter.ts';
 import * as repo from './repo.ts';
@@ -84,35 +66,14 @@ type OnRampRequest = CreationRequest & {
   charge: { id: string; txid: string; brCode: string } | null;
 };
 
-type OnRampFacts = GrantColumns & UsageColumns & PartnerFeeColumns;
-
 /**
- * What the creations of a batch decide on, one row per customer in the order given (customers
- * distinct, each locked): the limits granted, the usage of the day and month of `at`, the partner fee.
+ * What the creations of a batch decide on, one answer per customer in the order given (customers
+ * distinct, each locked): the limits granted, the usage of the day and month of the creation, the
+ * partner fee.
  */
-const ON_RAMP_FACTS = combinedReadEach(
-  [
-    ['customer_id', 'uuid'],
-    ['project_id', 'uuid'],
-  ],
-  [
-    grantsSql('k.customer_id'),
-    usageSql('k.customer_id', '$3::date', '$4::date'),
-    partnerFeeSql('k.project_id', "'ON_RAMP'"),
-  ],
-);
+const ON_RAMP_FACTS = combinedFacts({ grants: grantsFact, usage: usageFact, partnerFee: partnerFeeFact });
 
-function readOnRampFacts(
-  tx: Executor,
-  customers: readonly { customerId: string; projectId: string }[],
-  at: Date,
-): Promise<OnRampFacts[]> {
-  return readEach<OnRampFacts>(tx, ON_RAMP_FACTS, [
-    customers.map((c) => c.customerId),
-    customers.map((c) => c.projectId),
-    ...periods(at),
-  ]);
-}
+type OnRampFacts = AnswersOf<typeof ON_RAMP_FACTS.facts>;
 
 function assertMatchesQuote(quote: ExchangeRateRow, amount: bigint | undefined, target: string | undefined) {
   if (amount !== undefined && amount !== quote.source_amount) {
@@ -187,7 +148,7 @@ export function createTransactionService(deps: {
     now: Date,
   ): { row: repo.TransactionRow; view: TransactionView } {
     const { tenant, input, given, blockchain, pixKey } = request;
-    const partner = partnerFeeFrom(facts);
+    const partner = facts.partnerFee;
     if (quote) assertMatchesQuote(quote, given, input.targetCurrency);
     const amount = quote ? quote.source_amount : given!;
     // an ON_RAMP quote's target is a stablecoin
@@ -197,7 +158,7 @@ export function createTransactionService(deps: {
     if (!chains.get(tenant.environment, blockchain).supports(targetCurrency)) {
       throw invalidField('/body/blockchain', `${targetCurrency} is not available on ${blockchain}`);
     }
-    assertWithinLimits(limitsFrom(facts, config.defaultLimits[customer.type]), usageFrom(facts), amount);
+    assertWithinLimits(limitsFrom(facts.grants, config.defaultLimits[customer.type]), facts.usage, amount);
     const charge = request.charge;
     const txid = charge?.txid ?? randomBase62(TXID_LENGTH);
     const row: repo.TransactionRow = {
@@ -261,59 +222,41 @@ export function createTransactionService(deps: {
     return { row, view: presentTransaction(row) };
   }
 
-  /** One creation in a transaction of its own (with a LOCKED quote, or when its batch failed). */
-  async function createOne(request: OnRampRequest): Promise<TransactionView> {
-    const { tenant, input } = request;
-    return db.transaction(async (tx) => {
-      const customer = await lockApprovedCustomer(tx, tenant, input.customerId, 'on-ramps');
-      const now = clock();
-      // Everything else the creation decides on, in one statement after the lock: it sees every
-      // creation committed before the lock was granted.
-      const facts = await readAll<OnRampFacts>(tx, [
-        grantsPart(customer.id),
-        usagePart(customer.id, now),
-        partnerFeePart(tenant.projectId, 'ON_RAMP'),
-      ]);
+  // concurrent creations of different customers, in one transaction (creation-batches.ts)
+  const creations = creationBatches({
+    db,
+    clock,
+    movements: 'on-ramps',
+    facts: ON_RAMP_FACTS,
+    inputs: ({ request, customer }: Approved<OnRampRequest>, now) => ({
+      grants: customer.id,
+      usage: usageAt(customer.id, now),
+      partnerFee: { projectId: request.tenant.projectId, type: 'ON_RAMP' as const },
+    }),
+    decide: async (tx, request: OnRampRequest, customer, facts, now) => {
+      const { tenant, input } = request;
+      // a LOCKED quote is used up in its creation's own transaction (the creation runs alone)
       const quote =
         input.exchangeRateId === undefined
           ? null
           : await useLockedQuote(tx, tenant, input.exchangeRateId, { direction: 'ON_RAMP' }, now);
-      const { row, view } = decide(request, customer, facts, quote, now);
-      // the transaction, its BRL value added to the limit usage, and its event: one statement
-      await writeAll(tx, [
-        repo.insertTransactionPart(row),
-        addUsagePart(customer.id, row.amount, now),
-        eventPart(createdEvent(row, view)),
-      ]);
-      return view;
-    });
-  }
-
-  // concurrent creations of different customers, in one transaction (creation-batches.ts)
-  const batches = creationBatches({
-    db,
-    clock,
-    movements: 'on-ramps',
-    read: (tx, approved, now) =>
-      readOnRampFacts(
-        tx,
-        approved.map(({ request, customer }) => ({
-          customerId: customer.id,
-          projectId: request.tenant.projectId,
-        })),
-        now,
+      return decide(request, customer, facts, quote, now);
+    },
+    // the transactions, their BRL values added to the limit usage, and their events: one statement
+    writes: (accepted, now) => [
+      writing(
+        repo.insertTransactionsFact,
+        accepted.map(({ row }) => row),
       ),
-    decide: (request: OnRampRequest, customer, facts, now) => decide(request, customer, facts, null, now),
-    write: (tx, accepted, now) =>
-      writeAll(tx, [
-        repo.insertTransactionsPart(accepted.map(({ row }) => row)),
-        addUsagesPart(
-          accepted.map(({ row }) => ({ customerId: row.customer_id, brlCents: row.amount })),
-          now,
-        ),
-        eventsPart(accepted.map(({ row, view }) => createdEvent(row, view))),
-      ]),
-    createOne,
+      writing(
+        addUsageFact,
+        accepted.map(({ row }) => usageAdded(row.customer_id, row.amount, now)),
+      ),
+      writing(
+        insertEventsFact,
+        accepted.map(({ row, view }) => createdEvent(row, view)),
+      ),
+    ],
   });
 
   /**
@@ -371,9 +314,9 @@ export function createTransactionService(deps: {
     const rail = deps.pix?.psp(tenant.environment) ?? null;
     if (rail) request = await registerCharge(rail, request);
     try {
-      // a LOCKED quote is used up by its creation's own statement
-      if (input.exchangeRateId !== undefined) return await createOne(request);
-      return await batches.submit(request);
+      // a LOCKED quote is used up by its creation's own transaction
+      if (input.exchangeRateId !== undefined) return await creations.alone(request);
+      return await creations.submit(request);
     } catch (error) {
       if (rail && request.charge) {
         const txid = request.charge.txid;
