@@ -1,13 +1,13 @@
 /**
  * Several statements sent as one, so that a request needs one round trip to PostgreSQL where it would
  * need one per statement. Each part is written with its own placeholders ($1, $2, ...) next to the code
- * that owns its table; `readAll` and `writeAll` number them on and join the texts, which are the same for
- * the same parts in the same order (so the combined statement is prepared once per connection).
+ * that owns its table; the combiner numbers them on and joins the texts, which are the same for the same
+ * parts in the same order (so the combined statement is prepared once per connection).
  *
- * - `readAll`: each part is a SELECT answering at most one row, its columns named apart from every
- *   other part's; the answer is one row with all the columns (a part that found no row leaves its
- *   columns null). Every part reads the same snapshot, taken when the statement starts: run it after
- *   the row lock that orders concurrent writers, so that it sees everything committed before the lock.
+ * - `readEach` (over `combinedFacts`): each fact is a SELECT answering at most one row, its columns named
+ *   apart from every other fact's; a fact that found no row leaves its columns null. Every fact reads the
+ *   same snapshot, taken when the statement starts: run it after the row lock that orders concurrent
+ *   writers, so that it sees everything committed before the lock.
  * - `writeAll`: each part is an INSERT or UPDATE without RETURNING; they run as the data-modifying
  *   common table expressions of one statement. Parts must not touch the same rows (they cannot see each
  *   other's changes); foreign keys between them are checked at the end of the statement, so a part may
@@ -32,7 +32,7 @@ const PLACEHOLDER = /\$(\d+)/g;
  * past it, texts are built anew.
  */
 type Level = { next: Map<string, Level>; text?: string };
-const cache: Record<'read' | 'write', Level> = { read: { next: new Map() }, write: { next: new Map() } };
+const cache: Level = { next: new Map() };
 const CACHED_TEXTS = 1_000;
 let cachedTexts = 0;
 
@@ -47,14 +47,10 @@ function renumbered(parts: readonly StatementPart[]): string[] {
   return texts;
 }
 
-function combine(
-  parts: readonly StatementPart[],
-  join: (texts: string[]) => string,
-  kind: 'read' | 'write',
-): StatementPart {
+function combine(parts: readonly StatementPart[], join: (texts: string[]) => string): StatementPart {
   const params: unknown[] = [];
   for (const part of parts) params.push(...part.params);
-  let level = cache[kind];
+  let level = cache;
   for (const part of parts) {
     let next = level.next.get(part.text);
     if (next === undefined) {
@@ -71,35 +67,13 @@ function combine(
   return { text: level.text, params };
 }
 
-/** The SELECT of `readAll`: every part joined LATERAL to one row. */
-export function combinedRead(parts: readonly StatementPart[]): StatementPart {
-  return combine(
-    parts,
-    (texts) =>
-      `SELECT * FROM (SELECT 1 AS one) AS one\n${texts
-        .map((text, index) => `LEFT JOIN LATERAL (${text}) AS r${index} ON true`)
-        .join('\n')}`,
-    'read',
-  );
-}
-
-export async function readAll<Row>(db: Executor, parts: readonly StatementPart[]): Promise<Row> {
-  const { text, params } = combinedRead(parts);
-  const rows = await db.query<Row>(text, params);
-  return rows[0]!;
-}
-
 /** The statement of `writeAll`: every part but the last a CTE, the last the statement itself. */
 export function combinedWrite(parts: readonly StatementPart[]): StatementPart {
-  return combine(
-    parts,
-    (texts) => {
-      const last = texts.pop()!;
-      if (texts.length === 0) return last;
-      return `WITH ${texts.map((text, index) => `w${index} AS (${text})`).join(',\n')}\n${last}`;
-    },
-    'write',
-  );
+  return combine(parts, (texts) => {
+    const last = texts.pop()!;
+    if (texts.length === 0) return last;
+    return `WITH ${texts.map((text, index) => `w${index} AS (${text})`).join(',\n')}\n${last}`;
+  });
 }
 
 export async function writeAll(db: Executor, parts: readonly StatementPart[]): Promise<void> {
@@ -153,7 +127,7 @@ export type CombinedFacts<Facts extends Record<string, AnyReadFact>> = {
 };
 
 /**
- * The batch form of `combinedRead`, over facts: for each input, every fact joined LATERAL to it. Each
+ * Several facts read as one statement: for each input, every fact joined LATERAL to it. Each
  * fact's parameters become columns of an `unnest` of arrays (one array per parameter, of its type, with
  * one element per input), and its placeholders are renumbered into those columns, so one statement text
  * answers any number of inputs (prepared once per connection); `readEach` runs it.

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   combinedFacts,
-  combinedRead,
   combinedWrite,
-  readAll,
   readEach,
   readFact,
   readOne,
@@ -19,30 +17,13 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('several statements as one', () => {
-  it("numbers each part's placeholders on after the parts before it", () => {
-    const parts = [
-      { text: 'SELECT $1::int AS a, $2::int AS b', params: [1, 2] },
-      { text: 'SELECT $1::int AS c', params: [3] },
-    ];
-    expect(combinedRead(parts)).toEqual({
-      text: expect.stringMatching(/\(SELECT \$1::int AS a, \$2::int AS b\)[\s\S]*\(SELECT \$3::int AS c\)/),
-      params: [1, 2, 3],
-    });
+  it("numbers each written part's placeholders on after the parts before it", () => {
     const write = combinedWrite([
       { text: 'INSERT INTO t VALUES ($1, $2)', params: [1, 2] },
       { text: 'INSERT INTO u VALUES ($1, $2, $10)', params: [3, 4, 5, 6, 7, 8, 9, 10, 11, 12] },
     ]);
     expect(write.text).toBe('WITH w0 AS (INSERT INTO t VALUES ($1, $2))\nINSERT INTO u VALUES ($3, $4, $12)');
     expect(write.params).toHaveLength(12);
-  });
-
-  it('reads every part in one row; a part that finds nothing leaves its columns null', async () => {
-    const row = await readAll<{ a: number; b: string; missing: string | null }>(server.ctx.db, [
-      { text: 'SELECT $1::int AS a', params: [7] },
-      { text: 'SELECT $1::text AS missing WHERE $2::boolean', params: ['x', false] },
-      { text: 'SELECT $1::text AS b', params: ['seven'] },
-    ]);
-    expect(row).toMatchObject({ a: 7, b: 'seven', missing: null });
   });
 
   it('writes every part in one statement, a part referencing the row another part inserts', async () => {
