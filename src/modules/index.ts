@@ -36,7 +36,7 @@ import { travelRuleRoutes } from './screening/travel-rule-routes.ts';
 import { termsLinkRoutes, termsPageRoutes } from './terms/routes.ts';
 import { transactionRoutes } from './transactions/routes.ts';
 import { TransactionSchema } from './transactions/schema.ts';
-import { verificationRoutes } from './verifications/routes.ts';
+import { verificationRoutes } from './verification-review/routes.ts';
 import { VerificationSchema } from './verifications/schema.ts';
 import { walletRoutes } from './wallets/routes.ts';
 import { webUserOperatorRoutes } from './web-users/routes.ts';

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { pageRequest } from '../../core/pagination.ts';
 import { IdParams, Page, problems } from '../../http/schemas.ts';
 import { createLimitReviewService } from '../limit-requests/review-service.ts';
-import { createVerificationReviewService } from '../verifications/review.ts';
+import { createVerificationReviewService } from '../verification-review/review.ts';
 import {
   LimitRequestQueueQuery,
   LimitRequestReviewBody,

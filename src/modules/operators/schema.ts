@@ -9,7 +9,7 @@ import { StatusReasonInputSchema } from '../hosted-verification/schema.ts';
 import { REVIEW_DECISION_NAMES } from '../limit-requests/review.ts';
 import { LIMIT_REQUEST_STATUSES } from '../limit-requests/rules.ts';
 import { LimitRequestSchema } from '../limit-requests/schema.ts';
-import { REVIEW_OUTCOMES } from '../verifications/review.ts';
+import { REVIEW_OUTCOMES } from '../verification-review/review.ts';
 import { VerificationSchema } from '../verifications/schema.ts';
 import { VERIFICATION_STATUSES } from '../verifications/state.ts';
 

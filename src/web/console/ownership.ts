@@ -4,8 +4,8 @@
  * verification, whose party it is.
  */
 
-import type { OwnershipNode } from '../../modules/verifications/ownership-tree.ts';
-import type { OperatorVerificationView } from '../../modules/verifications/review.ts';
+import type { OwnershipNode } from '../../modules/verification-review/ownership-tree.ts';
+import type { OperatorVerificationView } from '../../modules/verification-review/review.ts';
 import { badge, type Html, html, table } from '../html.ts';
 
 type Detail = OperatorVerificationView & { ownershipTree?: OwnershipNode[] };

@@ -12,7 +12,10 @@ import { HOLDER_REVIEW_OUTCOMES } from '../../modules/bank-accounts/holder-state
 import { createOperatorDocumentService } from '../../modules/documents/service.ts';
 import { REVIEW_DECISION_NAMES, type ReviewDecision } from '../../modules/limit-requests/review.ts';
 import { createLimitReviewService } from '../../modules/limit-requests/review-service.ts';
-import { createVerificationReviewService, REVIEW_OUTCOMES } from '../../modules/verifications/review.ts';
+import {
+  createVerificationReviewService,
+  REVIEW_OUTCOMES,
+} from '../../modules/verification-review/review.ts';
 import { webActor } from '../../modules/web-users/service.ts';
 import { pageOf } from '../dashboard/render.ts';
 import { badge, csrfField, dateTime, type Html, html, notice, pager, table } from '../html.ts';

@@ -5,8 +5,8 @@ import { notFound } from '../../core/errors.ts';
 import { bearerSecurity, problems, Uuid } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
 import { verificationLinkMinter } from '../customers/link.ts';
-import { presentVerification } from './presenter.ts';
-import { verificationReader } from './repo.ts';
+import { presentVerification } from '../verifications/presenter.ts';
+import { verificationReader } from '../verifications/service.ts';
 import { createSubmissionService } from './submit.ts';
 
 const VerificationParams = Type.Object(
