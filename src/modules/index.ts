@@ -13,6 +13,7 @@ import { balanceRoutes } from './balances/routes.ts';
 import { rejectHolderAfterSanctionsMatch } from './bank-accounts/holder-review.ts';
 import { bankAccountRoutes } from './bank-accounts/routes.ts';
 import { BankAccountSchema } from './bank-accounts/schema.ts';
+import { complianceOperatorRoutes } from './compliance/routes.ts';
 import { customerRoutes } from './customers/routes.ts';
 import { CustomerSchema } from './customers/schema.ts';
 import { documentRoutes } from './documents/routes.ts';
@@ -25,7 +26,7 @@ import { hostedVerificationRoutes } from './hosted-verification/routes.ts';
 import { sandboxVerificationRoutes } from './hosted-verification/sandbox-routes.ts';
 import { limitRequestRoutes } from './limit-requests/routes.ts';
 import { LimitRequestSchema } from './limit-requests/schema.ts';
-import { complianceOperatorRoutes } from './operators/routes.ts';
+import { operatorAccountRoutes } from './operators/accounts-routes.ts';
 import { partnerFeeOperatorRoutes } from './partner-fees/routes.ts';
 import { projectOperatorRoutes } from './projects/routes.ts';
 import { pixWebhookRoutes } from './rails/pix/psp/webhook-routes.ts';
@@ -92,6 +93,7 @@ export const openPublicRoutes: PublicPlugin[] = [pixWebhookRoutes, hostedVerific
 export const operatorRoutes: OperatorPlugin[] = [
   projectOperatorRoutes,
   rateOperatorRoutes,
+  operatorAccountRoutes,
   complianceOperatorRoutes,
   partnerFeeOperatorRoutes,
   webUserOperatorRoutes,

@@ -3,7 +3,7 @@ import { formatDecimalTrimmed, parseDecimal } from '../../core/decimal.ts';
 import { invalidField } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database } from '../../db/types.ts';
-import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
+import { type Actor, actorLabel, recordAudit } from '../operators/audit.ts';
 import { RATE_INTEGER_DIGITS, RATE_SCALE } from './convert.ts';
 import * as repo from './repo.ts';
 

@@ -11,7 +11,7 @@ import type { Clock } from '../../core/clock.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { type PageRequest, pageResult } from '../../core/pagination.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
+import { type Actor, actorLabel, recordAudit } from '../operators/audit.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { lockCustomerVerification } from '../verifications/kyb.ts';
 import { rejectAfterSanctionsMatch } from '../verifications/transition.ts';

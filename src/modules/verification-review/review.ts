@@ -12,7 +12,7 @@ import type { QueueFilter } from '../../core/queue-filter.ts';
 import type { Database } from '../../db/types.ts';
 import { presentOperatorDocument } from '../documents/presenter.ts';
 import { listPartyDocuments, listVerificationDocuments } from '../documents/service.ts';
-import { type Actor, recordAudit } from '../projects/audit.ts';
+import { type Actor, recordAudit } from '../operators/audit.ts';
 import { decideVerification } from '../verifications/decide.ts';
 import { missingOf } from '../verifications/kyb.ts';
 import { presentVerification, type VerificationView } from '../verifications/presenter.ts';

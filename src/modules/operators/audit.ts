@@ -3,6 +3,7 @@
 import type { Actor } from '../../core/actor.ts';
 import { newId } from '../../core/ids.ts';
 import type { Executor } from '../../db/types.ts';
+import * as repo from './repo.ts';
 
 export type { Actor };
 
@@ -19,18 +20,14 @@ export type AuditEntry = {
 export const actorLabel = (actor: Actor) => (actor.id ? `operator:${actor.id}:${actor.name}` : actor.name);
 
 export async function recordAudit(db: Executor, entry: AuditEntry): Promise<void> {
-  await db.query(
-    `INSERT INTO audit_log (id, actor, action, resource_type, resource_id, before, after, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      newId(),
-      actorLabel(entry.actor),
-      entry.action,
-      entry.resourceType,
-      entry.resourceId,
-      entry.before === undefined ? null : JSON.stringify(entry.before),
-      entry.after === undefined ? null : JSON.stringify(entry.after),
-      entry.at,
-    ],
-  );
+  await repo.insertAudit(db, {
+    id: newId(),
+    actor: actorLabel(entry.actor),
+    action: entry.action,
+    resource_type: entry.resourceType,
+    resource_id: entry.resourceId,
+    before: entry.before === undefined ? null : JSON.stringify(entry.before),
+    after: entry.after === undefined ? null : JSON.stringify(entry.after),
+    created_at: entry.at,
+  });
 }
