@@ -15,7 +15,7 @@ import { checkSubmitted, signQueued } from '../modules/wallets/sender.ts';
 import { watchChains } from '../modules/wallets/watcher.ts';
 import { sweepStaleSessions } from '../modules/web-users/sessions.ts';
 import { createDispatcher, type DispatcherDeps } from '../modules/webhooks/dispatcher.ts';
-import { eraseRetiredSecrets, purgeOldDeliveries } from '../modules/webhooks/retention.ts';
+import { eraseRetiredSecrets, purgeOldDeliveries } from '../modules/webhooks/retention-repo.ts';
 import { type Loop, type LoopOptions, startLoop, type WakeSignal, wakeSignal } from './loop.ts';
 
 export type { Logger };

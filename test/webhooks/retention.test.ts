@@ -3,7 +3,7 @@
  * batches; recent ones and pending ones stay.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeOldDeliveries } from '../../src/modules/webhooks/retention.ts';
+import { purgeOldDeliveries } from '../../src/modules/webhooks/retention-repo.ts';
 import { createCustomer, individualBody } from '../helpers/factories.ts';
 import { client, type TestServer } from '../helpers/server.ts';
 import {

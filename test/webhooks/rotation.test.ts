@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { eraseRetiredSecrets } from '../../src/modules/webhooks/retention.ts';
+import { eraseRetiredSecrets } from '../../src/modules/webhooks/retention-repo.ts';
 import { createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
 import { type Client, client, type TestServer } from '../helpers/server.ts';
 import {
