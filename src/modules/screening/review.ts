@@ -120,8 +120,9 @@ export function createScreeningReviewService(deps: { db: Database; clock: Clock;
       const ownVerification = row.subject_type === 'CUSTOMER' || row.subject_type === 'ASSOCIATED_PARTY';
       if (status === 'CLEARED') {
         await cases.insertClearances(tx, row, at);
-        if (!ownVerification)
+        if (!ownVerification) {
           await handlersOf(row.subject_type).cleared?.(tx, { chains }, row.subject_id, at);
+        }
       } else if (!ownVerification) {
         await handlersOf(row.subject_type).confirmed(tx, { chains }, row.subject_id, at);
       } else {
