@@ -10,8 +10,10 @@ import type { Environment } from '../lib/environment.ts';
 import { associatedPartyRoutes } from './associated-parties/routes.ts';
 import { AssociatedPartySchema } from './associated-parties/schema.ts';
 import { balanceRoutes } from './balances/routes.ts';
+import { rejectHolderAfterSanctionsMatch } from './bank-accounts/holder-review.ts';
 import { bankAccountRoutes } from './bank-accounts/routes.ts';
 import { BankAccountSchema } from './bank-accounts/schema.ts';
+import { complianceOperatorRoutes } from './compliance/routes.ts';
 import { customerRoutes } from './customers/routes.ts';
 import { CustomerSchema } from './customers/schema.ts';
 import { documentRoutes } from './documents/routes.ts';
@@ -22,22 +24,25 @@ import { hostedVerificationRoutes } from './hosted-verification/routes.ts';
 import { sandboxVerificationRoutes } from './hosted-verification/sandbox-routes.ts';
 import { limitRequestRoutes } from './limit-requests/routes.ts';
 import { LimitRequestSchema } from './limit-requests/schema.ts';
-import { complianceOperatorRoutes } from './operators/routes.ts';
+import { operatorAccountRoutes } from './operators/accounts-routes.ts';
 import { partnerFeeOperatorRoutes } from './partner-fees/routes.ts';
 import { exchangeRateRoutes, rateOperatorRoutes } from './pricing/routes.ts';
 import { ExchangeRateSchema } from './pricing/schema.ts';
 import { projectOperatorRoutes } from './projects/routes.ts';
 import { pixWebhookRoutes } from './rails/pix/psp/webhook-routes.ts';
 import { sandboxDepositRoutes } from './rails/pix/sandbox-routes.ts';
+import { onScreeningDecision } from './screening/review.ts';
+
 import { screeningOperatorRoutes } from './screening/routes.ts';
 import { CustomerScreeningSchema } from './screening/schema.ts';
-import { travelRuleRoutes } from './screening/travel-rule-routes.ts';
 import { termsLinkRoutes, termsPageRoutes } from './terms/routes.ts';
 import { transactionRoutes } from './transactions/routes.ts';
 import { TransactionSchema } from './transactions/schema.ts';
-import { verificationRoutes } from './verifications/routes.ts';
+import { verificationRoutes } from './verification-review/routes.ts';
 import { VerificationSchema } from './verifications/schema.ts';
+import { refuseHeldTransaction, releaseHeldTransaction } from './wallets/held.ts';
 import { walletRoutes } from './wallets/routes.ts';
+import { travelRuleRoutes } from './wallets/travel-rule-routes.ts';
 import { webUserOperatorRoutes } from './web-users/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks/schema.ts';
@@ -88,8 +93,18 @@ export const openPublicRoutes: PublicPlugin[] = [pixWebhookRoutes, hostedVerific
 export const operatorRoutes: OperatorPlugin[] = [
   projectOperatorRoutes,
   rateOperatorRoutes,
+  operatorAccountRoutes,
   complianceOperatorRoutes,
   partnerFeeOperatorRoutes,
   webUserOperatorRoutes,
   screeningOperatorRoutes,
 ];
+
+/** What a screening decision does to the subjects other modules own (screening imports none of them). */
+onScreeningDecision(['BANK_ACCOUNT_HOLDER'], {
+  confirmed: (tx, _deps, id, at) => rejectHolderAfterSanctionsMatch(tx, id, at),
+});
+onScreeningDecision(['TRANSFER', 'DEPOSIT'], {
+  cleared: (tx, { chains }, id, at) => releaseHeldTransaction(tx, chains, id, at),
+  confirmed: (tx, { chains }, id, at) => refuseHeldTransaction(tx, chains, id, at),
+});

@@ -17,7 +17,7 @@ import {
   representative,
   review,
   submitPerson,
-} from '../kyb/support.ts';
+} from '../verifications/support.ts';
 import { checkPage, hasChromium, launch, listen, newPage, pathOf, submit } from './web-support.ts';
 
 const PASSWORD = 'a long and good password';

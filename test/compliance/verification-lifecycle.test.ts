@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REVIEW_OUTCOMES } from '../../src/modules/verifications/review.ts';
+import { REVIEW_OUTCOMES } from '../../src/modules/verification-review/review.ts';
 import {
   SAMPLE_FINAL_REJECTION,
   SAMPLE_TEMPORARY_REJECTION,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScreening } from '../../src/modules/screening/runs.ts';
 import { approvedCustomer, businessBody, validCnpj, validCpf } from '../helpers/factories.ts';
 import { eventually, startTestApi, type TestApi } from '../helpers/server.ts';
-import { addParty, personParty } from '../kyb/support.ts';
+import { addParty, personParty } from '../verifications/support.ts';
 import { importFixture, OFAC_DIR, UN_FILE } from './support.ts';
 
 let api: TestApi;

@@ -1,5 +1,5 @@
 import type { LinkMinter } from '../customers/service.ts';
-import { effectiveOwnership, formatOwnership, type PartyFact } from '../kyb/rules.ts';
+import { effectiveOwnership, formatOwnership, type PartyFact } from '../verifications/kyb-rules.ts';
 import type { PartyRow, PartyWithVerification } from './repo.ts';
 
 /** A party as the KYB rules see it (its verification left out). */

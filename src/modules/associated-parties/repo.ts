@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
-import type { PartyRole, PartyType } from '../kyb/rules.ts';
+import type { PartyRole, PartyType } from '../verifications/kyb-rules.ts';
 import type { VerificationStatus } from '../verifications/state.ts';
 
 export type Address = { line1: string; city: string; state: string; postalCode: string; country: string };

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { CalendarDate, Country, DateTime, ListQuery, StringEnum, Uuid } from '../../http/schemas.ts';
-import { PARTY_ROLES, PARTY_TYPES } from '../kyb/rules.ts';
+import { PARTY_ROLES, PARTY_TYPES } from '../verifications/kyb-rules.ts';
 import { VerificationStatusSchema } from '../verifications/schema.ts';
 
 const text = (maxLength: number, description?: string) =>

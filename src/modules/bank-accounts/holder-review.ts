@@ -9,7 +9,7 @@ import { AppError, notFound } from '../../core/errors.ts';
 import { type PageRequest, pageResult } from '../../core/pagination.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import { recordEvent } from '../events/outbox.ts';
-import { type Actor, recordAudit } from '../projects/audit.ts';
+import { type Actor, recordAudit } from '../operators/audit.ts';
 import * as repo from './holder-repo.ts';
 import { canMoveHolder, type HolderReviewOutcome } from './holder-state.ts';
 import { presentBankAccount } from './presenter.ts';

@@ -1,4 +1,4 @@
-import type { Requirement } from '../kyb/service.ts';
+import type { Requirement } from '../verifications/kyb.ts';
 import type { CustomerWithVerification } from './repo.ts';
 
 /** Builds the hosted verification page address for a verification id. */

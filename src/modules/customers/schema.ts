@@ -10,7 +10,7 @@ import {
   StringEnum,
   Uuid,
 } from '../../http/schemas.ts';
-import { REQUIREMENT_NAMES, REQUIREMENT_STATUSES } from '../kyb/rules.ts';
+import { REQUIREMENT_NAMES, REQUIREMENT_STATUSES } from '../verifications/kyb-rules.ts';
 import { VerificationStatusSchema } from '../verifications/schema.ts';
 
 export const CustomerType = StringEnum(['INDIVIDUAL', 'BUSINESS']);

@@ -2,9 +2,11 @@
  * What a document may be: its purpose (`type`) and its content, recognised from the bytes themselves
  * (never from the file name or the declared content type). At most 3 MB.
  */
-import { SUPPORTING_DOCUMENT_TYPES } from '../limit-requests/rules.ts';
-
 export const MAX_DOCUMENT_BYTES = 3 * 1024 * 1024;
+
+/** Evidence a limit request may name as its supporting document. */
+export const SUPPORTING_DOCUMENT_TYPES = ['LIMIT_REQUEST_BANK_STATEMENT'] as const;
+export type SupportingDocumentType = (typeof SUPPORTING_DOCUMENT_TYPES)[number];
 
 /** Documents a partner uploads through the API: evidence for a limit request. */
 export const PARTNER_DOCUMENT_TYPES = SUPPORTING_DOCUMENT_TYPES;

@@ -14,8 +14,8 @@ import { verifyLinkToken } from '../../lib/signed-link.ts';
 import { type IdentityDocumentType, IMAGE_CONTENT_TYPES } from '../documents/kinds.ts';
 import type { UploadedFile } from '../documents/multipart.ts';
 import { insertDocument, prepareDocument } from '../documents/service.ts';
-import { acceptTerms } from '../kyb/service.ts';
 import { decideVerification } from '../verifications/decide.ts';
+import { acceptTerms } from '../verifications/kyb.ts';
 import { canTransition } from '../verifications/state.ts';
 import { findVerificationForPage, type PageVerificationRow } from './repo.ts';
 

@@ -3,7 +3,8 @@ import { listPages, type Page } from '../../db/page-query.ts';
 import { keyedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
-import type { LimitAmounts, LimitRequestStatus, SupportingDocumentType } from './rules.ts';
+import type { SupportingDocumentType } from '../documents/kinds.ts';
+import type { LimitAmounts, LimitRequestStatus } from './rules.ts';
 
 export type LimitRequestRow = {
   id: string;

@@ -15,7 +15,7 @@ import { presentOperatorDocument } from '../documents/presenter.ts';
 import { findDocument } from '../documents/service.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { limitsInForce } from '../limits/in-force.ts';
-import { type Actor, recordAudit } from '../projects/audit.ts';
+import { type Actor, recordAudit } from '../operators/audit.ts';
 import { type LimitRequestView, presentLimitRequest } from './presenter.ts';
 import { lockLimitRequest, updateLimitRequestReview } from './repo.ts';
 import { canMoveLimitRequest, decideReview, REVIEW_DECISIONS, type ReviewInput } from './review.ts';

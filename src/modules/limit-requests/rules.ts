@@ -1,17 +1,13 @@
 /**
- * The rules of a limit request that need no database: its statuses (seed 3.1), the supporting document
- * types the API knows, and the amount rules (PRODUCT.md, "Limit requests" and "Common rules"): at least
- * one amount, each a strictly positive amount of at most 13 digits and 2 decimals, and the given ones
- * ordered single <= daily <= monthly.
+ * The rules of a limit request that need no database: its statuses (seed 3.1) and the amount rules
+ * (PRODUCT.md, "Limit requests" and "Common rules"): at least one amount, each a strictly positive amount
+ * of at most 13 digits and 2 decimals, and the given ones ordered single <= daily <= monthly.
  */
 import type { FieldError } from '../../core/errors.ts';
 import { AMOUNT_PATTERN, parseAmount } from '../../core/money.ts';
 
 export const LIMIT_REQUEST_STATUSES = ['IN_REVIEW', 'APPROVED', 'PARTIALLY_APPROVED', 'REJECTED'] as const;
 export type LimitRequestStatus = (typeof LIMIT_REQUEST_STATUSES)[number];
-
-export const SUPPORTING_DOCUMENT_TYPES = ['LIMIT_REQUEST_BANK_STATEMENT'] as const;
-export type SupportingDocumentType = (typeof SUPPORTING_DOCUMENT_TYPES)[number];
 
 /** The three limits, smallest period first: the order the amounts must respect. */
 export const LIMIT_KINDS = ['single', 'daily', 'monthly'] as const;

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Amount, AmountInput, DateTime, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.ts';
-import { LIMIT_REQUEST_STATUSES, SUPPORTING_DOCUMENT_TYPES } from './rules.ts';
+import { SUPPORTING_DOCUMENT_TYPES } from '../documents/kinds.ts';
+import { LIMIT_REQUEST_STATUSES } from './rules.ts';
 
 export const LimitRequestStatusSchema = StringEnum(LIMIT_REQUEST_STATUSES);
 

@@ -5,16 +5,12 @@ import { listWindow, type PageRequest, type PageResult, pageResult } from '../..
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { lockCustomer } from '../customers/service.ts';
+import type { SupportingDocumentType } from '../documents/kinds.ts';
 import { supportingDocumentProblem } from '../documents/service.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { type LimitRequestView, presentLimitRequest } from './presenter.ts';
 import * as repo from './repo.ts';
-import {
-  type LimitAmounts,
-  type LimitAmountsInput,
-  type SupportingDocumentType,
-  validateRequestedLimits,
-} from './rules.ts';
+import { type LimitAmounts, type LimitAmountsInput, validateRequestedLimits } from './rules.ts';
 
 export type CreateLimitRequestInput = {
   requested: LimitAmountsInput;

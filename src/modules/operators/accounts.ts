@@ -10,7 +10,7 @@ import { type PageRequest, type PageResult, pageResult } from '../../core/pagina
 import type { Database, Executor } from '../../db/types.ts';
 import type { OperatorLookup } from '../../http/auth.ts';
 import { generateOperatorToken } from '../../lib/api-key.ts';
-import { type Actor, recordAudit } from '../projects/audit.ts';
+import { type Actor, recordAudit } from './audit.ts';
 import * as repo from './repo.ts';
 
 export function presentOperator(row: repo.OperatorAccountRow) {

@@ -59,7 +59,7 @@ export async function listAudit(
   const params: unknown[] = [];
   const where: string[] = [];
   if (filter.actorId !== undefined) {
-    // operator accounts are recorded as `operator:{id}:{name}` (projects/audit.ts)
+    // operator accounts are recorded as `operator:{id}:{name}` (audit.ts)
     params.push(`operator:${filter.actorId}:%`);
     where.push(`actor LIKE $${params.length}`);
   }
@@ -105,4 +105,24 @@ export async function findActiveOperatorByHash(
     [hash],
   );
   return rows[0];
+}
+
+export async function insertAudit(
+  db: Executor,
+  row: Omit<AuditRow, 'before' | 'after'> & { before: string | null; after: string | null },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO audit_log (id, actor, action, resource_type, resource_id, before, after, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      row.id,
+      row.actor,
+      row.action,
+      row.resource_type,
+      row.resource_id,
+      row.before,
+      row.after,
+      row.created_at,
+    ],
+  );
 }

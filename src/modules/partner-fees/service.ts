@@ -9,7 +9,7 @@ import { AppError, notFound } from '../../core/errors.ts';
 import { AMOUNT_PATTERN, formatAmount, parseAmount } from '../../core/money.ts';
 import { readOne } from '../../db/one-statement.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
+import { type Actor, actorLabel, recordAudit } from '../operators/audit.ts';
 import { findProject } from '../projects/service.ts';
 import * as repo from './repo.ts';
 

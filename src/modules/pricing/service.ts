@@ -13,7 +13,7 @@ import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { money, parseCurrencyAmount } from '../ledger/amounts.ts';
-import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
+import { type Actor, actorLabel, recordAudit } from '../operators/audit.ts';
 import { pairOf } from './market.ts';
 import { effectiveRate, RATE_INTEGER_DIGITS, RATE_SCALE } from './pricing.ts';
 import { kindOf, priceConversion } from './quote.ts';

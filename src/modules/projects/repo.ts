@@ -87,30 +87,3 @@ export async function listProjects(db: Executor, limit: number, offset: number):
 }
 
 /** A row of the operators' audit log (`before` and `after` as JSON text, or null). */
-export type AuditRow = {
-  id: string;
-  actor: string;
-  action: string;
-  resource_type: string;
-  resource_id: string | null;
-  before: string | null;
-  after: string | null;
-  created_at: Date;
-};
-
-export async function insertAuditEntry(db: Executor, row: AuditRow): Promise<void> {
-  await db.query(
-    `INSERT INTO audit_log (id, actor, action, resource_type, resource_id, before, after, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      row.id,
-      row.actor,
-      row.action,
-      row.resource_type,
-      row.resource_id,
-      row.before,
-      row.after,
-      row.created_at,
-    ],
-  );
-}

@@ -5,7 +5,7 @@ import type { Database, Transaction } from '../../db/types.ts';
 import { generateApiKey } from '../../lib/api-key.ts';
 import type { Environment } from '../../lib/environment.ts';
 import { insertOperatorAccount } from '../operators/accounts.ts';
-import { type Actor, recordAudit } from './audit.ts';
+import { type Actor, recordAudit } from '../operators/audit.ts';
 import type { ApiKeyCache } from './key-cache.ts';
 import * as repo from './repo.ts';
 

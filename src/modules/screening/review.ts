@@ -3,18 +3,18 @@
  * operator's decision. CLEAR lifts the hold (the match is remembered as cleared for that subject and name);
  * CONFIRM makes it final: the customer's verification (or the holder) FINAL_REJECTION, a held transfer
  * FAILED with its reserve released, a held deposit FAILED uncredited. Decision, effects, audit row and
- * events commit together.
+ * events commit together. Screening moves a customer's verification itself; what a decision does to a
+ * subject another module owns (a bank-account holder, a held transfer or deposit) is that module's
+ * handler, registered at wiring time (`onScreeningDecision`, in modules/index.ts).
  */
 import type { Clock } from '../../core/clock.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { type PageRequest, pageResult } from '../../core/pagination.ts';
-import type { Database } from '../../db/types.ts';
-import { rejectHolderAfterSanctionsMatch } from '../bank-accounts/holder-review.ts';
-import { findCustomer } from '../customers/service.ts';
-import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
+import type { Database, Executor } from '../../db/types.ts';
+import { type Actor, actorLabel, recordAudit } from '../operators/audit.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
+import { lockCustomerVerification } from '../verifications/kyb.ts';
 import { rejectAfterSanctionsMatch } from '../verifications/transition.ts';
-import { refuseHeldTransaction, releaseHeldTransaction } from '../wallets/held.ts';
 import * as cases from './cases-repo.ts';
 import { findEntry } from './list-repo.ts';
 import { recordScreeningEvent } from './service.ts';
@@ -40,6 +40,25 @@ export function presentCase(row: cases.CaseRow) {
 }
 
 export type CaseView = ReturnType<typeof presentCase>;
+
+type DecisionDeps = { chains: ChainRegistry };
+type DecisionEffect = (tx: Executor, deps: DecisionDeps, subjectId: string, at: Date) => Promise<unknown>;
+
+/** What a decision does to a subject its owner keeps: a CONFIRM always, a CLEAR when the hold is its own. */
+export type SubjectDecisionHandlers = { confirmed: DecisionEffect; cleared?: DecisionEffect };
+
+const decisionHandlers = new Map<cases.SubjectType, SubjectDecisionHandlers>();
+
+/** Registers, at wiring time, the module that owns subjects of these types as the one a decision acts on. */
+export function onScreeningDecision(types: cases.SubjectType[], handlers: SubjectDecisionHandlers): void {
+  for (const type of types) decisionHandlers.set(type, handlers);
+}
+
+function handlersOf(type: cases.SubjectType): SubjectDecisionHandlers {
+  const handlers = decisionHandlers.get(type);
+  if (!handlers) throw new Error(`No screening decision handler is registered for ${type} subjects`);
+  return handlers;
+}
 
 export function createScreeningReviewService(deps: { db: Database; clock: Clock; chains: ChainRegistry }) {
   const { db, clock, chains } = deps;
@@ -98,19 +117,18 @@ export function createScreeningReviewService(deps: { db: Database; clock: Clock;
       await cases.lockCustomerRow(tx, row.customer_id);
       const status = input.decision === 'CLEAR' ? 'CLEARED' : 'CONFIRMED';
       const decided = await cases.decideCase(tx, id, { status, by: actorLabel(actor), comment }, at);
-      const tenant = { projectId: row.project_id, environment: row.environment };
+      const ownVerification = row.subject_type === 'CUSTOMER' || row.subject_type === 'ASSOCIATED_PARTY';
       if (status === 'CLEARED') {
         await cases.insertClearances(tx, row, at);
-        if (row.subject_type === 'TRANSFER' || row.subject_type === 'DEPOSIT') {
-          await releaseHeldTransaction(tx, chains, row.subject_id, at);
+        if (!ownVerification) {
+          await handlersOf(row.subject_type).cleared?.(tx, { chains }, row.subject_id, at);
         }
-      } else if (row.subject_type === 'TRANSFER' || row.subject_type === 'DEPOSIT') {
-        await refuseHeldTransaction(tx, chains, row.subject_id, at);
-      } else if (row.subject_type === 'BANK_ACCOUNT_HOLDER') {
-        await rejectHolderAfterSanctionsMatch(tx, row.subject_id, at);
+      } else if (!ownVerification) {
+        await handlersOf(row.subject_type).confirmed(tx, { chains }, row.subject_id, at);
       } else {
-        const customer = await findCustomer(tx, tenant, row.customer_id);
-        if (customer) await rejectAfterSanctionsMatch(tx, customer.verification_id, at);
+        // a match of the customer or of one of its parties ends the customer's own verification
+        const verification = await lockCustomerVerification(tx, row.customer_id);
+        if (verification) await rejectAfterSanctionsMatch(tx, verification.id, at);
       }
       if (row.subject_type !== 'TRANSFER' && row.subject_type !== 'DEPOSIT') {
         await recordScreeningEvent(tx, decided, at);

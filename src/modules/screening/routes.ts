@@ -1,8 +1,9 @@
 /** Operator routes of screening: the list versions in force, the review queue and its decisions. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
 import { pageRequest } from '../../core/pagination.ts';
 import { DateTime, IdParams, Nullable, Page, problems, StringEnum, Uuid } from '../../http/schemas.ts';
-import type { OperatorPlugin } from '../index.ts';
 import { recentVersions, versionsInForce } from './list-repo.ts';
 import { createScreeningReviewService } from './review.ts';
 import { recentRuns } from './runs-repo.ts';
@@ -38,7 +39,10 @@ const RunSchema = Type.Object({
   finishedAt: Nullable(DateTime()),
 });
 
-export const screeningOperatorRoutes: OperatorPlugin = async (app, { ctx }) => {
+export const screeningOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
+  app,
+  { ctx },
+) => {
   const review = createScreeningReviewService(ctx);
 
   app.get(

@@ -12,7 +12,7 @@ import type { Database } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import { randomBase62, sha256Hex } from '../../lib/secrets.ts';
 import { findCustomer, type LinkMinter, recordCustomerUpdated } from '../customers/service.ts';
-import { acceptTerms } from '../kyb/service.ts';
+import { acceptTerms } from '../verifications/kyb.ts';
 import * as repo from './repo.ts';
 
 export const TERMS_LINK_LIFETIME_MS = 24 * 3600_000;

@@ -5,17 +5,18 @@
  *   verifications alike, which serialises every change to one customer's KYB state;
  * - a customer enters UNDER_VERIFICATION only with its terms accepted (customers asked for them);
  * - an approval of a BUSINESS customer's own documents is recorded, and the verification waits in
- *   UNDER_VERIFICATION until every UBO and a representative are approved (kyb/service.ts settles it);
+ *   UNDER_VERIFICATION until every UBO and a representative are approved (verifications/kyb.ts settles it);
  * - a party's change settles its customer in the same transaction.
  */
 import { AppError, notFound } from '../../core/errors.ts';
 import type { Executor } from '../../db/types.ts';
 import {
   lockCustomerVerification,
+  reviewApproved,
   setReviewApproved,
   settleCustomer,
   termsSatisfied,
-} from '../kyb/service.ts';
+} from './kyb.ts';
 import { presentVerification, type VerificationView } from './presenter.ts';
 import { findOwnedVerification, lockVerification } from './repo.ts';
 import { canTransition, type StatusReason, type VerificationStatus } from './state.ts';
@@ -63,11 +64,7 @@ export async function decideVerification(
     if (to === 'UNDER_VERIFICATION') await settleCustomer(tx, owner.customer_id, at);
     return decision;
   }
-  const waiting = await tx.query<{ review_approved: boolean }>(
-    'SELECT review_approved_at IS NOT NULL AS review_approved FROM verifications WHERE id = $1',
-    [id],
-  );
-  if (waiting[0]?.review_approved) {
+  if (await reviewApproved(tx, id)) {
     throw new AppError(
       'invalid_state_transition',
       "The customer's own documents are already approved; the verification waits for its associated parties",

@@ -7,8 +7,8 @@
 
 import type { Clock } from '../../core/clock.ts';
 import type { Database } from '../../db/types.ts';
-import { acceptTerms, hasParties } from '../kyb/service.ts';
 import { decideVerification } from './decide.ts';
+import { acceptTerms, hasParties } from './kyb.ts';
 import { claimDueSandboxVerifications, clearSandboxDue } from './repo.ts';
 import type { StatusReason, VerificationStatus } from './state.ts';
 

@@ -9,7 +9,7 @@ import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Transaction } from '../../db/types.ts';
 import { randomBase62, sha256Hex } from '../../lib/secrets.ts';
-import { type Actor, recordAudit } from '../projects/audit.ts';
+import { type Actor, recordAudit } from '../operators/audit.ts';
 import { findProject } from '../projects/service.ts';
 import {
   checkPassword,

@@ -2,7 +2,7 @@
  * Retention of webhook history: deliveries that ended (DELIVERED or FAILED) longer ago than the
  * configured age are deleted with their attempts, a small batch per call so that no statement holds
  * many locks or runs long; pending deliveries are never touched. Any number of processes may purge at
- * once (SKIP LOCKED).
+ * once (SKIP LOCKED). SQL only.
  */
 import type { Executor } from '../../db/types.ts';
 

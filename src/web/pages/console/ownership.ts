@@ -5,8 +5,8 @@
  */
 
 import { type Html, html } from '../../../lib/html.ts';
-import type { OwnershipNode } from '../../../modules/verifications/ownership-tree.ts';
-import type { OperatorVerificationView } from '../../../modules/verifications/review.ts';
+import type { OwnershipNode } from '../../../modules/verification-review/ownership-tree.ts';
+import type { OperatorVerificationView } from '../../../modules/verification-review/review.ts';
 import { badge } from '../../kit/parts.ts';
 import { table } from '../../kit/table.ts';
 

@@ -3,7 +3,10 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../../context.ts';
 import { StringEnum } from '../../../http/schemas.ts';
 import { type Html, html } from '../../../lib/html.ts';
-import { createVerificationReviewService, REVIEW_OUTCOMES } from '../../../modules/verifications/review.ts';
+import {
+  createVerificationReviewService,
+  REVIEW_OUTCOMES,
+} from '../../../modules/verification-review/review.ts';
 import { webActor } from '../../../modules/web-users/service.ts';
 import { CsrfField, csrfField } from '../../kit/csrf.ts';
 import { badge } from '../../kit/parts.ts';

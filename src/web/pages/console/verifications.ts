@@ -1,7 +1,7 @@
 /** The review queue of verifications (UNDER_VERIFICATION by default). */
 import type { AppContext } from '../../../context.ts';
 import { type Html, html } from '../../../lib/html.ts';
-import { createVerificationReviewService } from '../../../modules/verifications/review.ts';
+import { createVerificationReviewService } from '../../../modules/verification-review/review.ts';
 import { badge, dateTime, notice } from '../../kit/parts.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { pageOf, pager, table } from '../../kit/table.ts';

@@ -8,7 +8,7 @@ import type { Tenant } from '../../lib/environment.ts';
 import { listParties } from '../associated-parties/service.ts';
 import { presentOperatorDocument } from '../documents/presenter.ts';
 import type { DocumentRow } from '../documents/service.ts';
-import { effectiveOwnership, formatOwnership, isUbo, type PartyFact } from '../kyb/rules.ts';
+import { effectiveOwnership, formatOwnership, isUbo, type PartyFact } from '../verifications/kyb-rules.ts';
 
 export type OwnershipNode = {
   id: string;

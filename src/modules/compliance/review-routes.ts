@@ -5,7 +5,8 @@ import type { AppContext } from '../../context.ts';
 import { pageRequest } from '../../core/pagination.ts';
 import { IdParams, Page, problems } from '../../http/schemas.ts';
 import { createLimitReviewService } from '../limit-requests/review-service.ts';
-import { createVerificationReviewService } from '../verifications/review.ts';
+import { operatorSecurity } from '../operators/schema.ts';
+import { createVerificationReviewService } from '../verification-review/review.ts';
 import {
   LimitRequestQueueQuery,
   LimitRequestReviewBody,
@@ -13,7 +14,6 @@ import {
   OperatorLimitRequestSchema,
   OperatorVerificationDetailSchema,
   OperatorVerificationSchema,
-  operatorSecurity,
   VerificationQueueQuery,
   VerificationReviewBody,
 } from './schema.ts';

@@ -1,3 +1,8 @@
+/**
+ * A verification on its way through review, as the API serves it: read it, and submit it with the
+ * documents uploaded through the API (the operator side is review.ts). The lifecycle it moves through is
+ * verifications/; this folder sits above customers, documents and associated parties, which it reads.
+ */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
@@ -5,8 +10,8 @@ import { notFound } from '../../core/errors.ts';
 import { bearerSecurity, problems, Uuid } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
 import { verificationLinkMinter } from '../customers/link.ts';
-import { presentVerification } from './presenter.ts';
-import { verificationReader } from './repo.ts';
+import { presentVerification } from '../verifications/presenter.ts';
+import { verificationReader } from '../verifications/service.ts';
 import { createSubmissionService } from './submit.ts';
 
 const VerificationParams = Type.Object(

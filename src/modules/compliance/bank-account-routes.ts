@@ -8,12 +8,12 @@ import { sendFile } from '../documents/download.ts';
 import { CONTENT_TYPES } from '../documents/kinds.ts';
 import { FileResponse } from '../documents/schema.ts';
 import { createOperatorDocumentService } from '../documents/service.ts';
+import { operatorSecurity } from '../operators/schema.ts';
 import {
   HolderQueueQuery,
   HolderReviewBody,
   OperatorBankAccountSchema,
   OperatorDocumentSchema,
-  operatorSecurity,
 } from './schema.ts';
 
 export const operatorBankAccountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (

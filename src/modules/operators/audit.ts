@@ -3,7 +3,7 @@
 import type { Actor } from '../../core/actor.ts';
 import { newId } from '../../core/ids.ts';
 import type { Executor } from '../../db/types.ts';
-import { insertAuditEntry } from './repo.ts';
+import * as repo from './repo.ts';
 
 export type { Actor };
 
@@ -20,7 +20,7 @@ export type AuditEntry = {
 export const actorLabel = (actor: Actor) => (actor.id ? `operator:${actor.id}:${actor.name}` : actor.name);
 
 export async function recordAudit(db: Executor, entry: AuditEntry): Promise<void> {
-  await insertAuditEntry(db, {
+  await repo.insertAudit(db, {
     id: newId(),
     actor: actorLabel(entry.actor),
     action: entry.action,

@@ -3,7 +3,7 @@
 import { type QueueFilter, queueWhere } from '../../core/queue-filter.ts';
 import type { Executor } from '../../db/types.ts';
 import type { CustomerType } from '../customers/service.ts';
-import type { VerificationRow } from './repo.ts';
+import type { VerificationRow } from '../verifications/service.ts';
 
 export type OperatorVerificationRow = VerificationRow & {
   party_name: string | null;

@@ -12,14 +12,14 @@ import type { QueueFilter } from '../../core/queue-filter.ts';
 import type { Database } from '../../db/types.ts';
 import { presentOperatorDocument } from '../documents/presenter.ts';
 import { listPartyDocuments, listVerificationDocuments } from '../documents/service.ts';
-import { missingOf } from '../kyb/service.ts';
-import { type Actor, recordAudit } from '../projects/audit.ts';
-import { decideVerification } from './decide.ts';
+import { type Actor, recordAudit } from '../operators/audit.ts';
+import { decideVerification } from '../verifications/decide.ts';
+import { missingOf } from '../verifications/kyb.ts';
+import { presentVerification, type VerificationView } from '../verifications/presenter.ts';
+import { type StatusReasonInput, statusReasonFor } from '../verifications/reasons.ts';
+import type { VerificationStatus } from '../verifications/state.ts';
 import { ownershipTree } from './ownership-tree.ts';
-import { presentVerification, type VerificationView } from './presenter.ts';
-import { type StatusReasonInput, statusReasonFor } from './reasons.ts';
 import * as repo from './review-repo.ts';
-import type { VerificationStatus } from './state.ts';
 
 /** The outcomes of a review: where UNDER_VERIFICATION may go (VERIFICATION_TRANSITIONS). */
 export const REVIEW_OUTCOMES = ['APPROVED', 'TEMPORARY_REJECTION', 'FINAL_REJECTION'] as const;

@@ -1,11 +1,16 @@
 /** `POST /transactions/{id}/travel-rule`: the originator's data of a deposit waiting for it. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
 import { bearerSecurity, IdParams, problems } from '../../http/schemas.ts';
-import type { PublicPlugin } from '../index.ts';
-import { supplyDepositTravelRule } from '../wallets/held.ts';
-import { DepositTravelRuleBody } from './travel-rule-schema.ts';
+import type { Environment } from '../../lib/environment.ts';
+import { DepositTravelRuleBody } from '../screening/travel-rule-schema.ts';
+import { supplyDepositTravelRule } from './held.ts';
 
-export const travelRuleRoutes: PublicPlugin = async (app, { ctx }) => {
+export const travelRuleRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext;
+  environment: Environment;
+}> = async (app, { ctx }) => {
   app.post(
     '/transactions/:id/travel-rule',
     {

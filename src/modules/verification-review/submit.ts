@@ -12,11 +12,11 @@ import type { Tenant } from '../../lib/environment.ts';
 import { type LinkMinter, recordCustomerUpdated } from '../customers/service.ts';
 import { VERIFICATION_DOCUMENT_TYPES } from '../documents/kinds.ts';
 import { attachPendingDocuments } from '../documents/service.ts';
-import { lockCustomerVerification, unmetForSubmission } from '../kyb/service.ts';
-import { decideVerification } from './decide.ts';
-import type { VerificationView } from './presenter.ts';
-import { findOwnedVerification, lockVerification } from './repo.ts';
-import { canTransition } from './state.ts';
+import { decideVerification } from '../verifications/decide.ts';
+import { lockCustomerVerification, unmetForSubmission } from '../verifications/kyb.ts';
+import type { VerificationView } from '../verifications/presenter.ts';
+import { findOwnedVerification, lockVerification } from '../verifications/service.ts';
+import { canTransition } from '../verifications/state.ts';
 
 export function createSubmissionService(deps: { db: Database; clock: Clock; link: LinkMinter }) {
   const { db, clock, link } = deps;

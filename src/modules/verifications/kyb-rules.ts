@@ -3,7 +3,7 @@
  * who counts as an ultimate beneficial owner (ownership multiplied along the chain of parent companies),
  * when a BUSINESS customer may be APPROVED, and the list of requirements every customer answer carries.
  */
-import type { VerificationStatus } from '../verifications/state.ts';
+import type { VerificationStatus } from './state.ts';
 
 export const PARTY_TYPES = ['INDIVIDUAL', 'BUSINESS'] as const;
 export type PartyType = (typeof PARTY_TYPES)[number];

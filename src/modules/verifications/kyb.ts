@@ -6,19 +6,26 @@
  * parties at once approve the customer exactly once.
  */
 import type { Executor } from '../../db/types.ts';
-import type { StatusReason } from '../verifications/state.ts';
-import { transitionVerification } from '../verifications/transition.ts';
-import * as repo from './repo.ts';
+import * as repo from './kyb-repo.ts';
 import {
   customerRequirements,
   finallyRejectedParty,
   missingForApproval,
   ownRequirements,
   type Requirement,
-} from './rules.ts';
+} from './kyb-rules.ts';
+import type { StatusReason } from './state.ts';
+import { transitionVerification } from './transition.ts';
 
-export { lockCustomerVerification, setReviewApproved } from './repo.ts';
-export { customerRequirements, type Requirement } from './rules.ts';
+export {
+  acceptTerms,
+  hasParties,
+  lockCustomerVerification,
+  reviewApproved,
+  setReviewApproved,
+  termsSatisfied,
+} from './kyb-repo.ts';
+export { customerRequirements, type Requirement } from './kyb-rules.ts';
 
 /** The requirements of each customer among `ids` (absent for an unknown id). */
 export async function requirementsOf(
@@ -79,32 +86,6 @@ export async function settleCustomer(
   if (missingForApproval(facts.customer, facts.parties).length > 0) return null;
   await transitionVerification(tx, verification.id, 'APPROVED', undefined, at);
   return 'APPROVED';
-}
-
-/** Records the customer's acceptance of the terms (the first acceptance stands). */
-export async function acceptTerms(tx: Executor, customerId: string, at: Date): Promise<void> {
-  await tx.query('UPDATE customers SET tos_accepted_at = coalesce(tos_accepted_at, $2) WHERE id = $1', [
-    customerId,
-    at,
-  ]);
-}
-
-/** Whether the customer may enter review: terms accepted, or not asked for (customers from before terms). */
-export async function termsSatisfied(db: Executor, customerId: string): Promise<boolean> {
-  const rows = await db.query<{ ok: boolean }>(
-    'SELECT (NOT tos_required OR tos_accepted_at IS NOT NULL) AS ok FROM customers WHERE id = $1',
-    [customerId],
-  );
-  return rows[0]?.ok === true;
-}
-
-/** Whether the customer has declared any (not deleted) associated party. */
-export async function hasParties(db: Executor, customerId: string): Promise<boolean> {
-  const rows = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM associated_parties WHERE customer_id = $1 AND deleted_at IS NULL',
-    [customerId],
-  );
-  return (rows[0]?.n ?? 0) > 0;
 }
 
 /**

@@ -1,7 +1,7 @@
 /** The facts the KYB rules read: customers, their parties, verifications and waiting documents. SQL only. */
 import type { Executor } from '../../db/types.ts';
-import type { VerificationStatus } from '../verifications/state.ts';
-import type { CustomerFact, PartyFact, PartyRole, PartyType } from './rules.ts';
+import type { CustomerFact, PartyFact, PartyRole, PartyType } from './kyb-rules.ts';
+import type { VerificationStatus } from './state.ts';
 
 type CustomerFactRow = {
   id: string;
@@ -117,4 +117,39 @@ export async function setReviewApproved(
   at: Date | null,
 ): Promise<void> {
   await db.query('UPDATE verifications SET review_approved_at = $2 WHERE id = $1', [verificationId, at]);
+}
+
+/** Records the customer's acceptance of the terms (the first acceptance stands). */
+export async function acceptTerms(tx: Executor, customerId: string, at: Date): Promise<void> {
+  await tx.query('UPDATE customers SET tos_accepted_at = coalesce(tos_accepted_at, $2) WHERE id = $1', [
+    customerId,
+    at,
+  ]);
+}
+
+/** Whether the customer may enter review: terms accepted, or not asked for (customers from before terms). */
+export async function termsSatisfied(db: Executor, customerId: string): Promise<boolean> {
+  const rows = await db.query<{ ok: boolean }>(
+    'SELECT (NOT tos_required OR tos_accepted_at IS NOT NULL) AS ok FROM customers WHERE id = $1',
+    [customerId],
+  );
+  return rows[0]?.ok === true;
+}
+
+/** Whether the customer has declared any (not deleted) associated party. */
+export async function hasParties(db: Executor, customerId: string): Promise<boolean> {
+  const rows = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM associated_parties WHERE customer_id = $1 AND deleted_at IS NULL',
+    [customerId],
+  );
+  return (rows[0]?.n ?? 0) > 0;
+}
+
+/** Whether the reviewer has approved the verification's own documents (it then waits for its parties). */
+export async function reviewApproved(db: Executor, verificationId: string): Promise<boolean> {
+  const rows = await db.query<{ review_approved: boolean }>(
+    'SELECT review_approved_at IS NOT NULL AS review_approved FROM verifications WHERE id = $1',
+    [verificationId],
+  );
+  return rows[0]?.review_approved === true;
 }

@@ -1,7 +1,9 @@
-/** Every route of the operators' compliance desk: accounts, audit log, review queues and decisions. */
+/**
+ * The operators' compliance desk: the review queues and decisions of verifications, limit requests and
+ * bank-account holders, and the documents they rest on. It calls the domains; none of them calls it.
+ */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
-import { operatorAccountRoutes } from './accounts-routes.ts';
 import { operatorBankAccountRoutes } from './bank-account-routes.ts';
 import { operatorReviewRoutes } from './review-routes.ts';
 
@@ -9,7 +11,6 @@ export const complianceOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
   app,
   { ctx },
 ) => {
-  await app.register(operatorAccountRoutes, { ctx });
   await app.register(operatorReviewRoutes, { ctx });
   await app.register(operatorBankAccountRoutes, { ctx });
 };
