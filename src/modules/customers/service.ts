@@ -11,7 +11,7 @@ import { normalizeCnpj, normalizeCpf } from '../../lib/tax-id.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { limitsInForce } from '../limits/in-force.ts';
 import { readLimitUsage } from '../limits/usage.ts';
-import { refuseHeld, screenSubject } from '../screening/service.ts';
+import { screenSubject } from '../screening/service.ts';
 import { customerRequirements, type Requirement, requirementsOf } from '../verifications/kyb.ts';
 import { openVerification } from '../verifications/service.ts';
 import { emptyStatusReason } from '../verifications/state.ts';

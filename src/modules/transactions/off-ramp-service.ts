@@ -32,7 +32,6 @@ import { currentRateFact, useLockedQuote } from '../pricing/service.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { productionPayoutsConfigured, submitDuePayouts } from '../rails/pix/payout-submission.ts';
 import type { PixRails } from '../rails/pix/registry.ts';
-import { refuseHeld } from '../screening/service.ts';
 import { drawFromHoldings } from '../wallets/draw.ts';
 import { type Approved, type CreationRequest, createdEvent, creationBatches } from './creation-batches.ts';
 import { assertWithinLimits } from './limits.ts';
