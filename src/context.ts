@@ -4,8 +4,8 @@ import type { Clock } from './core/clock.ts';
 import type { Database } from './db/types.ts';
 import type { InstanceKeys } from './lib/instance-keys.ts';
 import type { ApiKeyCache } from './modules/projects/key-cache.ts';
-import type { ChainRegistry } from './modules/rails/chains/registry.ts';
-import type { PixRails } from './modules/rails/pix/registry.ts';
+import type { ChainRegistry } from './rails/chains/registry.ts';
+import type { PixRails } from './rails/pix/registry.ts';
 
 export type AppContext = {
   config: Config;

@@ -7,6 +7,7 @@ import type { TSchema } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../http/schemas.ts';
 import type { Environment } from '../lib/environment.ts';
+import { pixWebhookRoutes } from '../rails/pix/psp/webhook-routes.ts';
 import { associatedPartyRoutes } from './associated-parties/routes.ts';
 import { AssociatedPartySchema } from './associated-parties/schema.ts';
 import { balanceRoutes } from './balances/routes.ts';
@@ -24,11 +25,13 @@ import { hostedVerificationRoutes } from './hosted-verification/routes.ts';
 import { sandboxVerificationRoutes } from './hosted-verification/sandbox-routes.ts';
 import { limitRequestRoutes } from './limit-requests/routes.ts';
 import { LimitRequestSchema } from './limit-requests/schema.ts';
+import { offRampRoutes } from './off-ramp/routes.ts';
+import { createSandboxReturnService } from './off-ramp/sandbox.ts';
+import { onRampRoutes } from './on-ramp/routes.ts';
+import { sandboxTransactionRoutes } from './on-ramp/sandbox-routes.ts';
 import { complianceOperatorRoutes } from './operators/routes.ts';
 import { partnerFeeOperatorRoutes } from './partner-fees/routes.ts';
 import { projectOperatorRoutes } from './projects/routes.ts';
-import { pixWebhookRoutes } from './rails/pix/psp/webhook-routes.ts';
-import { sandboxDepositRoutes } from './rails/pix/sandbox-routes.ts';
 import { rateOperatorRoutes } from './rates/routes.ts';
 import { screeningOperatorRoutes } from './screening/routes.ts';
 import { CustomerScreeningSchema } from './screening/schema.ts';
@@ -71,8 +74,10 @@ export const partnerRoutes: PublicPlugin[] = [
   documentRoutes,
   sandboxVerificationRoutes,
   webhookRoutes,
+  onRampRoutes,
+  offRampRoutes,
   transactionRoutes,
-  sandboxDepositRoutes,
+  sandboxTransactionRoutes(createSandboxReturnService),
   balanceRoutes,
   walletRoutes,
   exchangeRateRoutes,

@@ -4,7 +4,7 @@
  */
 import QRCode from 'qrcode';
 import { requestedMoney } from '../modules/transactions/presenter.ts';
-import type { TransactionService } from '../modules/transactions/service.ts';
+import type { TransactionService } from '../modules/transactions/read-service.ts';
 import { badge, dateTime, type Html, html, when } from './html.ts';
 
 type AnyTransaction = Awaited<ReturnType<TransactionService['get']>>;

@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { CURRENCIES } from '../../core/currencies.ts';
 import { bearerSecurity, IdParams, problems, StringEnum, Uuid } from '../../http/schemas.ts';
-import { LEDGER_CURRENCIES } from '../ledger/accounts.ts';
 import { createBalanceService } from './service.ts';
 
 const Balances = Type.Object({
   customerId: Uuid(),
   balances: Type.Array(
     Type.Object({
-      currency: StringEnum(LEDGER_CURRENCIES),
+      currency: StringEnum(CURRENCIES),
       amount: Type.String({
         description: 'Exact decimal: 6 decimals for stablecoins, 2 for BRL (held for refund)',
         examples: ['182.441100'],

@@ -1,9 +1,9 @@
+import { CURRENCY_SCALE, type Currency } from '../../core/currencies.ts';
 import { formatDecimal } from '../../core/decimal.ts';
 import { notFound } from '../../core/errors.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { findCustomer } from '../customers/service.ts';
-import { CURRENCY_SCALE, type Currency } from '../ledger/accounts.ts';
 import { customerBalances } from '../ledger/service.ts';
 
 /**

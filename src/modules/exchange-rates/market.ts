@@ -3,9 +3,9 @@
  * operator has set none, the configured default, so that every sandbox flow completes on its own.
  */
 import type { MoneyOutConfig } from '../../config.ts';
+import type { Currency } from '../../core/currencies.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
-import type { Currency } from '../ledger/accounts.ts';
 import { currentRate, type Pair } from '../rates/service.ts';
 import { UNIT_RATE } from './pricing.ts';
 

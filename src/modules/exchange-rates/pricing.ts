@@ -9,8 +9,9 @@
  *   than the rate gives, and the remainder stays with the conversion desk.
  * Rates are target units per source unit at scale 10.
  */
+
+import { CURRENCY_SCALE, type Currency } from '../../core/currencies.ts';
 import { divRoundHalfUp, pow10 } from '../../core/decimal.ts';
-import { CURRENCY_SCALE, type Currency } from '../ledger/accounts.ts';
 import { RATE_SCALE } from '../rates/convert.ts';
 
 export type FeeTerms = {

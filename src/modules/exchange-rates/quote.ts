@@ -4,11 +4,11 @@
  * quotes partners ask for and by the transactions that convert without one.
  */
 import type { Config } from '../../config.ts';
+import type { Currency } from '../../core/currencies.ts';
 import { AppError, invalidField } from '../../core/errors.ts';
 import { formatAmount } from '../../core/money.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import type { Currency } from '../ledger/accounts.ts';
 import { type PartnerFeeTerms, partnerFeeTerms } from '../partner-fees/service.ts';
 import { marketRate, pairOf } from './market.ts';
 import {

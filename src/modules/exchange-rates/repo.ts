@@ -1,6 +1,6 @@
+import type { Currency } from '../../core/currencies.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
-import type { Currency } from '../ledger/accounts.ts';
 
 export type ExchangeRateType = 'FLOATING' | 'LOCKED';
 

@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
+import { CURRENCIES } from '../../core/currencies.ts';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.ts';
-import { LEDGER_CURRENCIES } from '../ledger/accounts.ts';
 import { ANY_AMOUNT_PATTERN } from '../ledger/amounts.ts';
 import { TIME_LOCKS } from './service.ts';
 
-const Currency = (description: string) => StringEnum(LEDGER_CURRENCIES, { description });
+const Currency = (description: string) => StringEnum(CURRENCIES, { description });
 const TIME_LOCK_VALUES = Object.keys(TIME_LOCKS) as (keyof typeof TIME_LOCKS)[];
 
 export const Money = Type.Object({

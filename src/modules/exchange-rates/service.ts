@@ -5,12 +5,12 @@
  */
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { Currency } from '../../core/currencies.ts';
 import { formatDecimalTrimmed } from '../../core/decimal.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import type { Currency } from '../ledger/accounts.ts';
 import { money, parseCurrencyAmount } from '../ledger/amounts.ts';
 import { RATE_SCALE } from '../rates/convert.ts';
 import { pairOf } from './market.ts';

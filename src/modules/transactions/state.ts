@@ -1,3 +1,4 @@
+import { STABLECOINS, type Stablecoin } from '../../core/currencies.ts';
 import { OFF_RAMP_TRANSITIONS } from './off-ramp-state.ts';
 /**
  * The transaction state machines. On-ramps (PRODUCT.md, "On-ramp transactions") (PRODUCT.md, "On-ramp transactions"). A deposit moves a charge from
@@ -54,6 +55,6 @@ export const IN_FLIGHT: readonly TransactionStatus[] = [
 /** Statuses whose amounts do not count against a customer's limits. */
 export const NOT_COUNTED: readonly TransactionStatus[] = ['FAILED', 'EXPIRED'];
 
-export const STABLECOINS = ['USDC', 'USDT'] as const;
-export const TARGET_CURRENCIES = ['USDC', 'USDT'] as const;
-export type TargetCurrency = (typeof TARGET_CURRENCIES)[number];
+/** What an on-ramp converts into: a stablecoin. */
+export const TARGET_CURRENCIES = STABLECOINS;
+export type TargetCurrency = Stablecoin;

@@ -6,14 +6,14 @@
  */
 import type { ScreeningConfig } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { Blockchain } from '../../core/currencies.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
+import type { InboundTransfer } from '../../rails/chains/adapter.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { chainDeposit } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
-import type { InboundTransfer } from '../rails/chains/adapter.ts';
-import type { Blockchain } from '../rails/chains/networks.ts';
-import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { holdTransaction, listedAddress, transactionHeld } from '../screening/service.ts';
 import { reachesThreshold } from '../screening/travel-rule.ts';
 import { createChainTransaction, moveChainTransaction } from './events.ts';

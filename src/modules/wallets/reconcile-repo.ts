@@ -1,7 +1,8 @@
 /** SQL of the chain balance reconciliation: what the ledger says each watched address holds, and its differences. */
+
+import type { Blockchain, Stablecoin } from '../../core/currencies.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
-import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
 
 export type DifferenceStatus = 'OPEN' | 'CLEARED' | 'RESOLVED';
 

@@ -13,10 +13,10 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import type { Database, Executor } from '../../db/types.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { chainDepositReversed } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import { type Actor, actorLabel, recordAudit } from '../projects/audit.ts';
-import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { creditDeposit, MAX_AMOUNT, recordInbound } from './deposits.ts';
 import { refreshDifferenceGauge } from './reconcile.ts';
 import {

@@ -17,8 +17,8 @@ import { newId } from '../../core/ids.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import { metrics } from '../../http/metrics.ts';
-import type { ChainAdapter } from '../rails/chains/adapter.ts';
-import type { ChainRegistry } from '../rails/chains/registry.ts';
+import type { ChainAdapter } from '../../rails/chains/adapter.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import {
   acceptedDifference,
   holdingKey,

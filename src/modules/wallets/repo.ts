@@ -1,4 +1,6 @@
 /** SQL of wallets and of stablecoin transactions (transfers and deposits). */
+
+import type { Blockchain, Stablecoin } from '../../core/currencies.ts';
 import type { FailureCode } from '../../core/failure-codes.ts';
 import { batchedRows, keyedReads } from '../../db/read-batches.ts';
 import {
@@ -11,7 +13,6 @@ import {
 } from '../../db/transaction-filter.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
-import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
 
 export type WalletRow = {
   id: string;

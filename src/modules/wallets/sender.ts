@@ -12,6 +12,7 @@
  *   settles what it was for, once: the on-ramp or the transfer.
  */
 import type { Clock } from '../../core/clock.ts';
+import type { Blockchain, Stablecoin } from '../../core/currencies.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
@@ -22,10 +23,9 @@ import {
   type SendFees,
   SendRefused,
   type SignedSend,
-} from '../rails/chains/adapter.ts';
-import { TREASURY_INDEX } from '../rails/chains/keys.ts';
-import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
-import type { ChainRegistry } from '../rails/chains/registry.ts';
+} from '../../rails/chains/adapter.ts';
+import { TREASURY_INDEX } from '../../rails/chains/keys.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { completeSend } from './send-outcome.ts';
 import {
   attemptHashes,

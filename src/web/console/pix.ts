@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { createPixOperationsService, type RailOverview } from '../../modules/transactions/pix-operations.ts';
+import { createPixOperationsService, type RailOverview } from '../../modules/off-ramp/pix-operations.ts';
 import { badge, dateTime, type Html, html, idCell, table, when } from '../html.ts';
 import { sendConsole } from './frame.ts';
 

@@ -11,7 +11,7 @@ import { createProjectService } from '../../modules/projects/service.ts';
 import { PAIRS, type Pair } from '../../modules/rates/repo.ts';
 import { createRateService } from '../../modules/rates/service.ts';
 import { requestedMoney } from '../../modules/transactions/presenter.ts';
-import { createTransactionService } from '../../modules/transactions/service.ts';
+import { createTransactionService } from '../../modules/transactions/read-service.ts';
 import { createWebUserService, DASHBOARD_ROLES, webActor } from '../../modules/web-users/service.ts';
 import { FeeBody, feeInput, feeTypeLabel, partnerFeeForms, percent, problemLine } from '../dashboard/fees.ts';
 import { pageOf } from '../dashboard/render.ts';

@@ -15,7 +15,7 @@ import { SUPPORTING_DOCUMENT_TYPES } from '../../modules/limit-requests/rules.ts
 import { createLimitRequestService } from '../../modules/limit-requests/service.ts';
 import { holdReasons, holdReasonsOfCustomer } from '../../modules/screening/service.ts';
 import { requestedMoney } from '../../modules/transactions/presenter.ts';
-import { createTransactionService } from '../../modules/transactions/service.ts';
+import { createTransactionService } from '../../modules/transactions/read-service.ts';
 import { badge, csrfField, dateTime, type Html, html, idCell, notice, pager, table, when } from '../html.ts';
 import { holdPanel, travelRulePanel } from '../screening-panels.ts';
 import { checkCsrf } from '../session.ts';

@@ -1,0 +1,437 @@
+/**
+ * Off-ramps (PRODUCT.md, "Off-ramp"): money out of a customer's USDC, USDT or BRL balance to one of
+ * their PIX bank accounts. Everything is decided in one database transaction under the customer's row
+ * lock: the customer is APPROVED, the account is theirs, not deleted and its holder APPROVED
+ * (PERSONAL_ACCOUNT only to a SELF account), the figures are fixed (a LOCKED quote's, taken once, or
+ * the rate in force), the BRL value fits the limits in the pool shared with on-ramps, and the balance
+ * is reserved. Settlement then carries the off-ramp on in the background (rails/pix/payout.ts).
+ */
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Currency } from '../../core/currencies.ts';
+import { AppError, invalidField, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { currentBeforeCommit } from '../../db/commit-hooks.ts';
+import { combinedReadEach, readAll, readEach, writeAll } from '../../db/one-statement.ts';
+import type { Database, Executor } from '../../db/types.ts';
+import type { Tenant } from '../../lib/environment.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
+import type { PixRails } from '../../rails/pix/registry.ts';
+import { type PayoutAccountColumns, payoutAccountPart, payoutAccountSql } from '../bank-accounts/service.ts';
+import { type CustomerWithVerification, lockApprovedCustomer } from '../customers/service.ts';
+import { eventPart, eventsPart } from '../events/outbox.ts';
+import { pairOf, rateOrSandboxDefault } from '../exchange-rates/market.ts';
+import { UNIT_RATE } from '../exchange-rates/pricing.ts';
+import { type PricedConversion, priceAt, requireRate } from '../exchange-rates/quote.ts';
+import type { ExchangeRateRow } from '../exchange-rates/service.ts';
+import { useLockedQuote } from '../exchange-rates/service.ts';
+import { formatCurrencyAmount, parseCurrencyAmount } from '../ledger/amounts.ts';
+import {
+  type HoldingsColumns,
+  holdingsFrom,
+  holdingsPart,
+  holdingsSql,
+  reservationJournal,
+} from '../ledger/reserve.ts';
+import { journalParts, journalsParts, type NewJournal } from '../ledger/service.ts';
+import { type GrantColumns, grantsPart, grantsSql, limitsFrom } from '../limits/in-force.ts';
+import {
+  addUsagePart,
+  addUsagesPart,
+  periods,
+  type UsageColumns,
+  usageFrom,
+  usagePart,
+  usageSql,
+} from '../limits/usage.ts';
+import {
+  type PartnerFeeColumns,
+  partnerFeeFrom,
+  partnerFeePart,
+  partnerFeeSql,
+} from '../partner-fees/service.ts';
+import { currentRatePart, currentRateSql, type RateColumns } from '../rates/service.ts';
+import { refuseHeld } from '../screening/service.ts';
+import { type CreationRequest, createdEvent, creationBatches } from '../transactions/creation-batches.ts';
+import { assertWithinLimits } from '../transactions/limits.ts';
+import type { OffRampPurpose } from '../transactions/off-ramp-state.ts';
+import { presentTransaction, type TransactionView } from '../transactions/presenter.ts';
+import * as repo from '../transactions/read-service.ts';
+import { drawFromHoldings } from '../wallets/draw.ts';
+import { productionPayoutsConfigured, submitDuePayouts } from './payout-submission.ts';
+import { offRampPayoutKey, settleOffRamp } from './settlement.ts';
+
+export type CreateOffRampInput = {
+  customerId: string;
+  bankAccountId: string;
+  sourceCurrency?: 'USDC' | 'USDT' | 'BRL' | undefined;
+  sourceAmount?: string | undefined;
+  exchangeRateId?: string | undefined;
+  purpose: OffRampPurpose;
+  memo?: string | undefined;
+  metadata?: Record<string, string> | undefined;
+};
+
+type Figures = Pick<
+  PricedConversion,
+  | 'sourceCurrency'
+  | 'source'
+  | 'platformFee'
+  | 'partnerFee'
+  | 'fee'
+  | 'net'
+  | 'baseRate'
+  | 'target'
+  | 'limitAmountBrl'
+>;
+
+function figuresOfQuote(quote: ExchangeRateRow): Figures {
+  const fee = quote.platform_fee + quote.partner_fee;
+  return {
+    sourceCurrency: quote.source_currency,
+    source: quote.source_amount,
+    platformFee: quote.platform_fee,
+    partnerFee: quote.partner_fee,
+    fee,
+    net: quote.source_amount - fee,
+    baseRate: quote.base_rate,
+    target: quote.target_amount,
+    limitAmountBrl: quote.limit_amount_brl,
+  };
+}
+
+function assertMatchesQuote(quote: ExchangeRateRow, input: CreateOffRampInput): void {
+  if (input.sourceCurrency !== undefined && input.sourceCurrency !== quote.source_currency) {
+    throw invalidField('/body/sourceCurrency', `must match the exchange rate's ${quote.source_currency}`);
+  }
+  if (input.sourceAmount !== undefined) {
+    const amount = parseCurrencyAmount(input.sourceAmount, quote.source_currency);
+    if (amount !== quote.source_amount) {
+      throw invalidField(
+        '/body/sourceAmount',
+        `must match the exchange rate's ${formatCurrencyAmount(quote.source_amount, quote.source_currency)}`,
+      );
+    }
+  }
+}
+
+/** Without a quote the currency and amount are required, and parsed at the currency's scale. */
+function requestedAmount(input: CreateOffRampInput): { currency: Currency; amount: bigint } | null {
+  if (input.exchangeRateId !== undefined) return null;
+  const errors = [];
+  if (input.sourceCurrency === undefined)
+    errors.push({ pointer: '/body/sourceCurrency', message: 'is required' });
+  if (input.sourceAmount === undefined)
+    errors.push({ pointer: '/body/sourceAmount', message: 'is required' });
+  if (errors.length > 0) throw new AppError('invalid_request', 'The request body is invalid', { errors });
+  const amount = parseCurrencyAmount(input.sourceAmount!, input.sourceCurrency!);
+  if (typeof amount === 'string') throw invalidField('/body/sourceAmount', amount);
+  return { currency: input.sourceCurrency!, amount };
+}
+
+/** A creation as the request asks it, checked before any database work. */
+type OffRampRequest = CreationRequest & {
+  input: CreateOffRampInput;
+  /** null: the figures are a LOCKED quote's (`input.exchangeRateId`). */
+  requested: { currency: Currency; amount: bigint } | null;
+};
+
+type OffRampFacts = PayoutAccountColumns &
+  RateColumns &
+  PartnerFeeColumns &
+  GrantColumns &
+  UsageColumns &
+  HoldingsColumns;
+
+type Decided = { row: repo.TransactionRow; view: TransactionView; reserve: NewJournal };
+
+/** The pair whose rate prices a stablecoin payout; none for BRL or a LOCKED quote. */
+const pairFor = (requested: OffRampRequest['requested']) =>
+  requested && requested.currency !== 'BRL' ? pairOf(requested.currency, 'BRL') : null;
+
+/**
+ * What the creations of a batch decide on, one row per request in the order given (customers distinct,
+ * each locked): the payout account, the rate in force, the partner fee, the limits granted, the usage
+ * of the day and month of `at`, and the customer's holdings.
+ */
+const OFF_RAMP_FACTS = combinedReadEach(
+  [
+    ['customer_id', 'uuid'],
+    ['project_id', 'uuid'],
+    ['environment', 'text'],
+    ['bank_account_id', 'uuid'],
+    ['pair', 'text'],
+  ],
+  [
+    payoutAccountSql('k.bank_account_id', 'k.project_id', 'k.environment'),
+    currentRateSql('k.pair'),
+    partnerFeeSql('k.project_id', "'OFF_RAMP'"),
+    grantsSql('k.customer_id'),
+    usageSql('k.customer_id', '$6::date', '$7::date'),
+    holdingsSql('k.customer_id'),
+  ],
+);
+
+function readOffRampFacts(
+  tx: Executor,
+  requests: readonly OffRampRequest[],
+  at: Date,
+): Promise<OffRampFacts[]> {
+  return readEach<OffRampFacts>(tx, OFF_RAMP_FACTS, [
+    requests.map((r) => r.input.customerId),
+    requests.map((r) => r.tenant.projectId),
+    requests.map((r) => r.tenant.environment),
+    requests.map((r) => r.input.bankAccountId),
+    requests.map((r) => pairFor(r.requested)),
+    ...periods(at),
+  ]);
+}
+
+export function createOffRampService(deps: {
+  db: Database;
+  clock: Clock;
+  config: Config;
+  chains: ChainRegistry;
+  pix: PixRails;
+}) {
+  const { db, clock, config, chains } = deps;
+
+  function payoutAccount(input: CreateOffRampInput, customerId: string, facts: PayoutAccountColumns) {
+    if (facts.account_id === null || facts.account_customer_id !== customerId) throw notFound('Bank account');
+    if (facts.account_holder_status !== 'APPROVED') {
+      throw new AppError(
+        'bank_account_not_verified',
+        `The bank account's holder verification is ${facts.account_holder_status}; payouts need it APPROVED`,
+      );
+    }
+    if (input.purpose === 'PERSONAL_ACCOUNT' && facts.account_holder_relationship !== 'SELF') {
+      throw invalidField(
+        '/body/purpose',
+        'PERSONAL_ACCOUNT pays out only to an account of the customer (SELF)',
+      );
+    }
+    return facts.account_id;
+  }
+
+  /**
+   * What a creation decides from the customer (locked), what was read after the lock and the quote (a
+   * LOCKED quote's figures, else the request's priced at the rate read): the transaction, its view, the
+   * reserve's journal and its BRL value for the limits.
+   */
+  function decide(
+    request: OffRampRequest,
+    customer: CustomerWithVerification,
+    facts: OffRampFacts,
+    quote: ExchangeRateRow | null,
+    now: Date,
+  ): Decided {
+    const { tenant, input, requested } = request;
+    const accountId = payoutAccount(input, customer.id, facts);
+    let figures: Figures;
+    let partner = { basisPoints: 0, flat: 0n };
+    if (quote === null) {
+      const { currency, amount } = requested!;
+      const pair = pairFor(requested);
+      const baseRate =
+        pair === null
+          ? UNIT_RATE
+          : requireRate(
+              pair,
+              rateOrSandboxDefault(
+                facts.rate_in_force,
+                tenant.environment,
+                pair,
+                config.moneyOut.sandboxRates,
+              ),
+            );
+      const priced = priceAt(
+        config,
+        {
+          kind: 'OFF_RAMP',
+          sourceCurrency: currency,
+          targetCurrency: 'BRL',
+          amount: { source: amount },
+          pointer: '/body/sourceAmount',
+        },
+        baseRate,
+        partnerFeeFrom(facts),
+      );
+      figures = priced;
+      partner = priced.partnerTerms;
+    } else {
+      assertMatchesQuote(quote, input);
+      figures = figuresOfQuote(quote);
+    }
+    assertWithinLimits(
+      limitsFrom(facts, config.defaultLimits[customer.type]),
+      usageFrom(facts),
+      figures.limitAmountBrl,
+    );
+    const row: repo.TransactionRow = {
+      id: newId(),
+      customer_id: customer.id,
+      project_id: tenant.projectId,
+      environment: tenant.environment,
+      type: 'OFF_RAMP',
+      status: 'TRANSFERRING_STABLECOIN',
+      currency: figures.sourceCurrency,
+      amount: figures.source,
+      target_currency: 'BRL',
+      rail: 'PIX',
+      pix_txid: null,
+      br_code: null,
+      expires_at: null,
+      fee_basis_points: config.moneyOut.offRampFeeBasisPoints,
+      fee_flat: config.moneyOut.offRampFeeFlat,
+      fee_minimum: config.moneyOut.minimumFee,
+      partner_fee_basis_points: partner.basisPoints,
+      partner_fee_flat: partner.flat,
+      deposit_amount: null,
+      deposit_end_to_end_id: null,
+      deposited_at: null,
+      rate: figures.baseRate,
+      fee: figures.fee,
+      net_amount: figures.net,
+      target_amount: figures.target,
+      platform_fee: figures.platformFee,
+      partner_fee: figures.partnerFee,
+      limit_amount_brl: figures.limitAmountBrl,
+      exchange_rate_id: quote?.id ?? null,
+      bank_account_id: accountId,
+      purpose: input.purpose,
+      memo: input.memo ?? null,
+      metadata: input.metadata ?? null,
+      end_to_end_id: null,
+      failure_reason: null,
+      return_reason: null,
+      refund_status: null,
+      refund_amount: null,
+      refund_failure_reason: null,
+      refund_updated_at: null,
+      blockchain: null,
+      chain_send_id: null,
+      transaction_hash: null,
+      block_explorer_url: null,
+      timeline: [{ status: 'TRANSFERRING_STABLECOIN', at: now.toISOString() }],
+      created_at: now,
+      updated_at: now,
+    };
+    const currency = figures.sourceCurrency;
+    const holdings = holdingsFrom(facts, currency, chains.config.defaultChain);
+    const reserve = reservationJournal(
+      {
+        tenant,
+        customerId: customer.id,
+        currency,
+        amount: figures.source,
+        into: 'OFF_RAMP_RESERVE',
+        kind: 'OFF_RAMP_RESERVED',
+        reference: row.id,
+        transactionId: row.id,
+        at: now,
+      },
+      holdings.balance,
+      // a stablecoin leaves the customer's wallets by the wallets' rule: the default chain first
+      currency === 'BRL'
+        ? undefined
+        : (amount) => drawFromHoldings(holdings.wallets, currency, amount, chains.config.defaultChain),
+    );
+    return { row, view: presentTransaction(row), reserve };
+  }
+
+  /** One creation in a transaction of its own (with a LOCKED quote, or when its batch failed). */
+  async function createOne(request: OffRampRequest): Promise<TransactionView> {
+    const { tenant, input } = request;
+    return db.transaction(async (tx) => {
+      const customer = await lockApprovedCustomer(tx, tenant, input.customerId, 'off-ramps');
+      await refuseHeld(tx, [], [input.bankAccountId]);
+      const now = clock();
+      // Everything else the creation decides on, in one statement after the lock: it sees every
+      // creation and reserve committed before the lock was granted.
+      const facts = await readAll<OffRampFacts>(tx, [
+        payoutAccountPart(tenant, input.bankAccountId),
+        currentRatePart(pairFor(request.requested)),
+        partnerFeePart(tenant.projectId, 'OFF_RAMP'),
+        grantsPart(customer.id),
+        usagePart(customer.id, now),
+        holdingsPart(customer.id),
+      ]);
+      // an unknown account is refused before a quote is looked at
+      payoutAccount(input, customer.id, facts);
+      const quote =
+        request.requested === null
+          ? await useLockedQuote(tx, tenant, input.exchangeRateId!, { direction: 'OFF_RAMP' }, now)
+          : null;
+      const decided = decide(request, customer, facts, quote, now);
+      // the transaction, its BRL value added to the limit usage, the reserve's journal and the event:
+      // one statement
+      await writeAll(tx, [
+        repo.insertTransactionPart(decided.row),
+        addUsagePart(customer.id, decided.row.limit_amount_brl, now),
+        ...journalParts(decided.reserve),
+        eventPart(createdEvent(decided.row, decided.view)),
+      ]);
+      return decided.view;
+    });
+  }
+
+  // concurrent creations of different customers, in one transaction (creation-batches.ts)
+  const batches = creationBatches({
+    db,
+    clock,
+    movements: 'off-ramps',
+    read: (tx, approved, now) =>
+      readOffRampFacts(
+        tx,
+        approved.map(({ request }) => request),
+        now,
+      ),
+    decide: (request: OffRampRequest, customer, facts, now) => decide(request, customer, facts, null, now),
+    write: (tx, accepted, now) =>
+      writeAll(tx, [
+        repo.insertTransactionsPart(accepted.map(({ row }) => row)),
+        addUsagesPart(
+          accepted.map(({ row }) => ({ customerId: row.customer_id, brlCents: row.limit_amount_brl })),
+          now,
+        ),
+        ...journalsParts(accepted.map(({ reserve }) => reserve)),
+        eventsPart(accepted.map(({ row, view }) => createdEvent(row, view))),
+      ]),
+    createOne,
+  });
+
+  async function create(tenant: Tenant, input: CreateOffRampInput): Promise<TransactionView> {
+    const requested = requestedAmount(input);
+    if (tenant.environment === 'production' && !productionPayoutsConfigured(config)) {
+      throw new AppError(
+        'service_unavailable',
+        'Off-ramps are not available: the PIX payout provider is not configured',
+      );
+    }
+    const request: OffRampRequest = { tenant, input, requested, beforeCommit: currentBeforeCommit() };
+    // a LOCKED quote is used up by its creation's own statement
+    const view = requested === null ? await createOne(request) : await batches.submit(request);
+    // The settlement and payout workers carry every off-ramp on (and finish it if this process stops);
+    // in the sandbox, where the rail answers at once, this process starts right away so that the
+    // simulated payout completes within moments.
+    if (tenant.environment === 'sandbox') setImmediate(() => void advanceOffRamp(deps, view.id));
+    return view;
+  }
+
+  return { create };
+}
+
+/** Runs an off-ramp's settlement steps and sends its payout, as far as it goes now. */
+export async function advanceOffRamp(
+  deps: { db: Database; clock: Clock; config: Config; chains: ChainRegistry; pix: PixRails },
+  id: string,
+) {
+  try {
+    await settleOffRamp(deps, id);
+    const row = await repo.findTransactionById(deps.db, id);
+    if (row?.status === 'TRANSFERRING_FIAT')
+      await submitDuePayouts(deps, 1, offRampPayoutKey(deps.config, row));
+  } catch {
+    // left to the workers
+  }
+}
