@@ -2,15 +2,11 @@
  * The modules each surface serves. A module contributes named schemas (shared through `$ref` and
  * published as OpenAPI components) and a route plugin.
  */
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TSchema } from 'typebox';
-import type { AppContext } from '../context.ts';
 import { Problem } from '../http/schemas.ts';
-import type { Environment } from '../lib/environment.ts';
 import { pixWebhookRoutes } from '../rails/pix/psp/webhook-routes.ts';
 import { associatedPartyRoutes } from './associated-parties/routes.ts';
 import { AssociatedPartySchema } from './associated-parties/schema.ts';
-import { balanceRoutes } from './balances/routes.ts';
 import { bankAccountRoutes } from './bank-accounts/routes.ts';
 import { BankAccountSchema } from './bank-accounts/schema.ts';
 import { customerRoutes } from './customers/routes.ts';
@@ -31,6 +27,7 @@ import { onRampRoutes } from './on-ramp/routes.ts';
 import { sandboxTransactionRoutes } from './on-ramp/sandbox-routes.ts';
 import { complianceOperatorRoutes } from './operators/routes.ts';
 import { partnerFeeOperatorRoutes } from './partner-fees/routes.ts';
+import type { OperatorPlugin, PublicPlugin } from './plugins.ts';
 import { projectOperatorRoutes } from './projects/routes.ts';
 import { rateOperatorRoutes } from './rates/routes.ts';
 import { screeningOperatorRoutes } from './screening/routes.ts';
@@ -41,13 +38,11 @@ import { transactionRoutes } from './transactions/routes.ts';
 import { TransactionSchema } from './transactions/schema.ts';
 import { verificationRoutes } from './verifications/routes.ts';
 import { VerificationSchema } from './verifications/schema.ts';
+import { balanceRoutes } from './wallets/holdings-routes.ts';
 import { walletRoutes } from './wallets/routes.ts';
 import { webUserOperatorRoutes } from './web-users/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks/schema.ts';
-
-export type PublicPlugin = FastifyPluginAsyncTypebox<{ ctx: AppContext; environment: Environment }>;
-export type OperatorPlugin = FastifyPluginAsyncTypebox<{ ctx: AppContext }>;
 
 export const sharedSchemas: TSchema[] = [
   Problem,

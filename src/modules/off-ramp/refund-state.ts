@@ -7,7 +7,12 @@
 import type { Executor } from '../../db/types.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { presentTransaction } from '../transactions/presenter.ts';
-import { type RefundState, setRefundState, type TransactionRow, tenantOf } from '../transactions/read-service.ts';
+import {
+  type RefundState,
+  setRefundState,
+  type TransactionRow,
+  tenantOf,
+} from '../transactions/read-service.ts';
 import { payoutsOf } from './payout-repo.ts';
 
 export async function recordRefundState(

@@ -54,7 +54,7 @@ import { currentRatePart, currentRateSql, type RateColumns } from '../rates/serv
 import { refuseHeld } from '../screening/service.ts';
 import { type CreationRequest, createdEvent, creationBatches } from '../transactions/creation-batches.ts';
 import { assertWithinLimits } from '../transactions/limits.ts';
-import type { OffRampPurpose } from '../transactions/off-ramp-state.ts';
+import type { OffRampPurpose } from '../transactions/off-ramp-terms.ts';
 import { presentTransaction, type TransactionView } from '../transactions/presenter.ts';
 import * as repo from '../transactions/read-service.ts';
 import { drawFromHoldings } from '../wallets/draw.ts';

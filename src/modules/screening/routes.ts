@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { pageRequest } from '../../core/pagination.ts';
 import { DateTime, IdParams, Nullable, Page, problems, StringEnum, Uuid } from '../../http/schemas.ts';
-import type { OperatorPlugin } from '../index.ts';
+import type { OperatorPlugin } from '../plugins.ts';
 import { recentVersions, versionsInForce } from './list-repo.ts';
 import { createScreeningReviewService } from './review.ts';
 import { recentRuns } from './runs-repo.ts';

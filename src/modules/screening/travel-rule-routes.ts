@@ -1,7 +1,7 @@
 /** `POST /transactions/{id}/travel-rule`: the originator's data of a deposit waiting for it. */
 import { Type } from 'typebox';
 import { bearerSecurity, IdParams, problems } from '../../http/schemas.ts';
-import type { PublicPlugin } from '../index.ts';
+import type { PublicPlugin } from '../plugins.ts';
 import { supplyDepositTravelRule } from '../wallets/held.ts';
 import { DepositTravelRuleBody } from './travel-rule-schema.ts';
 

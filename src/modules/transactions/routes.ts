@@ -4,8 +4,8 @@ import type { AppContext } from '../../context.ts';
 import { pageRequest } from '../../core/pagination.ts';
 import { bearerSecurity, IdParams, Page, problems } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
-import { createTransactionService } from './read-service.ts';
 import { listFilter } from './list-filter.ts';
+import { createTransactionService } from './read-service.ts';
 import { ListTransactionsQuery } from './schema.ts';
 
 export const transactionRoutes: FastifyPluginAsyncTypebox<{

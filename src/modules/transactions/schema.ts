@@ -13,7 +13,7 @@ import {
 } from '../../http/schemas.ts';
 import { ANY_AMOUNT_PATTERN } from '../ledger/amounts.ts';
 import { TravelRuleSchema } from '../screening/travel-rule-schema.ts';
-import { OFF_RAMP_PURPOSES, OFF_RAMP_SOURCES } from './off-ramp-state.ts';
+import { OFF_RAMP_PURPOSES, OFF_RAMP_SOURCES } from './off-ramp-terms.ts';
 import { TARGET_CURRENCIES, TRANSACTION_STATUSES, TRANSACTION_TYPES } from './state.ts';
 
 export const TransactionStatusSchema = StringEnum([

@@ -1,7 +1,7 @@
 import { STABLECOINS, type Stablecoin } from '../../core/currencies.ts';
-import { OFF_RAMP_TRANSITIONS } from './off-ramp-state.ts';
 /**
- * The transaction state machines. On-ramps (PRODUCT.md, "On-ramp transactions") (PRODUCT.md, "On-ramp transactions"). A deposit moves a charge from
+ * The transaction state machines, one per type, read by the one gate every status change goes through
+ * (transition.ts). On-ramps (PRODUCT.md, "On-ramp transactions"): a deposit moves a charge from
  * AWAITING_FUNDS into TRANSFERRING_FIAT; settlement carries it through TRADING and
  * TRANSFERRING_STABLECOIN to SUCCESS. Any step after the deposit may FAIL; only a charge still waiting
  * for its deposit may EXPIRE. SUCCESS, FAILED and EXPIRED are final.
@@ -29,6 +29,23 @@ export const TRANSACTION_TRANSITIONS: Transitions = {
   TRADING: ['TRANSFERRING_STABLECOIN', 'FAILED'],
   TRANSFERRING_STABLECOIN: ['SUCCESS', 'FAILED'],
   SUCCESS: [],
+  FAILED: [],
+  EXPIRED: [],
+  RETURNED: [],
+};
+
+/**
+ * The off-ramp state machine (PRODUCT.md, "Off-ramp"): the balance is reserved on creation
+ * (TRANSFERRING_STABLECOIN), converted at TRADING, paid out over PIX in TRANSFERRING_FIAT, and SUCCESS
+ * once the rail confirms the payment. Any step before SUCCESS may FAIL (the reserve goes back to the
+ * balance); SUCCESS becomes RETURNED when the receiving bank sends the PIX back.
+ */
+export const OFF_RAMP_TRANSITIONS: Transitions = {
+  AWAITING_FUNDS: [],
+  TRANSFERRING_STABLECOIN: ['TRADING', 'FAILED'],
+  TRADING: ['TRANSFERRING_FIAT', 'FAILED'],
+  TRANSFERRING_FIAT: ['SUCCESS', 'FAILED'],
+  SUCCESS: ['RETURNED'],
   FAILED: [],
   EXPIRED: [],
   RETURNED: [],

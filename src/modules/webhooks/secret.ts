@@ -1,35 +1,13 @@
 /**
  * Endpoint signing secrets (Standard Webhooks format: `whsec_` + base64 of 32 random bytes). The secret is
- * shown to the partner once; Ponte keeps it encrypted with AES-256-GCM under the instance encryption key,
- * bound to its endpoint id, so only the signer can read it back and a ciphertext copied onto another
- * endpoint does not decrypt.
+ * shown to the partner once; Ponte keeps it encrypted with AES-256-GCM under the instance encryption key
+ * (lib/sealed.ts), bound to its endpoint id, so only the signer can read it back and a ciphertext copied
+ * onto another endpoint does not decrypt.
  */
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-
-const FORMAT = 'v1';
+import { createHmac, randomBytes } from 'node:crypto';
 
 export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
-}
-
-export function encryptSecret(key: Buffer, secret: string, endpointId: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(endpointId, 'utf8'));
-  const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  const parts = [iv, ciphertext, cipher.getAuthTag()].map((part) => part.toString('base64url'));
-  return [FORMAT, ...parts].join('.');
-}
-
-export function decryptSecret(key: Buffer, stored: string, endpointId: string): string {
-  const [format, iv, ciphertext, tag] = stored.split('.');
-  if (format !== FORMAT || !iv || !ciphertext || !tag) throw new Error('unknown signing secret format');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-  decipher.setAAD(Buffer.from(endpointId, 'utf8'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
-    'utf8',
-  );
 }
 
 const PREFIX = 'whsec_';

@@ -13,7 +13,8 @@ import { bytesToHex, getAddress, type LocalAccount } from 'viem';
 import { privateKeyToAccount, publicKeyToAddress } from 'viem/accounts';
 import type { Database } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
-import { decryptSecret, encryptSecret } from '../../modules/webhooks/secret.ts';
+import { decryptSecret, encryptSecret } from '../../lib/sealed.ts';
+import { insertSeedOnce, seedCiphertext } from './keys-repo.ts';
 import type { ChainFamily } from './networks.ts';
 import { tronAddressFromPublicKey } from './tron-address.ts';
 
@@ -70,14 +71,7 @@ export async function loadWalletSeed(
   now: Date,
 ): Promise<Uint8Array> {
   const fresh = randomBytes(64).toString('base64url');
-  await db.query(
-    `INSERT INTO wallet_seeds (environment, ciphertext, created_at) VALUES ($1, $2, $3)
-     ON CONFLICT (environment) DO NOTHING`,
-    [environment, encryptSecret(encryptionKey, fresh, seedLabel(environment)), now],
-  );
-  const rows = await db.query<{ ciphertext: string }>(
-    `SELECT ciphertext FROM wallet_seeds WHERE environment = $1`,
-    [environment],
-  );
-  return Buffer.from(decryptSecret(encryptionKey, rows[0]!.ciphertext, seedLabel(environment)), 'base64url');
+  await insertSeedOnce(db, environment, encryptSecret(encryptionKey, fresh, seedLabel(environment)), now);
+  const ciphertext = await seedCiphertext(db, environment);
+  return Buffer.from(decryptSecret(encryptionKey, ciphertext, seedLabel(environment)), 'base64url');
 }

@@ -5,7 +5,6 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import { createAssociatedPartyService } from '../../modules/associated-parties/service.ts';
-import { createBalanceService } from '../../modules/balances/service.ts';
 import { createBankAccountService } from '../../modules/bank-accounts/service.ts';
 import { verificationLinkMinter } from '../../modules/customers/link.ts';
 import { createCustomerService } from '../../modules/customers/service.ts';
@@ -16,6 +15,7 @@ import { createLimitRequestService } from '../../modules/limit-requests/service.
 import { holdReasons, holdReasonsOfCustomer } from '../../modules/screening/service.ts';
 import { requestedMoney } from '../../modules/transactions/presenter.ts';
 import { createTransactionService } from '../../modules/transactions/read-service.ts';
+import { createBalanceService } from '../../modules/wallets/holdings.ts';
 import { badge, csrfField, dateTime, type Html, html, idCell, notice, pager, table, when } from '../html.ts';
 import { holdPanel, travelRulePanel } from '../screening-panels.ts';
 import { checkCsrf } from '../session.ts';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../../context.ts';
 import { problems } from '../../../http/schemas.ts';
 import type { Environment } from '../../../lib/environment.ts';
+import type { PixRails } from '../registry.ts';
 import { acceptNotification } from './notifications.ts';
 
 const Notification = Type.Object(
@@ -21,10 +21,10 @@ const Notification = Type.Object(
  * (notifications.ts), so a forged one changes nothing. Answered 200 at once.
  */
 export const pixWebhookRoutes: FastifyPluginAsyncTypebox<{
-  ctx: AppContext;
+  ctx: { pix: PixRails };
   environment: Environment;
 }> = async (app, { ctx, environment }) => {
-  const psp = ctx.config.pix[environment];
+  const psp = ctx.pix.config(environment);
   if (!psp) return;
   const path = `${psp.webhookUrl.pathname.replace(/\/+$/, '')}/pix`;
   app.post(

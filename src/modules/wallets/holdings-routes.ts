@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { CURRENCIES } from '../../core/currencies.ts';
 import { bearerSecurity, IdParams, problems, StringEnum, Uuid } from '../../http/schemas.ts';
-import { createBalanceService } from './service.ts';
+import { createBalanceService } from './holdings.ts';
 
 const Balances = Type.Object({
   customerId: Uuid(),

@@ -7,8 +7,9 @@ import { findCustomer } from '../customers/service.ts';
 import { customerBalances } from '../ledger/service.ts';
 
 /**
- * A customer's balances, derived from the ledger: stablecoin in their wallet, and BRL the platform
- * holds for them (deposits that could not be converted, held for refund). Every currency is listed.
+ * A customer's holdings per currency, derived from the ledger beside their wallets' per-chain balances
+ * (which add up to these): stablecoin in their wallets, and BRL the platform holds for them (deposits
+ * that could not be converted, held for refund). Every currency is listed.
  */
 const ORDER: Currency[] = ['USDC', 'USDT', 'BRL'];
 
