@@ -131,3 +131,30 @@ export async function releaseEntries(db: Executor, transactionId: string): Promi
     ...(row.blockchain === null ? {} : { blockchain: row.blockchain }),
   }));
 }
+
+/**
+ * A customer's entries summed per currency, account and chain, as a part of a combined read: columns
+ * `holding_currencies`, `holding_accounts`, `holding_chains`, `holding_amounts` (arrays, null when the
+ * customer has no entries).
+ */
+export function holdingsPart(customerId: string): StatementPart {
+  return { text: HOLDINGS, params: [customerId] };
+}
+
+/** `holdingsPart`'s SELECT for customer `customer` (an SQL expression: a placeholder, or a batch's column). */
+export function holdingsSql(customer: string): string {
+  return `SELECT array_agg(h.currency) AS holding_currencies, array_agg(h.account) AS holding_accounts,
+                  array_agg(h.blockchain) AS holding_chains, array_agg(h.amount) AS holding_amounts
+             FROM (SELECT currency, account, blockchain, (-sum(amount))::text AS amount FROM ledger_entries
+                    WHERE customer_id = ${customer}
+                    GROUP BY currency, account, blockchain) AS h`;
+}
+
+const HOLDINGS = holdingsSql('$1');
+
+export type HoldingsColumns = {
+  holding_currencies: Currency[] | null;
+  holding_accounts: string[] | null;
+  holding_chains: (Blockchain | null)[] | null;
+  holding_amounts: string[] | null;
+};

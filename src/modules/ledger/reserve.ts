@@ -14,13 +14,12 @@
 
 import type { Blockchain, Currency } from '../../core/currencies.ts';
 import { AppError } from '../../core/errors.ts';
-import type { StatementPart } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { Account, Entry, JournalKind } from './accounts.ts';
 import { formatCurrencyAmount } from './amounts.ts';
 import { reserved } from './off-ramp-postings.ts';
-import { customerBalance, type NewJournal, postJournal } from './repo.ts';
+import { customerBalance, type HoldingsColumns, type NewJournal, postJournal } from './repo.ts';
 
 export type Draws = readonly { blockchain: Blockchain; amount: bigint }[];
 
@@ -40,32 +39,8 @@ export type Reservation = {
 /** What a customer holds of one currency: the balance, and (a stablecoin) how it lies on each chain. */
 export type Holdings = { balance: bigint; wallets: { blockchain: Blockchain; amount: bigint }[] };
 
-/**
- * A customer's entries summed per currency, account and chain, as a part of a combined read: columns
- * `holding_currencies`, `holding_accounts`, `holding_chains`, `holding_amounts` (arrays, null when the
- * customer has no entries).
- */
-export function holdingsPart(customerId: string): StatementPart {
-  return { text: HOLDINGS, params: [customerId] };
-}
-
-/** `holdingsPart`'s SELECT for customer `customer` (an SQL expression: a placeholder, or a batch's column). */
-export function holdingsSql(customer: string): string {
-  return `SELECT array_agg(h.currency) AS holding_currencies, array_agg(h.account) AS holding_accounts,
-                  array_agg(h.blockchain) AS holding_chains, array_agg(h.amount) AS holding_amounts
-             FROM (SELECT currency, account, blockchain, (-sum(amount))::text AS amount FROM ledger_entries
-                    WHERE customer_id = ${customer}
-                    GROUP BY currency, account, blockchain) AS h`;
-}
-
-const HOLDINGS = holdingsSql('$1');
-
-export type HoldingsColumns = {
-  holding_currencies: Currency[] | null;
-  holding_accounts: string[] | null;
-  holding_chains: (Blockchain | null)[] | null;
-  holding_amounts: string[] | null;
-};
+/** The customer's holdings as a part of a combined read (the statement is the repo's). */
+export { type HoldingsColumns, holdingsPart, holdingsSql } from './repo.ts';
 
 /**
  * What the customer holds of `currency`, from `holdingsPart`'s columns: the balance (every entry of the

@@ -15,6 +15,7 @@ import { transitionTransaction } from '../transactions/transition.ts';
 import type { DeliveryHandler } from '../wallets/send-outcome.ts';
 import { enqueueSend } from '../wallets/sender.ts';
 import { ensureWallets } from '../wallets/service.ts';
+import { recordDeliveryHash, recordDeliverySend } from './delivery-repo.ts';
 
 const tenantOf = (row: TransactionRow) => ({ projectId: row.project_id, environment: row.environment });
 
@@ -63,26 +64,18 @@ export async function deliverStablecoin(
     },
     at,
   );
-  const rows = await tx.query<TransactionRow>(
-    `UPDATE transactions SET chain_send_id = $2, transaction_hash = $3, blockchain = $4, block_explorer_url = $5
-      WHERE id = $1 RETURNING *`,
-    [
-      row.id,
-      send.id,
-      send.transaction_hash,
-      blockchain,
-      send.transaction_hash && adapter.transactionUrl(send.transaction_hash),
-    ],
+  return recordDeliverySend(
+    tx,
+    row.id,
+    send.id,
+    send.transaction_hash,
+    blockchain,
+    send.transaction_hash && adapter.transactionUrl(send.transaction_hash),
   );
-  return rows[0]!;
 }
 
 export async function recordOnRampHash(tx: Executor, id: string, hash: string, url: string): Promise<void> {
-  await tx.query(`UPDATE transactions SET transaction_hash = $2, block_explorer_url = $3 WHERE id = $1`, [
-    id,
-    hash,
-    url,
-  ]);
+  await recordDeliveryHash(tx, id, hash, url);
 }
 
 export async function finishOnRampDelivery(

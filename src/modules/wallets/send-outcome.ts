@@ -7,7 +7,7 @@ import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { chainSendReversed, chainSendSettled } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import { moveChainTransaction } from './events.ts';
-import { lockChainTransaction } from './repo.ts';
+import { clearChainTransactionHash, lockChainTransaction, setChainTransactionHash } from './repo.ts';
 import type { SendRow } from './sends-repo.ts';
 
 /** What the on-ramp does as the send delivering its stablecoin moves on. */
@@ -51,10 +51,7 @@ export async function completeSend(
   const row = await lockChainTransaction(tx, send.transaction_id);
   if (row?.status !== 'PROCESSING') return;
   if (state === 'SUBMITTED') {
-    await tx.query(`UPDATE chain_transactions SET transaction_hash = $2 WHERE id = $1`, [
-      row.id,
-      send.transaction_hash,
-    ]);
+    await setChainTransactionHash(tx, row.id, send.transaction_hash);
     return;
   }
   const tenant = { projectId: row.project_id, environment: row.environment };
@@ -80,7 +77,7 @@ export async function completeSend(
   });
   if (send.transaction_hash === null) {
     // nothing of it is on chain: the hash it was signed with names no transaction to look at
-    await tx.query(`UPDATE chain_transactions SET transaction_hash = NULL WHERE id = $1`, [row.id]);
+    await clearChainTransactionHash(tx, row.id);
   }
   await moveChainTransaction(tx, chains, row, 'FAILED', at, {
     transactionHash: send.transaction_hash,

@@ -40,6 +40,7 @@ import {
   queuedSendsOf,
   type SendPurpose,
   type SendRow,
+  sendStatus,
   setNextNonce,
   setNonceTaken,
   setSendHash,
@@ -325,9 +326,7 @@ export async function checkSubmitted(deps: Deps, batch = 20): Promise<number> {
 /** Carries one send as far as it goes now (the request that created it, so a quick chain answers at once). */
 export async function progressSend(deps: Deps, id: string): Promise<void> {
   try {
-    const send = await deps.db.query<{ status: string }>(`SELECT status FROM chain_sends WHERE id = $1`, [
-      id,
-    ]);
+    const send = await sendStatus(deps.db, id);
     if (send[0]?.status === 'QUEUED') await signQueued(deps);
     const broadcasts: Broadcast[] = [];
     await deps.db.transaction(async (tx) => {

@@ -222,3 +222,8 @@ export async function isOnRampDelivery(db: Executor, blockchain: Blockchain, has
   );
   return rows.length > 0;
 }
+
+/** A send's status, read without a lock. */
+export function sendStatus(db: Executor, id: string): Promise<{ status: string }[]> {
+  return db.query<{ status: string }>(`SELECT status FROM chain_sends WHERE id = $1`, [id]);
+}

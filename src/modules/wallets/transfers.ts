@@ -37,6 +37,7 @@ import { presentChainTransaction } from './presenter.ts';
 import {
   type ChainTransactionRow,
   findChainTransaction,
+  setChainTransactionHash,
   walletBalance,
   walletByAddress,
   walletsOf,
@@ -274,10 +275,7 @@ export function createTransferService(deps: {
         now,
       );
       if (send.transaction_hash) {
-        await tx.query(`UPDATE chain_transactions SET transaction_hash = $2 WHERE id = $1`, [
-          row.id,
-          send.transaction_hash,
-        ]);
+        await setChainTransactionHash(tx, row.id, send.transaction_hash);
       }
       // the answer as of the commit; the send may move on before it is sent
       return withAnswer(
