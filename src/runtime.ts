@@ -5,6 +5,7 @@ import { type Clock, systemClock } from './core/clock.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrate } from './db/migrate.ts';
 import type { Database } from './db/types.ts';
+import { pspObserver, watchPixRail } from './http/pix-metrics.ts';
 import { loadInstanceKeys } from './lib/instance-keys.ts';
 import { pendingSends } from './modules/off-ramp/payout-repo.ts';
 import { pixHandlers } from './modules/off-ramp/pix-handlers.ts';
@@ -14,7 +15,6 @@ import { depositHandler } from './modules/on-ramp/deposit.ts';
 import { ApiKeyCache } from './modules/projects/key-cache.ts';
 import { handleDeliveriesWith } from './modules/wallets/send-outcome.ts';
 import { openChainRegistry } from './rails/chains/registry.ts';
-import { pspObserver, watchPixRail } from './rails/pix/metrics.ts';
 import { openPixRails } from './rails/pix/registry.ts';
 
 /** `database`, when given, is used (and migrated) instead of connecting to the configured one. */

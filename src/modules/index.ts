@@ -4,7 +4,6 @@
  */
 import type { TSchema } from 'typebox';
 import { Problem } from '../http/schemas.ts';
-import { pixWebhookRoutes } from '../rails/pix/psp/webhook-routes.ts';
 import { associatedPartyRoutes } from './associated-parties/routes.ts';
 import { AssociatedPartySchema } from './associated-parties/schema.ts';
 import { bankAccountRoutes } from './bank-accounts/routes.ts';
@@ -21,6 +20,7 @@ import { hostedVerificationRoutes } from './hosted-verification/routes.ts';
 import { sandboxVerificationRoutes } from './hosted-verification/sandbox-routes.ts';
 import { limitRequestRoutes } from './limit-requests/routes.ts';
 import { LimitRequestSchema } from './limit-requests/schema.ts';
+import { pixWebhookRoutes } from './off-ramp/pix-webhook-routes.ts';
 import { offRampRoutes } from './off-ramp/routes.ts';
 import { createSandboxReturnService } from './off-ramp/sandbox.ts';
 import { onRampRoutes } from './on-ramp/routes.ts';

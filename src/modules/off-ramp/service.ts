@@ -4,7 +4,8 @@
  * lock: the customer is APPROVED, the account is theirs, not deleted and its holder APPROVED
  * (PERSONAL_ACCOUNT only to a SELF account), the figures are fixed (a LOCKED quote's, taken once, or
  * the rate in force), the BRL value fits the limits in the pool shared with on-ramps, and the balance
- * is reserved. Settlement then carries the off-ramp on in the background (rails/pix/payout.ts).
+ * is reserved. Settlement then carries the off-ramp on in the background (settlement.ts), and its
+ * payout is sent (payout-submission.ts) and its result applied (payout.ts).
  */
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';

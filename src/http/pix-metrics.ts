@@ -3,10 +3,10 @@
  * token refreshes, how long ago the last complete reconciliation sweep ended, and sends not yet settled.
  */
 import { Counter, Gauge, Histogram } from 'prom-client';
-import type { Executor } from '../../db/types.ts';
-import { metrics } from '../../http/metrics.ts';
-import type { Environment } from '../../lib/environment.ts';
-import type { PspObserver } from './psp/http-client.ts';
+import type { Executor } from '../db/types.ts';
+import type { Environment } from '../lib/environment.ts';
+import type { PspObserver } from '../rails/pix/psp/http-client.ts';
+import { metrics } from './metrics.ts';
 
 const pspCalls = new Counter({
   name: 'ponte_pix_psp_calls_total',

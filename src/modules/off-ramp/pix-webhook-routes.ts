@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { problems } from '../../../http/schemas.ts';
-import type { Environment } from '../../../lib/environment.ts';
-import type { PixRails } from '../registry.ts';
-import { acceptNotification } from './notifications.ts';
+import { problems } from '../../http/schemas.ts';
+import type { Environment } from '../../lib/environment.ts';
+import { acceptNotification } from '../../rails/pix/psp/notifications.ts';
+import type { PixRails } from '../../rails/pix/registry.ts';
 
 const Notification = Type.Object(
   {
@@ -18,7 +18,7 @@ const Notification = Type.Object(
  * The PSP's notifications: `POST` on the registered webhook address + `/pix` (API Pix callback), served
  * on the listener of the environment whose PSP registered it. No API key: the PSP authenticates itself
  * by mutual TLS at the TLS terminator in front of Ponte, and the body is a hint confirmed with the PSP
- * (notifications.ts), so a forged one changes nothing. Answered 200 at once.
+ * (rails/pix/psp/notifications.ts), so a forged one changes nothing. Answered 200 at once.
  */
 export const pixWebhookRoutes: FastifyPluginAsyncTypebox<{
   ctx: { pix: PixRails };
