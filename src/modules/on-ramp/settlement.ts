@@ -1,6 +1,6 @@
 /**
- * Settlement carries a funded transaction forward, one step per database transaction, each step under
- * the transaction's row lock with its ledger postings and its event:
+ * The settlement steps of a funded on-ramp, run one per database transaction by transactions/in-flight.ts,
+ * each under the transaction's row lock with its ledger postings and its event:
  * - TRANSFERRING_FIAT → TRADING: the deposit has settled in the platform's PIX account;
  * - TRADING → TRANSFERRING_STABLECOIN: the fee is charged and the rest converted at the rate in force
  *   (no rate for the pair, or an amount too small to convert: FAILED, the BRL held for refund);

@@ -3,7 +3,6 @@
  * and off-ramps merged with stablecoin transfers and deposits, newest first. What the modules that own
  * each flow may read and write of a transaction row is exported at the end.
  */
-import type { Clock } from '../../core/clock.ts';
 import { notFound } from '../../core/errors.ts';
 import {
   cursorOf,
@@ -27,7 +26,7 @@ import * as repo from './repo.ts';
 
 export type AnyTransactionView = TransactionView | ChainTransactionView;
 
-export function createTransactionService(deps: { db: Database; clock: Clock; chains: ChainRegistry }) {
+export function createTransactionService(deps: { db: Database; chains: ChainRegistry }) {
   const { db, chains } = deps;
 
   const readTransaction = repo.transactionReader(db);
