@@ -11,12 +11,12 @@
  * funding less the off-ramps stored, after the reserves and again after the settlement.
  */
 import { systemClock } from '../src/core/clock.ts';
+import type { Blockchain } from '../src/core/currencies.ts';
 import { newId } from '../src/core/ids.ts';
 import { connectPostgres } from '../src/db/postgres.ts';
 import { chainDeposit } from '../src/modules/ledger/postings.ts';
 import { postJournal } from '../src/modules/ledger/repo.ts';
 import { insertRate } from '../src/modules/pricing/rates-repo.ts';
-import type { Blockchain } from '../src/modules/rails/chains/networks.ts';
 import { authorization, type BenchContext, databaseName, minimalServerEnv, serviceEnv } from './context.ts';
 import { onRampTarget } from './onramp.ts';
 import { startChild, waitUntilReady } from './processes.ts';

@@ -12,9 +12,9 @@
 import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { connectPostgres } from '../src/db/postgres.ts';
+import { sweepEnvironment } from '../src/modules/off-ramp/pix-sweep.ts';
 import { ApiKeyCache } from '../src/modules/projects/key-cache.ts';
 import { createProjectService } from '../src/modules/projects/service.ts';
-import { sweepEnvironment } from '../src/modules/transactions/pix-sweep.ts';
 import { openContext } from '../src/runtime.ts';
 import { authorization, type BenchContext, databaseName, serviceEnv } from './context.ts';
 import { approvedCustomers, onRampTarget } from './onramp.ts';

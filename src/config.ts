@@ -6,8 +6,8 @@ import { FIAT, PAIRS, type Pair } from './core/currencies.ts';
 import { parseAmount } from './core/money.ts';
 import type { Environment } from './lib/environment.ts';
 import { merchantProblem, SANDBOX_PIX_KEY } from './lib/pix-brcode.ts';
-import { type ChainsConfig, parseChainsConfig } from './modules/rails/chains/networks.ts';
-import { type PspConfig, PspConfigError, parsePspConfig } from './modules/rails/pix/psp/config.ts';
+import { type ChainsConfig, parseChainsConfig } from './rails/chains/networks.ts';
+import { type PspConfig, PspConfigError, parsePspConfig } from './rails/pix/psp/config.ts';
 
 export type LimitSet = { single: bigint; daily: bigint; monthly: bigint };
 

@@ -2,16 +2,17 @@
 import type { Config } from './config.ts';
 import type { Clock } from './core/clock.ts';
 import type { Database } from './db/types.ts';
+import type { ApiKeyLookup } from './http/auth.ts';
 import type { InstanceKeys } from './lib/instance-keys.ts';
-import type { ApiKeyCache } from './modules/projects/key-cache.ts';
-import type { ChainRegistry } from './modules/rails/chains/registry.ts';
-import type { PixRails } from './modules/rails/pix/registry.ts';
+import type { ChainRegistry } from './rails/chains/registry.ts';
+import type { PixRails } from './rails/pix/registry.ts';
 
 export type AppContext = {
   config: Config;
   db: Database;
   clock: Clock;
-  keys: ApiKeyCache;
+  /** The API key cache (projects/key-cache.ts): authentication reads through it; a revoked key leaves it at once. */
+  keys: ApiKeyLookup & { invalidate(hash: string): void };
   instanceKeys: InstanceKeys;
   chains: ChainRegistry;
   /** The PSP rails of each environment, and the handlers their results go to. */

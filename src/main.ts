@@ -10,8 +10,8 @@ import { ConfigError, loadConfig } from './config.ts';
 import { checkListenable, ListenError, listenOptions } from './http/listen.ts';
 import { processLogger } from './http/logger.ts';
 import { createProjectService } from './modules/projects/service.ts';
-import { registerWebhooks } from './modules/rails/pix/registry.ts';
 import { createWebUserService } from './modules/web-users/service.ts';
+import { registerWebhooks } from './rails/pix/registry.ts';
 import { openContext } from './runtime.ts';
 import { startConfiguredWorkers } from './workers/index.ts';
 

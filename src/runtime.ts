@@ -6,13 +6,16 @@ import { connectDatabase } from './db/connect.ts';
 import { loadInstanceKeys } from './db/instance-secrets.ts';
 import { migrate } from './db/migrate.ts';
 import type { Database } from './db/types.ts';
+import { pspObserver, watchPixRail } from './http/pix-metrics.ts';
+import { pendingSends } from './modules/off-ramp/payout-repo.ts';
+import { pixHandlers } from './modules/off-ramp/pix-handlers.ts';
+import { sweepStates } from './modules/off-ramp/pix-sweep-repo.ts';
+import { deliveryHandler } from './modules/on-ramp/delivery.ts';
+import { depositHandler } from './modules/on-ramp/deposit.ts';
 import { ApiKeyCache } from './modules/projects/key-cache.ts';
-import { openChainRegistry } from './modules/rails/chains/registry.ts';
-import { pspObserver, watchPixRail } from './modules/rails/pix/metrics.ts';
-import { openPixRails } from './modules/rails/pix/registry.ts';
-import { pendingSends } from './modules/rails/pix/service.ts';
-import { pixHandlers } from './modules/transactions/pix-handlers.ts';
-import { sweepStates } from './modules/transactions/pix-sweep-repo.ts';
+import { handleDeliveriesWith } from './modules/wallets/send-outcome.ts';
+import { openChainRegistry } from './rails/chains/registry.ts';
+import { openPixRails } from './rails/pix/registry.ts';
 
 /** `database`, when given, is used (and migrated) instead of connecting to the configured one. */
 export async function openContext(
@@ -32,7 +35,9 @@ export async function openContext(
     const instanceKeys = await loadInstanceKeys(db, config.instanceSecret, clock());
     const chains = await openChainRegistry(db, config.chains, instanceKeys.encryption, clock());
     const pix = openPixRails(config.pix, pspObserver);
-    pix.register(pixHandlers({ db, clock, config, chains }));
+    handleDeliveriesWith(deliveryHandler);
+    const deps = { db, clock, config, chains };
+    pix.register(pixHandlers(deps, depositHandler(deps)));
     watchPixRail(db, async (reader) => {
       const [sweeps, pending] = await Promise.all([sweepStates(reader), pendingSends(reader)]);
       const now = clock().getTime();

@@ -2,14 +2,10 @@
  * The modules each surface serves. A module contributes named schemas (shared through `$ref` and
  * published as OpenAPI components) and a route plugin.
  */
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TSchema } from 'typebox';
-import type { AppContext } from '../context.ts';
 import { Problem } from '../http/schemas.ts';
-import type { Environment } from '../lib/environment.ts';
 import { associatedPartyRoutes } from './associated-parties/routes.ts';
 import { AssociatedPartySchema } from './associated-parties/schema.ts';
-import { balanceRoutes } from './balances/routes.ts';
 import { rejectHolderAfterSanctionsMatch } from './bank-accounts/holder-review.ts';
 import { bankAccountRoutes } from './bank-accounts/routes.ts';
 import { BankAccountSchema } from './bank-accounts/schema.ts';
@@ -24,15 +20,18 @@ import { hostedVerificationRoutes } from './hosted-verification/routes.ts';
 import { sandboxVerificationRoutes } from './hosted-verification/sandbox-routes.ts';
 import { limitRequestRoutes } from './limit-requests/routes.ts';
 import { LimitRequestSchema } from './limit-requests/schema.ts';
+import { pixWebhookRoutes } from './off-ramp/pix-webhook-routes.ts';
+import { offRampRoutes } from './off-ramp/routes.ts';
+import { createSandboxReturnService } from './off-ramp/sandbox.ts';
+import { onRampRoutes } from './on-ramp/routes.ts';
+import { sandboxTransactionRoutes } from './on-ramp/sandbox-routes.ts';
 import { operatorAccountRoutes } from './operators/accounts-routes.ts';
 import { partnerFeeOperatorRoutes } from './partner-fees/routes.ts';
+import type { OperatorPlugin, PublicPlugin } from './plugins.ts';
 import { exchangeRateRoutes, rateOperatorRoutes } from './pricing/routes.ts';
 import { ExchangeRateSchema } from './pricing/schema.ts';
 import { projectOperatorRoutes } from './projects/routes.ts';
-import { pixWebhookRoutes } from './rails/pix/psp/webhook-routes.ts';
-import { sandboxDepositRoutes } from './rails/pix/sandbox-routes.ts';
 import { onScreeningDecision } from './screening/review.ts';
-
 import { screeningOperatorRoutes } from './screening/routes.ts';
 import { CustomerScreeningSchema } from './screening/schema.ts';
 import { termsLinkRoutes, termsPageRoutes } from './terms/routes.ts';
@@ -41,14 +40,12 @@ import { TransactionSchema } from './transactions/schema.ts';
 import { verificationRoutes } from './verification-review/routes.ts';
 import { VerificationSchema } from './verifications/schema.ts';
 import { refuseHeldTransaction, releaseHeldTransaction } from './wallets/held.ts';
+import { balanceRoutes } from './wallets/holdings-routes.ts';
 import { walletRoutes } from './wallets/routes.ts';
 import { travelRuleRoutes } from './wallets/travel-rule-routes.ts';
 import { webUserOperatorRoutes } from './web-users/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks/schema.ts';
-
-export type PublicPlugin = FastifyPluginAsyncTypebox<{ ctx: AppContext; environment: Environment }>;
-export type OperatorPlugin = FastifyPluginAsyncTypebox<{ ctx: AppContext }>;
 
 export const sharedSchemas: TSchema[] = [
   Problem,
@@ -75,8 +72,10 @@ export const partnerRoutes: PublicPlugin[] = [
   documentRoutes,
   sandboxVerificationRoutes,
   webhookRoutes,
+  onRampRoutes,
+  offRampRoutes,
   transactionRoutes,
-  sandboxDepositRoutes,
+  sandboxTransactionRoutes(createSandboxReturnService),
   balanceRoutes,
   walletRoutes,
   exchangeRateRoutes,

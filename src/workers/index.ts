@@ -2,12 +2,14 @@ import type { AppContext } from '../context.ts';
 import type { Logger } from '../core/logger.ts';
 import { WORK_CHANNEL } from '../db/notify.ts';
 import { sweepIdempotencyKeys } from '../http/idempotency-repo.ts';
-import { submitDuePayouts } from '../modules/rails/pix/payout-submission.ts';
+import { submitDuePayouts } from '../modules/off-ramp/payout-submission.ts';
+import { reconcilePix } from '../modules/off-ramp/pix-sweep.ts';
+import { offRampStep } from '../modules/off-ramp/settlement.ts';
+import { expireDueTransactions } from '../modules/on-ramp/expiry.ts';
+import { onRampStep } from '../modules/on-ramp/settlement.ts';
 import { pruneRequestLog } from '../modules/request-log/service.ts';
 import { runScreening } from '../modules/screening/runs.ts';
-import { expireDueTransactions } from '../modules/transactions/expiry.ts';
-import { reconcilePix } from '../modules/transactions/pix-sweep.ts';
-import { settleInFlight } from '../modules/transactions/settlement.ts';
+import { settleInFlight } from '../modules/transactions/in-flight.ts';
 import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
 import { confirmSimulatedDeposits } from '../modules/wallets/deposits.ts';
 import { reconcileChains } from '../modules/wallets/reconcile.ts';
@@ -93,6 +95,8 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
   const work = listenForWork(ctx, log);
   const idle: LoopOptions = { maxIdleMs: ctx.config.workerMaxIdleMs, wake: work };
   const chainPoll = ctx.config.chains.pollIntervalMs;
+  // each flow carries its own transactions forward
+  const steps = { ON_RAMP: onRampStep(ctx), OFF_RAMP: offRampStep(ctx.config) };
   const loops = [
     startLoop('sandbox-verifications', 200, () => applyDueSandboxOutcomes(ctx.db, ctx.clock), log, idle),
     startLoop(
@@ -102,7 +106,7 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
       log,
       idle,
     ),
-    startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx), log, idle),
+    startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx, steps), log, idle),
     startLoop('pix-payouts', 500, () => submitDuePayouts(ctx), log, idle),
     startLoop('pix-reconciliation', pixSweepTick(ctx), () => reconcilePix(ctx), log),
     startLoop('chain-signer', chainPoll, () => signQueued(ctx), log, idle),

@@ -7,7 +7,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPix } from '../../src/modules/rails/pix/psp/api-pix.ts';
+import { readPix } from '../../src/rails/pix/psp/api-pix.ts';
 import { businessBody, createCustomer, individualBody } from '../helpers/factories.ts';
 import { type Client, client, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { PIX_KEY, testCertificates, WEBHOOK_URL } from '../psp/support.ts';

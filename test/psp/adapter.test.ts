@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePspConfig } from '../../src/modules/rails/pix/psp/config.ts';
-import { createPspRail } from '../../src/modules/rails/pix/psp/rail.ts';
-import { RailUnavailable } from '../../src/modules/rails/pix/rail.ts';
+import { parsePspConfig } from '../../src/rails/pix/psp/config.ts';
+import { createPspRail } from '../../src/rails/pix/psp/rail.ts';
+import { RailUnavailable } from '../../src/rails/pix/rail.ts';
 import type { PspSimulator } from './simulator.ts';
 import {
   expectNoViolations,
@@ -102,7 +102,7 @@ describe('the PSP adapter: OAuth2 over mutual TLS', () => {
     const short = await startSimulator({ tokenSeconds: 1 });
     const config = parsePspConfig(pspEnv(short), 'PONTE_PIX_')!;
     let clock = 0;
-    const { createPspHttpClient } = await import('../../src/modules/rails/pix/psp/http-client.ts');
+    const { createPspHttpClient } = await import('../../src/rails/pix/psp/http-client.ts');
     const http = createPspHttpClient(config, {}, () => clock);
     await http.call({
       method: 'GET',

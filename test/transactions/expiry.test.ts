@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireDueTransactions } from '../../src/modules/transactions/expiry.ts';
+import { expireDueTransactions } from '../../src/modules/on-ramp/expiry.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
 import {
   approvedIndividual,

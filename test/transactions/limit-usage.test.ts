@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireDueTransactions } from '../../src/modules/transactions/expiry.ts';
+import { expireDueTransactions } from '../../src/modules/on-ramp/expiry.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
 import {
   approvedIndividual,

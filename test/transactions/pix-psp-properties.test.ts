@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPublicApp } from '../../src/app.ts';
 import type { AppContext } from '../../src/context.ts';
-import { sweepEnvironment } from '../../src/modules/transactions/pix-sweep.ts';
+import { sweepEnvironment } from '../../src/modules/off-ramp/pix-sweep.ts';
 import { openContext } from '../../src/runtime.ts';
 import { startConfiguredWorkers } from '../../src/workers/index.ts';
 import { selfBody } from '../bank-accounts/bodies.ts';

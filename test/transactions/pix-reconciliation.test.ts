@@ -2,7 +2,7 @@
  * The reconciliation sweep: with notifications lost, every payment still lands within one sweep, once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconcilePix, sweepEnvironment } from '../../src/modules/transactions/pix-sweep.ts';
+import { reconcilePix, sweepEnvironment } from '../../src/modules/off-ramp/pix-sweep.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
 import type { PspSimulator } from '../psp/simulator.ts';

@@ -1,7 +1,7 @@
 import { HDKey, hdKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hdSigner, loadWalletSeed } from '../../src/modules/rails/chains/keys.ts';
-import { tronAddressFromHex, tronAddressProblem } from '../../src/modules/rails/chains/tron-address.ts';
+import { hdSigner, loadWalletSeed } from '../../src/rails/chains/keys.ts';
+import { tronAddressFromHex, tronAddressProblem } from '../../src/rails/chains/tron-address.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SEED = new Uint8Array(64).map((_, i) => i);

@@ -1,7 +1,7 @@
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerBalances } from '../../src/modules/ledger/repo.ts';
-import { tronAddressProblem } from '../../src/modules/rails/chains/tron-address.ts';
+import { tronAddressProblem } from '../../src/rails/chains/tron-address.ts';
 import { approvedCustomer, createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
 import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
 import { createOnRamp, setRate } from '../transactions/support.ts';

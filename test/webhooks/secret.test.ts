@@ -1,13 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import {
-  decryptSecret,
-  encryptSecret,
-  newSigningSecret,
-  signatureHeaders,
-  signingKey,
-} from '../../src/modules/webhooks/secret.ts';
+import { decryptSecret, encryptSecret } from '../../src/lib/sealed.ts';
+import { newSigningSecret, signatureHeaders, signingKey } from '../../src/modules/webhooks/secret.ts';
 
 describe('webhook signing secrets', () => {
   it('are Standard Webhooks secrets of 32 random bytes', () => {

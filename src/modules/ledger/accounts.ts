@@ -1,13 +1,9 @@
 /**
- * The chart of accounts and the scale of each currency. Entries are signed: a debit is positive, a
+ * The chart of accounts. Entries are signed: a debit is positive, a
  * credit negative, and every journal sums to zero in each currency. Customer accounts are liabilities
  * (credit-normal): what the platform owes the customer is the negated sum of their entries.
  */
-import type { Blockchain } from '../rails/chains/networks.ts';
-
-export const CURRENCY_SCALE = { BRL: 2, USDC: 6, USDT: 6 } as const;
-export type Currency = keyof typeof CURRENCY_SCALE;
-export const LEDGER_CURRENCIES = Object.keys(CURRENCY_SCALE) as Currency[];
+import type { Blockchain, Currency } from '../../core/currencies.ts';
 
 export type Account =
   /** BRL that arrived in the platform's PIX account. */

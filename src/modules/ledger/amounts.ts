@@ -2,8 +2,9 @@
  * Amounts of any ledger currency at the API edge: BRL with exactly two decimals, stablecoins with six
  * (PRODUCT.md, "Common rules"). Parsing accepts up to the currency's decimals.
  */
+
+import { CURRENCY_SCALE, type Currency } from '../../core/currencies.ts';
 import { formatDecimal, parseDecimal } from '../../core/decimal.ts';
-import { CURRENCY_SCALE, type Currency } from './accounts.ts';
 
 /** Digits before the point: 13 for BRL (as every BRL amount), 12 for stablecoins (fits a bigint). */
 const INTEGER_DIGITS: Record<Currency, number> = { BRL: 13, USDC: 12, USDT: 12 };

@@ -8,7 +8,9 @@
  * - returned: a payout the receiving bank sent back lands in the customer's BRL balance;
  * - released: everything a failed transaction moved is moved back (see releaseEntries in repo.ts).
  */
-import { type Account, type Currency, customerAccountFor, type Entry } from './accounts.ts';
+
+import type { Currency } from '../../core/currencies.ts';
+import { type Account, customerAccountFor, type Entry } from './accounts.ts';
 
 export function reserved(customerId: string, currency: Currency, amount: bigint, into: Account): Entry[] {
   return [

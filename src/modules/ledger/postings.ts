@@ -5,8 +5,8 @@
  * - conversion: the rest goes to the conversion desk, which delivers stablecoin into transit;
  * - stablecoin credited: the stablecoin in transit lands in the customer's wallet.
  */
-import type { Blockchain } from '../rails/chains/networks.ts';
-import type { Currency, Entry } from './accounts.ts';
+import type { Blockchain, Currency } from '../../core/currencies.ts';
+import type { Entry } from './accounts.ts';
 
 export function depositReceived(customerId: string, amount: bigint): Entry[] {
   return [

@@ -1,9 +1,9 @@
+import type { Blockchain, Currency } from '../../core/currencies.ts';
 import { newId } from '../../core/ids.ts';
 import { readFact, type StatementPart } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import type { Blockchain } from '../rails/chains/networks.ts';
-import { type Currency, type Entry, isBalanced, type JournalKind } from './accounts.ts';
+import { type Entry, isBalanced, type JournalKind } from './accounts.ts';
 
 export type NewJournal = {
   tenant: Tenant;

@@ -11,11 +11,12 @@
  * a creation that writes everything in one statement reads `holdingsFact` with its other facts after the
  * lock, then adds the parts of `reservationJournal`'s journal (`journalsParts`) to its write.
  */
+
+import type { Blockchain, Currency } from '../../core/currencies.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import type { Blockchain } from '../rails/chains/networks.ts';
-import type { Account, Currency, Entry, JournalKind } from './accounts.ts';
+import type { Account, Entry, JournalKind } from './accounts.ts';
 import { formatCurrencyAmount } from './amounts.ts';
 import { reserved } from './off-ramp-postings.ts';
 import { customerBalance, type HeldSum, type NewJournal, postJournal } from './repo.ts';

@@ -21,7 +21,11 @@ export type IssuedApiKey = {
 
 const FIRST_RUN_LOCK = 7_270_002;
 
-export function createProjectService(deps: { db: Database; clock: Clock; keys: ApiKeyCache }) {
+export function createProjectService(deps: {
+  db: Database;
+  clock: Clock;
+  keys: Pick<ApiKeyCache, 'invalidate'>;
+}) {
   const { db, clock, keys } = deps;
 
   async function createProject(actor: Actor, name: string): Promise<Project> {

@@ -1,3 +1,4 @@
+import type { Blockchain, Currency } from '../../core/currencies.ts';
 import type { FailureCode } from '../../core/failure-codes.ts';
 import type { WriteFact } from '../../db/one-statement.ts';
 import { batchedPages, type Page, queryPage } from '../../db/page-query.ts';
@@ -14,8 +15,6 @@ import {
 } from '../../db/transaction-filter.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
-import type { Currency } from '../ledger/accounts.ts';
-import type { Blockchain } from '../rails/chains/networks.ts';
 import type { TransactionStatus, TransactionType } from './state.ts';
 
 export const tenantOf = (row: { project_id: string; environment: Environment }): Tenant => ({

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { BLOCKCHAINS, CURRENCIES } from '../../core/currencies.ts';
 import { FAILURE_CODES } from '../../core/failure-codes.ts';
 import {
   Amount,
@@ -10,11 +11,9 @@ import {
   StringEnum,
   Uuid,
 } from '../../http/schemas.ts';
-import { LEDGER_CURRENCIES } from '../ledger/accounts.ts';
 import { ANY_AMOUNT_PATTERN } from '../ledger/amounts.ts';
-import { BLOCKCHAINS } from '../rails/chains/networks.ts';
 import { TravelRuleSchema } from '../screening/travel-rule-schema.ts';
-import { OFF_RAMP_PURPOSES, OFF_RAMP_SOURCES } from './off-ramp-state.ts';
+import { OFF_RAMP_PURPOSES, OFF_RAMP_SOURCES } from './off-ramp-terms.ts';
 import { TARGET_CURRENCIES, TRANSACTION_STATUSES, TRANSACTION_TYPES } from './state.ts';
 
 export const TransactionStatusSchema = StringEnum([
@@ -86,11 +85,11 @@ export const BlockchainReceipt = Type.Object(
   { description: 'Where the stablecoin moved on chain' },
 );
 
-const Money = Type.Object({ amount: Type.String(), currency: StringEnum(LEDGER_CURRENCIES) });
+const Money = Type.Object({ amount: Type.String(), currency: StringEnum(CURRENCIES) });
 
 const Receipt = Type.Object(
   {
-    sourceCurrency: StringEnum(LEDGER_CURRENCIES),
+    sourceCurrency: StringEnum(CURRENCIES),
     sourceAmount: Type.String({ description: 'Amount paid, in the source currency' }),
     fee: Type.String({ description: 'Total fee in the source currency: fees.platform + fees.partner' }),
     fees: Type.Object(
@@ -105,7 +104,7 @@ const Receipt = Type.Object(
       description: 'Target units per source unit applied to netAmount',
       examples: ['0.1834'],
     }),
-    targetCurrency: StringEnum(LEDGER_CURRENCIES),
+    targetCurrency: StringEnum(CURRENCIES),
     targetAmount: Type.String({
       description: 'Amount received: netAmount × rate rounded down to the target currency',
       examples: ['182.441100'],
@@ -223,7 +222,7 @@ export const ListTransactionsQuery = Type.Object(
     status: Type.Optional(TransactionStatusSchema),
     type: Type.Optional(StringEnum([...TRANSACTION_TYPES, 'TRANSFER', 'DEPOSIT'] as const)),
     currency: Type.Optional(
-      StringEnum(LEDGER_CURRENCIES, {
+      StringEnum(CURRENCIES, {
         description: "The currency asked in: an on-ramp's BRL, an off-ramp's source, a transfer's stablecoin",
       }),
     ),

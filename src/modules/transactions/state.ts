@@ -1,6 +1,7 @@
-import { OFF_RAMP_TRANSITIONS } from './off-ramp-state.ts';
+import { STABLECOINS, type Stablecoin } from '../../core/currencies.ts';
 /**
- * The transaction state machines. On-ramps (PRODUCT.md, "On-ramp transactions") (PRODUCT.md, "On-ramp transactions"). A deposit moves a charge from
+ * The transaction state machines, one per type, read by the one gate every status change goes through
+ * (transition.ts). On-ramps (PRODUCT.md, "On-ramp transactions"): a deposit moves a charge from
  * AWAITING_FUNDS into TRANSFERRING_FIAT; settlement carries it through TRADING and
  * TRANSFERRING_STABLECOIN to SUCCESS. Any step after the deposit may FAIL; only a charge still waiting
  * for its deposit may EXPIRE. SUCCESS, FAILED and EXPIRED are final.
@@ -33,6 +34,23 @@ export const TRANSACTION_TRANSITIONS: Transitions = {
   RETURNED: [],
 };
 
+/**
+ * The off-ramp state machine (PRODUCT.md, "Off-ramp"): the balance is reserved on creation
+ * (TRANSFERRING_STABLECOIN), converted at TRADING, paid out over PIX in TRANSFERRING_FIAT, and SUCCESS
+ * once the rail confirms the payment. Any step before SUCCESS may FAIL (the reserve goes back to the
+ * balance); SUCCESS becomes RETURNED when the receiving bank sends the PIX back.
+ */
+export const OFF_RAMP_TRANSITIONS: Transitions = {
+  AWAITING_FUNDS: [],
+  TRANSFERRING_STABLECOIN: ['TRADING', 'FAILED'],
+  TRADING: ['TRANSFERRING_FIAT', 'FAILED'],
+  TRANSFERRING_FIAT: ['SUCCESS', 'FAILED'],
+  SUCCESS: ['RETURNED'],
+  FAILED: [],
+  EXPIRED: [],
+  RETURNED: [],
+};
+
 const TRANSITIONS_BY_TYPE: Record<TransactionType, Transitions> = {
   ON_RAMP: TRANSACTION_TRANSITIONS,
   OFF_RAMP: OFF_RAMP_TRANSITIONS,
@@ -54,6 +72,6 @@ export const IN_FLIGHT: readonly TransactionStatus[] = [
 /** Statuses whose amounts do not count against a customer's limits. */
 export const NOT_COUNTED: readonly TransactionStatus[] = ['FAILED', 'EXPIRED'];
 
-export const STABLECOINS = ['USDC', 'USDT'] as const;
-export const TARGET_CURRENCIES = ['USDC', 'USDT'] as const;
-export type TargetCurrency = (typeof TARGET_CURRENCIES)[number];
+/** What an on-ramp converts into: a stablecoin. */
+export const TARGET_CURRENCIES = STABLECOINS;
+export type TargetCurrency = Stablecoin;

@@ -6,16 +6,17 @@
  */
 import type { ScreeningConfig } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { Blockchain } from '../../core/currencies.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
+import type { InboundTransfer } from '../../rails/chains/adapter.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { chainDeposit } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
-import type { InboundTransfer } from '../rails/chains/adapter.ts';
-import type { Blockchain } from '../rails/chains/networks.ts';
-import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { holdTransaction, listedAddress, transactionHeld } from '../screening/service.ts';
 import { reachesThreshold } from '../screening/travel-rule.ts';
+import { claimSimulatedDeposits, depositOfLog, insertDeposit, insertRejectedLog } from './deposits-repo.ts';
 import { createChainTransaction, moveChainTransaction } from './events.ts';
 import { type ChainTransactionRow, lockChainTransaction, markCreditDue, walletByAddress } from './repo.ts';
 
@@ -32,11 +33,7 @@ export async function recordInbound(
   at: Date,
   screening: Pick<ScreeningConfig, 'travelRuleThreshold'>,
 ): Promise<string | null> {
-  const seen = await tx.query<{ transaction_id: string }>(
-    `SELECT transaction_id FROM chain_deposits
-      WHERE environment = $1 AND blockchain = $2 AND transaction_hash = $3 AND log_index = $4 AND block_hash = $5`,
-    [environment, blockchain, log.transactionHash, log.logIndex, log.blockHash],
-  );
+  const seen = await depositOfLog(tx, environment, blockchain, log);
   if (seen[0]) return seen[0].transaction_id;
   const wallet = await walletByAddress(tx, environment, blockchain, log.to);
   if (!wallet) return null;
@@ -89,12 +86,7 @@ export async function recordInbound(
       at,
     );
   }
-  await tx.query(
-    `INSERT INTO chain_deposits (environment, blockchain, transaction_hash, log_index, block_hash, block_number,
-                                 transaction_id, seen_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [environment, blockchain, log.transactionHash, log.logIndex, log.blockHash, log.blockNumber, row.id, at],
-  );
+  await insertDeposit(tx, environment, blockchain, log, row.id, at);
   return row.id;
 }
 
@@ -112,26 +104,7 @@ export async function rejectInbound(
 ): Promise<boolean> {
   const wallet = await walletByAddress(tx, environment, blockchain, log.to);
   if (!wallet) return false;
-  const rows = await tx.query(
-    `INSERT INTO chain_rejected_logs (environment, blockchain, transaction_hash, log_index, block_hash,
-                                      block_number, to_address, currency, amount, reason, seen_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-     ON CONFLICT DO NOTHING RETURNING 1`,
-    [
-      environment,
-      blockchain,
-      log.transactionHash,
-      log.logIndex,
-      log.blockHash,
-      log.blockNumber,
-      wallet.address,
-      log.currency,
-      log.amount.toString(),
-      reason,
-      at,
-    ],
-  );
-  return rows.length > 0;
+  return insertRejectedLog(tx, environment, blockchain, log, wallet.address, reason, at);
 }
 
 /**
@@ -191,13 +164,7 @@ export async function confirmSimulatedDeposits(deps: {
   const { db, chains, clock } = deps;
   const due = new Date(clock().getTime() - chains.config.sandboxConfirmationMs);
   return db.transaction(async (tx) => {
-    const rows = await tx.query<{ id: string }>(
-      `SELECT t.id FROM chain_transactions t
-        WHERE t.type = 'DEPOSIT' AND t.status = 'PROCESSING' AND t.environment = 'sandbox' AND t.created_at <= $1
-          AND NOT t.credit_due
-        ORDER BY t.created_at LIMIT 50 FOR UPDATE SKIP LOCKED`,
-      [due],
-    );
+    const rows = await claimSimulatedDeposits(tx, due);
     let credited = 0;
     for (const row of rows) if (await creditDeposit(tx, chains, row.id, clock())) credited++;
     return credited;

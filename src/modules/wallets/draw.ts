@@ -5,10 +5,10 @@
  * what is read here is what the caller posts.
  */
 
+import { BLOCKCHAINS, type Blockchain, type Stablecoin } from '../../core/currencies.ts';
 import { formatDecimal } from '../../core/decimal.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Executor } from '../../db/types.ts';
-import { BLOCKCHAINS, type Blockchain, type Stablecoin } from '../rails/chains/networks.ts';
 import { walletBalances } from './repo.ts';
 
 export type Draw = { blockchain: Blockchain; amount: bigint };

@@ -1,8 +1,8 @@
 /** Status changes of transfers and deposits, each with its event in the same database transaction. */
 import type { FailureCode } from '../../core/failure-codes.ts';
 import type { Executor } from '../../db/types.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { recordEvent } from '../events/outbox.ts';
-import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { presentChainTransaction } from './presenter.ts';
 import {
   type ChainTransactionRow,

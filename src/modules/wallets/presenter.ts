@@ -1,6 +1,6 @@
 /** Stablecoin transfers and deposits as the API answers them: the same shape as every transaction. */
 import { formatDecimal } from '../../core/decimal.ts';
-import type { ChainRegistry } from '../rails/chains/registry.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import type { ChainTransactionRow } from './repo.ts';
 
 const SCALE = 6;

@@ -1,7 +1,8 @@
 /** SQL of the chain balance reconciliation: what the ledger says each watched address holds, and its differences. */
+
+import type { Blockchain, Stablecoin } from '../../core/currencies.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
-import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
 
 export type DifferenceStatus = 'OPEN' | 'CLEARED' | 'RESOLVED';
 
@@ -217,4 +218,84 @@ export async function creditedDepositsTo(
       ORDER BY t.created_at DESC LIMIT 50`,
     [difference.environment, difference.blockchain, difference.address, difference.currency],
   );
+}
+
+/** The chain's addresses never checked, then the least recently checked, up to `batch`. */
+export function addressesToCheck(
+  db: Executor,
+  environment: Environment,
+  blockchain: Blockchain,
+  batch: number,
+): Promise<{ address: string; customer_id: string; project_id: string }[]> {
+  return db.query<{ address: string; customer_id: string; project_id: string }>(
+    `SELECT w.address, w.customer_id, w.project_id FROM wallets w
+       LEFT JOIN chain_reconciled_addresses r
+         ON r.environment = w.environment AND r.blockchain = w.blockchain AND r.address = w.address
+      WHERE w.environment = $1 AND w.blockchain = $2
+      ORDER BY r.checked_at NULLS FIRST, w.address LIMIT $3`,
+    [environment, blockchain, batch],
+  );
+}
+
+/** Every address of a batch was looked at now. */
+export async function markChecked(
+  db: Executor,
+  environment: Environment,
+  blockchain: Blockchain,
+  addresses: string[],
+  at: Date,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO chain_reconciled_addresses (environment, blockchain, address, checked_at)
+     SELECT $1, $2, unnest($3::text[]), $4
+     ON CONFLICT (environment, blockchain, address) DO UPDATE SET checked_at = excluded.checked_at`,
+    [environment, blockchain, addresses, at],
+  );
+}
+
+/** Closes an open difference as accepted by an operator. */
+export async function acceptDifference(
+  db: Executor,
+  id: string,
+  at: Date,
+  resolvedBy: string,
+  resolution: string,
+): Promise<void> {
+  await db.query(
+    `UPDATE chain_balance_differences SET status = 'RESOLVED', closed_at = $2, resolved_by = $3,
+                  resolution = $4 WHERE id = $1`,
+    [id, at, resolvedBy, resolution],
+  );
+}
+
+/** A difference's ledger side after a correction, closed when it now matches the chain. */
+export async function setDifferenceLedger(
+  db: Executor,
+  id: string,
+  ledger: string,
+  close: {
+    status: DifferenceStatus;
+    closedAt: Date | null;
+    resolvedBy: string | null;
+    resolution: string | null;
+  },
+): Promise<void> {
+  await db.query(
+    `UPDATE chain_balance_differences SET ledger = $2, status = $3, closed_at = $4, resolved_by = $5,
+                  resolution = $6 WHERE id = $1`,
+    [id, ledger, close.status, close.closedAt, close.resolvedBy, close.resolution],
+  );
+}
+
+/** The customer whose address a difference is about. */
+export function differenceCustomer(db: Executor, id: string): Promise<{ customer_id: string }[]> {
+  return db.query<{ customer_id: string }>(
+    `SELECT customer_id FROM chain_balance_differences WHERE id = $1`,
+    [id],
+  );
+}
+
+/** Takes the customer's row lock, as every movement of their balance does first. */
+export async function lockCustomerRow(db: Executor, customerId: string): Promise<void> {
+  await db.query(`SELECT 1 FROM customers WHERE id = $1 FOR UPDATE`, [customerId]);
 }

@@ -13,20 +13,24 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import type { Database, Executor } from '../../db/types.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { chainDepositReversed } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import { type Actor, actorLabel, recordAudit } from '../operators/audit.ts';
-import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { creditDeposit, MAX_AMOUNT, recordInbound } from './deposits.ts';
 import { refreshDifferenceGauge } from './reconcile.ts';
 import {
+  acceptDifference,
   creditedDepositsTo,
   type DifferenceRow,
   type DifferenceStatus,
+  differenceCustomer,
   findDifference,
   listDifferences,
+  lockCustomerRow,
   lockDifference,
   openDifferenceCounts,
+  setDifferenceLedger,
 } from './reconcile-repo.ts';
 
 export type { DifferenceRow, DifferenceStatus } from './reconcile-repo.ts';
@@ -77,11 +81,7 @@ export function createReconciliationService(deps: Deps) {
       await db.transaction(async (tx) => {
         const row = await openDifference(tx, id);
         const at = clock();
-        await tx.query(
-          `UPDATE chain_balance_differences SET status = 'RESOLVED', closed_at = $2, resolved_by = $3,
-                  resolution = $4 WHERE id = $1`,
-          [id, at, actorLabel(actor), `Accepted: ${resolution}`],
-        );
+        await acceptDifference(tx, id, at, actorLabel(actor), `Accepted: ${resolution}`);
         await recordAudit(tx, {
           actor,
           action: 'chain_balance_difference.accepted',
@@ -145,7 +145,7 @@ export function createReconciliationService(deps: Deps) {
           throw new AppError('conflict', 'The amount is larger than the ledger can hold');
       }
       await db.transaction(async (tx) => {
-        await tx.query(`SELECT 1 FROM customers WHERE id = $1 FOR UPDATE`, [found.customer_id]);
+        await lockCustomerRow(tx, found.customer_id);
         const row = await openDifference(tx, id);
         const at = clock();
         let credited = 0n;
@@ -168,18 +168,12 @@ export function createReconciliationService(deps: Deps) {
         if (credited === 0n) throw new AppError('conflict', 'The transfer has been credited already');
         const ledger = BigInt(row.ledger) + credited;
         const closes = ledger === BigInt(row.on_chain);
-        await tx.query(
-          `UPDATE chain_balance_differences SET ledger = $2, status = $3, closed_at = $4, resolved_by = $5,
-                  resolution = $6 WHERE id = $1`,
-          [
-            id,
-            ledger.toString(),
-            closes ? 'RESOLVED' : 'OPEN',
-            closes ? at : null,
-            closes ? actorLabel(actor) : null,
-            closes ? `Transfer ${hash} credited: ${resolution}` : null,
-          ],
-        );
+        await setDifferenceLedger(tx, id, ledger.toString(), {
+          status: closes ? 'RESOLVED' : 'OPEN',
+          closedAt: closes ? at : null,
+          resolvedBy: closes ? actorLabel(actor) : null,
+          resolution: closes ? `Transfer ${hash} credited: ${resolution}` : null,
+        });
         await recordAudit(tx, {
           actor,
           action: 'chain_balance_difference.deposit_credited',
@@ -203,14 +197,11 @@ export function createReconciliationService(deps: Deps) {
 
     async reverseDeposit(actor: Actor, id: string, depositId: string, note: string): Promise<void> {
       const resolution = checkNote(note);
-      const head = await db.query<{ customer_id: string }>(
-        `SELECT customer_id FROM chain_balance_differences WHERE id = $1`,
-        [id],
-      );
+      const head = await differenceCustomer(db, id);
       if (!head[0]) throw notFound('Balance difference');
       await db.transaction(async (tx) => {
         // the customer's row first, as every movement of their balance takes it
-        await tx.query(`SELECT 1 FROM customers WHERE id = $1 FOR UPDATE`, [head[0]!.customer_id]);
+        await lockCustomerRow(tx, head[0]!.customer_id);
         const row = await openDifference(tx, id);
         const deposit = (await creditedDepositsTo(tx, row)).find((d) => d.id === depositId);
         if (!deposit) throw invalidField('/body/depositId', 'is not a credited deposit to this address');
@@ -258,18 +249,12 @@ export function createReconciliationService(deps: Deps) {
         });
         const ledger = BigInt(row.ledger) - amount;
         const closes = ledger === BigInt(row.on_chain);
-        await tx.query(
-          `UPDATE chain_balance_differences SET ledger = $2, status = $3, closed_at = $4, resolved_by = $5,
-                  resolution = $6 WHERE id = $1`,
-          [
-            id,
-            ledger.toString(),
-            closes ? 'RESOLVED' : 'OPEN',
-            closes ? at : null,
-            closes ? actorLabel(actor) : null,
-            closes ? `Deposit ${deposit.id} reversed: ${resolution}` : null,
-          ],
-        );
+        await setDifferenceLedger(tx, id, ledger.toString(), {
+          status: closes ? 'RESOLVED' : 'OPEN',
+          closedAt: closes ? at : null,
+          resolvedBy: closes ? actorLabel(actor) : null,
+          resolution: closes ? `Deposit ${deposit.id} reversed: ${resolution}` : null,
+        });
         await recordAudit(tx, {
           actor,
           action: 'chain_balance_difference.deposit_reversed',

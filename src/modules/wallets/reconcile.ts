@@ -17,14 +17,16 @@ import { newId } from '../../core/ids.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import { metrics } from '../../http/metrics.ts';
-import type { ChainAdapter } from '../rails/chains/adapter.ts';
-import type { ChainRegistry } from '../rails/chains/registry.ts';
+import type { ChainAdapter } from '../../rails/chains/adapter.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import {
   acceptedDifference,
+  addressesToCheck,
   holdingKey,
   insertDifference,
   ledgerHoldings,
   lockOpenDifference,
+  markChecked,
   openDifferenceCounts,
   updateDifference,
 } from './reconcile-repo.ts';
@@ -68,14 +70,7 @@ export async function reconcileChain(deps: Deps, adapter: ChainAdapter, batch = 
   const final = (await node.head()) - BigInt(adapter.confirmations) + 1n;
   if (final < 0n) return 0;
   // the addresses never checked, then the least recently checked: a bounded batch per pass
-  const wallets = await db.query<{ address: string; customer_id: string; project_id: string }>(
-    `SELECT w.address, w.customer_id, w.project_id FROM wallets w
-       LEFT JOIN chain_reconciled_addresses r
-         ON r.environment = w.environment AND r.blockchain = w.blockchain AND r.address = w.address
-      WHERE w.environment = $1 AND w.blockchain = $2
-      ORDER BY r.checked_at NULLS FIRST, w.address LIMIT $3`,
-    [environment, blockchain, batch],
-  );
+  const wallets = await addressesToCheck(db, environment, blockchain, batch);
   const checks = wallets.flatMap((wallet) => adapter.currencies.map((currency) => ({ wallet, currency })));
   const balances = await inBatches(checks, 8, ({ wallet, currency }) =>
     node.balanceAt(currency, wallet.address, final),
@@ -129,11 +124,12 @@ export async function reconcileChain(deps: Deps, adapter: ChainAdapter, batch = 
     }
   }
   // every address of the batch was looked at (those in flight come round again with the next batches)
-  await db.query(
-    `INSERT INTO chain_reconciled_addresses (environment, blockchain, address, checked_at)
-     SELECT $1, $2, unnest($3::text[]), $4
-     ON CONFLICT (environment, blockchain, address) DO UPDATE SET checked_at = excluded.checked_at`,
-    [environment, blockchain, wallets.map((w) => w.address), clock()],
+  await markChecked(
+    db,
+    environment,
+    blockchain,
+    wallets.map((w) => w.address),
+    clock(),
   );
   return opened;
 }

@@ -1,4 +1,6 @@
 /** SQL of wallets and of stablecoin transactions (transfers and deposits). */
+
+import type { Blockchain, Stablecoin } from '../../core/currencies.ts';
 import type { FailureCode } from '../../core/failure-codes.ts';
 import { batchedRows, keyedReads } from '../../db/read-batches.ts';
 import {
@@ -11,7 +13,6 @@ import {
 } from '../../db/transaction-filter.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
-import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
 
 export type WalletRow = {
   id: string;
@@ -247,6 +248,16 @@ export async function lockChainTransaction(
 }
 
 /** Moves to `status`, appending it to the timeline; sets the hash or the failure reason when given. */
+/** The hash of the chain send carrying a transfer. */
+export async function setChainTransactionHash(db: Executor, id: string, hash: string | null): Promise<void> {
+  await db.query(`UPDATE chain_transactions SET transaction_hash = $2 WHERE id = $1`, [id, hash]);
+}
+
+/** A transfer nothing of which is on chain: no hash names it. */
+export async function clearChainTransactionHash(db: Executor, id: string): Promise<void> {
+  await db.query(`UPDATE chain_transactions SET transaction_hash = NULL WHERE id = $1`, [id]);
+}
+
 export async function updateChainTransaction(
   db: Executor,
   id: string,

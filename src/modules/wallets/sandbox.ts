@@ -2,12 +2,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
+import { BLOCKCHAINS, type Blockchain, type Stablecoin } from '../../core/currencies.ts';
 import { formatDecimal, parseDecimal } from '../../core/decimal.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { BLOCKCHAINS, type Blockchain, type Stablecoin } from '../rails/chains/networks.ts';
-import type { ChainRegistry } from '../rails/chains/registry.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { creditDeposit, recordInbound } from './deposits.ts';
 import { presentChainTransaction } from './presenter.ts';
 import { findChainTransaction, walletByAddress } from './repo.ts';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
+import { BLOCKCHAINS, STABLECOINS } from '../../core/currencies.ts';
 import { DateTime, StringEnum, Uuid } from '../../http/schemas.ts';
-import { BLOCKCHAINS, STABLECOINS } from '../rails/chains/networks.ts';
 import { TransferTravelRuleInput } from '../screening/travel-rule-schema.ts';
 
 export const STABLECOIN_AMOUNT_PATTERN = '^\\d{1,13}(\\.\\d{1,6})?$';

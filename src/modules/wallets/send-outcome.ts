@@ -1,12 +1,36 @@
-/** What a send's progress means for the transaction it carries: an on-ramp or a transfer. */
+/**
+ * What a send's progress means for the transaction it carries: a transfer's is applied here; an
+ * on-ramp's delivery goes to the handler the on-ramp registered at wiring time (runtime.ts).
+ */
 import type { Executor } from '../../db/types.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { chainSendReversed, chainSendSettled } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
-import type { ChainRegistry } from '../rails/chains/registry.ts';
-import { finishOnRampDelivery, recordOnRampHash } from '../transactions/delivery.ts';
 import { moveChainTransaction } from './events.ts';
-import { lockChainTransaction } from './repo.ts';
+import { clearChainTransactionHash, lockChainTransaction, setChainTransactionHash } from './repo.ts';
 import type { SendRow } from './sends-repo.ts';
+
+/** What the on-ramp does as the send delivering its stablecoin moves on. */
+export type DeliveryHandler = {
+  /** The send was signed and broadcast: its hash and where a block explorer shows it. */
+  submitted(tx: Executor, transactionId: string, hash: string, url: string): Promise<void>;
+  /** The send was confirmed, or failed for good. */
+  finished(
+    tx: Executor,
+    chains: ChainRegistry,
+    transactionId: string,
+    outcome: 'CONFIRMED' | 'FAILED',
+    at: Date,
+    reason?: string,
+  ): Promise<void>;
+};
+
+let deliveries: DeliveryHandler | null = null;
+
+/** Registers what an on-ramp's delivery does as it moves on (once per process, at wiring time). */
+export function handleDeliveriesWith(handler: DeliveryHandler): void {
+  deliveries = handler;
+}
 
 export async function completeSend(
   tx: Executor,
@@ -17,19 +41,17 @@ export async function completeSend(
   reason?: string,
 ): Promise<void> {
   if (send.purpose === 'ON_RAMP') {
+    if (!deliveries) throw new Error('no handler is registered for on-ramp deliveries');
     if (state === 'SUBMITTED') {
       const url = chains.get(send.environment, send.blockchain).transactionUrl(send.transaction_hash!);
-      return recordOnRampHash(tx, send.transaction_id, send.transaction_hash!, url);
+      return deliveries.submitted(tx, send.transaction_id, send.transaction_hash!, url);
     }
-    return finishOnRampDelivery(tx, chains, send.transaction_id, state, at, reason);
+    return deliveries.finished(tx, chains, send.transaction_id, state, at, reason);
   }
   const row = await lockChainTransaction(tx, send.transaction_id);
   if (row?.status !== 'PROCESSING') return;
   if (state === 'SUBMITTED') {
-    await tx.query(`UPDATE chain_transactions SET transaction_hash = $2 WHERE id = $1`, [
-      row.id,
-      send.transaction_hash,
-    ]);
+    await setChainTransactionHash(tx, row.id, send.transaction_hash);
     return;
   }
   const tenant = { projectId: row.project_id, environment: row.environment };
@@ -55,7 +77,7 @@ export async function completeSend(
   });
   if (send.transaction_hash === null) {
     // nothing of it is on chain: the hash it was signed with names no transaction to look at
-    await tx.query(`UPDATE chain_transactions SET transaction_hash = NULL WHERE id = $1`, [row.id]);
+    await clearChainTransactionHash(tx, row.id);
   }
   await moveChainTransaction(tx, chains, row, 'FAILED', at, {
     transactionHash: send.transaction_hash,

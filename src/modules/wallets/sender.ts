@@ -12,6 +12,7 @@
  *   settles what it was for, once: the on-ramp or the transfer.
  */
 import type { Clock } from '../../core/clock.ts';
+import type { Blockchain, Stablecoin } from '../../core/currencies.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
@@ -22,10 +23,9 @@ import {
   type SendFees,
   SendRefused,
   type SignedSend,
-} from '../rails/chains/adapter.ts';
-import { TREASURY_INDEX } from '../rails/chains/keys.ts';
-import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
-import type { ChainRegistry } from '../rails/chains/registry.ts';
+} from '../../rails/chains/adapter.ts';
+import { TREASURY_INDEX } from '../../rails/chains/keys.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { completeSend } from './send-outcome.ts';
 import {
   attemptHashes,
@@ -40,6 +40,7 @@ import {
   queuedSendsOf,
   type SendPurpose,
   type SendRow,
+  sendStatus,
   setNextNonce,
   setNonceTaken,
   setSendHash,
@@ -325,9 +326,7 @@ export async function checkSubmitted(deps: Deps, batch = 20): Promise<number> {
 /** Carries one send as far as it goes now (the request that created it, so a quick chain answers at once). */
 export async function progressSend(deps: Deps, id: string): Promise<void> {
   try {
-    const send = await deps.db.query<{ status: string }>(`SELECT status FROM chain_sends WHERE id = $1`, [
-      id,
-    ]);
+    const send = await sendStatus(deps.db, id);
     if (send[0]?.status === 'QUEUED') await signQueued(deps);
     const broadcasts: Broadcast[] = [];
     await deps.db.transaction(async (tx) => {

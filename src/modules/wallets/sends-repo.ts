@@ -1,8 +1,9 @@
 /** SQL of the outbound send queue and of the one-sender-per-address rows that hand out nonces. */
+
+import type { Blockchain, Stablecoin } from '../../core/currencies.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
-import type { SendFees } from '../rails/chains/adapter.ts';
-import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
+import type { SendFees } from '../../rails/chains/adapter.ts';
 
 export type SendPurpose = 'ON_RAMP' | 'TRANSFER';
 export type SendStatus = 'QUEUED' | 'SUBMITTED' | 'CONFIRMED' | 'FAILED';
@@ -220,4 +221,9 @@ export async function isOnRampDelivery(db: Executor, blockchain: Blockchain, has
     [blockchain, hash],
   );
   return rows.length > 0;
+}
+
+/** A send's status, read without a lock. */
+export function sendStatus(db: Executor, id: string): Promise<{ status: string }[]> {
+  return db.query<{ status: string }>(`SELECT status FROM chain_sends WHERE id = $1`, [id]);
 }

@@ -4,14 +4,14 @@
  * from the ledger, so that they always add up to the customer's balances.
  */
 
+import { BLOCKCHAINS, type Blockchain } from '../../core/currencies.ts';
 import { formatDecimal } from '../../core/decimal.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { type CustomerRow, findCustomer } from '../customers/service.ts';
-import { BLOCKCHAINS, type Blockchain } from '../rails/chains/networks.ts';
-import type { ChainRegistry } from '../rails/chains/registry.ts';
 import { insertWallets, nextHdIndex, type WalletRow, walletBalances, walletsOf } from './repo.ts';
 
 /** The customer's wallets, created on first use (call under the customer's row lock, or accept a race). */

@@ -8,6 +8,7 @@
 
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { Blockchain, Stablecoin } from '../../core/currencies.ts';
 import { formatDecimal, parseDecimal } from '../../core/decimal.ts';
 import { AppError, invalidField } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
@@ -15,11 +16,10 @@ import { formatAmount } from '../../core/money.ts';
 import { withAnswer } from '../../db/commit-hooks.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { approvedForMovements, findCustomer, lockCustomers } from '../customers/service.ts';
 import { chainSend, walletTransfer } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
-import type { Blockchain, Stablecoin } from '../rails/chains/networks.ts';
-import type { ChainRegistry } from '../rails/chains/registry.ts';
 import {
   holdTransaction,
   matchesFor,
@@ -37,6 +37,7 @@ import { presentChainTransaction } from './presenter.ts';
 import {
   type ChainTransactionRow,
   findChainTransaction,
+  setChainTransactionHash,
   walletBalance,
   walletByAddress,
   walletsOf,
@@ -274,10 +275,7 @@ export function createTransferService(deps: {
         now,
       );
       if (send.transaction_hash) {
-        await tx.query(`UPDATE chain_transactions SET transaction_hash = $2 WHERE id = $1`, [
-          row.id,
-          send.transaction_hash,
-        ]);
+        await setChainTransactionHash(tx, row.id, send.transaction_hash);
       }
       // the answer as of the commit; the send may move on before it is sent
       return withAnswer(

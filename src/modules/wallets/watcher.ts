@@ -17,11 +17,12 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import type { ChainAdapter, InboundTransfer } from '../rails/chains/adapter.ts';
-import type { ChainRegistry } from '../rails/chains/registry.ts';
+import type { ChainAdapter, InboundTransfer } from '../../rails/chains/adapter.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { creditDeposit, dropDeposit, MAX_AMOUNT, recordInbound, rejectInbound } from './deposits.ts';
 import { walletAddresses } from './repo.ts';
 import { isOnRampDelivery } from './sends-repo.ts';
+import { advanceCursor, ensureCursor, lockCursor, openDeposits } from './watcher-repo.ts';
 
 type Deps = {
   db: Database;
@@ -84,16 +85,9 @@ export async function watchChain(deps: Deps, adapter: ChainAdapter): Promise<num
   const { environment, blockchain, confirmations } = adapter;
   const head = await node.head();
   const final = head - BigInt(confirmations) + 1n;
-  await db.query(
-    `INSERT INTO chain_cursors (environment, blockchain, final_block, updated_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT DO NOTHING`,
-    [environment, blockchain, final > 0n ? final - 1n : 0n, clock()],
-  );
+  await ensureCursor(db, environment, blockchain, final > 0n ? final - 1n : 0n, clock());
   return db.transaction(async (tx) => {
-    const cursor = await tx.query<{ final_block: bigint }>(
-      `SELECT final_block FROM chain_cursors WHERE environment = $1 AND blockchain = $2 FOR UPDATE SKIP LOCKED`,
-      [environment, blockchain],
-    );
+    const cursor = await lockCursor(tx, environment, blockchain);
     if (!cursor[0]) return 0;
     const from = BigInt(cursor[0].final_block) + 1n;
     const addresses = await walletAddresses(tx, environment, blockchain);
@@ -108,16 +102,7 @@ export async function watchChain(deps: Deps, adapter: ChainAdapter): Promise<num
       canonical.add(id);
       if (log.blockNumber <= final && (await creditDeposit(tx, chains, id, now))) changed++;
     }
-    const pending = await tx.query<{
-      transaction_id: string;
-      block_hash: string;
-      block_number: bigint | null;
-    }>(
-      `SELECT d.transaction_id, d.block_hash, d.block_number
-         FROM chain_deposits d JOIN chain_transactions t ON t.id = d.transaction_id
-        WHERE d.environment = $1 AND d.blockchain = $2 AND t.status IN ('PROCESSING', 'AWAITING_TRAVEL_RULE')`,
-      [environment, blockchain],
-    );
+    const pending = await openDeposits(tx, environment, blockchain);
     const hashes = new Map<bigint, string | null>();
     for (const deposit of pending) {
       if (canonical.has(deposit.transaction_id)) continue;
@@ -137,10 +122,7 @@ export async function watchChain(deps: Deps, adapter: ChainAdapter): Promise<num
       }
     }
     if (final > BigInt(cursor[0].final_block)) {
-      await tx.query(
-        `UPDATE chain_cursors SET final_block = $3, updated_at = $4 WHERE environment = $1 AND blockchain = $2`,
-        [environment, blockchain, final, now],
-      );
+      await advanceCursor(tx, environment, blockchain, final, now);
     }
     return changed;
   });

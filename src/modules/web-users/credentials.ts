@@ -4,7 +4,7 @@
  */
 import { hash, verify } from '@node-rs/argon2';
 import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
-import { decryptSecret, encryptSecret } from '../webhooks/secret.ts';
+import { decryptSecret, encryptSecret } from '../../lib/sealed.ts';
 
 const ARGON2ID = 2;
 const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 };

@@ -15,6 +15,7 @@ import { newId } from '../../core/ids.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Database, Transaction } from '../../db/types.ts';
 import { metrics } from '../../http/metrics.ts';
+import { decryptSecret } from '../../lib/sealed.ts';
 import { nextAttemptAfterFailure } from './backoff.ts';
 import {
   type ClaimedDelivery,
@@ -30,7 +31,7 @@ import {
 } from './dispatch-repo.ts';
 import { deliveryBody } from './presenter.ts';
 import { failPendingDeliveries } from './repo.ts';
-import { decryptSecret, signatureHeaders, signingKey } from './secret.ts';
+import { signatureHeaders, signingKey } from './secret.ts';
 import { type AttemptResult, type Post, postWebhook } from './sender.ts';
 import { privateUrlsAllowed, type Resolver, resolveTarget, systemResolver } from './url-safety.ts';
 

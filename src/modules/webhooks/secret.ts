@@ -1,29 +1,13 @@
 /**
  * Endpoint signing secrets (Standard Webhooks format: `whsec_` + base64 of 32 random bytes). The secret is
- * shown to the partner once; Ponte keeps it encrypted with AES-256-GCM under the instance encryption key,
- * bound to its endpoint id, so only the signer can read it back and a ciphertext copied onto another
- * endpoint does not decrypt.
+ * shown to the partner once; Ponte keeps it encrypted with AES-256-GCM under the instance encryption key
+ * (lib/sealed.ts), bound to its endpoint id, so only the signer can read it back and a ciphertext copied
+ * onto another endpoint does not decrypt.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { aesGcmDecrypt, aesGcmEncrypt } from '../../lib/aes-gcm.ts';
-
-const FORMAT = 'v1';
 
 export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
-}
-
-/** `v1.<iv>.<ciphertext>.<tag>`, each part in base64url, the endpoint id as additional data. */
-export function encryptSecret(key: Buffer, secret: string, endpointId: string): string {
-  const { iv, ciphertext, tag } = aesGcmEncrypt(key, secret, endpointId);
-  return [FORMAT, ...[iv, ciphertext, tag].map((part) => part.toString('base64url'))].join('.');
-}
-
-export function decryptSecret(key: Buffer, stored: string, endpointId: string): string {
-  const [format, iv, ciphertext, tag] = stored.split('.');
-  if (format !== FORMAT || !iv || !ciphertext || !tag) throw new Error('unknown signing secret format');
-  const bytes = (part: string) => Buffer.from(part, 'base64url');
-  return aesGcmDecrypt(key, { iv: bytes(iv), ciphertext: bytes(ciphertext), tag: bytes(tag) }, endpointId);
 }
 
 const PREFIX = 'whsec_';

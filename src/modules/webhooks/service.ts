@@ -7,11 +7,12 @@ import { notifyWork } from '../../db/notify.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { InstanceKeys } from '../../lib/instance-keys.ts';
+import { encryptSecret } from '../../lib/sealed.ts';
 import { type EventType, recordEvent } from '../events/outbox.ts';
 import { type DeliveryView, type EndpointView, presentDelivery, presentEndpoint } from './presenter.ts';
 import * as repo from './repo.ts';
 import { DEFAULT_SECRET_OVERLAP_SECONDS } from './schema.ts';
-import { encryptSecret, newSigningSecret } from './secret.ts';
+import { newSigningSecret } from './secret.ts';
 import {
   privateUrlsAllowed,
   type Resolver,

@@ -4,7 +4,7 @@ import type { AppContext } from '../../../context.ts';
 import { notFound } from '../../../core/errors.ts';
 import { html } from '../../../lib/html.ts';
 import { createProjectService } from '../../../modules/projects/service.ts';
-import { createTransactionService } from '../../../modules/transactions/service.ts';
+import { createTransactionService } from '../../../modules/transactions/read-service.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { transactionDetail } from '../shared/transaction-detail.ts';
 import { sendConsole } from './frame.ts';

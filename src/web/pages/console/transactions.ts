@@ -6,7 +6,7 @@ import { ENVIRONMENTS } from '../../../lib/environment.ts';
 import { type Html, html } from '../../../lib/html.ts';
 import { createProjectService } from '../../../modules/projects/service.ts';
 import { requestedMoney } from '../../../modules/transactions/presenter.ts';
-import { createTransactionService } from '../../../modules/transactions/service.ts';
+import { createTransactionService } from '../../../modules/transactions/read-service.ts';
 import { badge, dateTime } from '../../kit/parts.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { pageOf, pager, table } from '../../kit/table.ts';

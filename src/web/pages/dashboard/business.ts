@@ -7,7 +7,7 @@ import { verificationLinkMinter } from '../../../modules/customers/link.ts';
 import { createCustomerService } from '../../../modules/customers/service.ts';
 import type { createLimitRequestService } from '../../../modules/limit-requests/service.ts';
 import { requestedMoney } from '../../../modules/transactions/presenter.ts';
-import type { TransactionService } from '../../../modules/transactions/service.ts';
+import type { TransactionService } from '../../../modules/transactions/read-service.ts';
 import { badge, dateTime, idCell, when } from '../../kit/parts.ts';
 import { table } from '../../kit/table.ts';
 

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.ts';
 import type { Tenant } from '../../../lib/environment.ts';
 import { type Html, html } from '../../../lib/html.ts';
 import { createLimitRequestService } from '../../../modules/limit-requests/service.ts';
-import { createTransactionService } from '../../../modules/transactions/service.ts';
+import { createTransactionService } from '../../../modules/transactions/read-service.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { table } from '../../kit/table.ts';
 import { customersFor, TX_COLUMNS, txRows } from './business.ts';

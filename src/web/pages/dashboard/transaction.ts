@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.ts';
 import type { Tenant } from '../../../lib/environment.ts';
 import { type Html, html } from '../../../lib/html.ts';
 import { holdReasons } from '../../../modules/screening/service.ts';
-import { createTransactionService } from '../../../modules/transactions/service.ts';
+import { createTransactionService } from '../../../modules/transactions/read-service.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { holdPanel, travelRulePanel } from '../shared/screening-panels.ts';
 import { transactionDetail } from '../shared/transaction-detail.ts';

@@ -4,7 +4,7 @@ import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../core/errors.ts';
 import type { Tenant } from '../../../lib/environment.ts';
 import { type Html, html } from '../../../lib/html.ts';
-import { createTransactionService } from '../../../modules/transactions/service.ts';
+import { createTransactionService } from '../../../modules/transactions/read-service.ts';
 import { notice } from '../../kit/parts.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { pageOf, pager, table } from '../../kit/table.ts';

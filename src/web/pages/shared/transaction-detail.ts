@@ -5,7 +5,7 @@
 import QRCode from 'qrcode';
 import { type Html, html } from '../../../lib/html.ts';
 import { requestedMoney } from '../../../modules/transactions/presenter.ts';
-import type { TransactionService } from '../../../modules/transactions/service.ts';
+import type { TransactionService } from '../../../modules/transactions/read-service.ts';
 import { badge, dateTime, when } from '../../kit/parts.ts';
 
 type AnyTransaction = Awaited<ReturnType<TransactionService['get']>>;

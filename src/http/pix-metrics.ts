@@ -1,0 +1,81 @@
+/**
+ * The PIX rail in `/metrics`: calls to the PSP by environment, route and outcome (and their duration),
+ * token refreshes, how long ago the last complete reconciliation sweep ended, and sends not yet settled.
+ */
+import { Counter, Gauge, Histogram } from 'prom-client';
+import type { Executor } from '../db/types.ts';
+import type { Environment } from '../lib/environment.ts';
+import type { PspObserver } from '../rails/pix/psp/http-client.ts';
+import { metrics } from './metrics.ts';
+
+const pspCalls = new Counter({
+  name: 'ponte_pix_psp_calls_total',
+  help: 'Calls to the PSP, by environment, route and outcome (2xx, 4xx, 5xx, timeout, error)',
+  labelNames: ['environment', 'route', 'outcome'] as const,
+  registers: [metrics.registry],
+});
+const pspDuration = new Histogram({
+  name: 'ponte_pix_psp_call_duration_seconds',
+  help: 'Duration of calls to the PSP, by environment and route',
+  labelNames: ['environment', 'route'] as const,
+  buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metrics.registry],
+});
+const tokenRefreshes = new Counter({
+  name: 'ponte_pix_psp_token_refreshes_total',
+  help: 'OAuth2 tokens fetched from the PSP, by environment',
+  labelNames: ['environment'] as const,
+  registers: [metrics.registry],
+});
+
+export function pspObserver(environment: Environment): PspObserver {
+  return {
+    call(route, outcome, seconds) {
+      pspCalls.inc({ environment, route, outcome });
+      pspDuration.observe({ environment, route }, seconds);
+    },
+    tokenRefreshed() {
+      tokenRefreshes.inc({ environment });
+    },
+  };
+}
+
+let railState:
+  | ((db: Executor) => Promise<{ environment: string; lagSeconds: number | null; pendingSends: number }[]>)
+  | null = null;
+let stateDb: Executor | null = null;
+
+/** Where the sweep lag and the pending sends are read when `/metrics` is scraped. */
+export function watchPixRail(db: Executor, read: NonNullable<typeof railState>): void {
+  stateDb = db;
+  railState = read;
+}
+
+async function collectRailState(this: Gauge<'environment'>, which: 'lag' | 'pending'): Promise<void> {
+  if (!railState || !stateDb) return;
+  this.reset();
+  for (const row of await railState(stateDb)) {
+    if (which === 'lag' && row.lagSeconds !== null)
+      this.set({ environment: row.environment }, row.lagSeconds);
+    if (which === 'pending') this.set({ environment: row.environment }, row.pendingSends);
+  }
+}
+
+new Gauge({
+  name: 'ponte_pix_sweep_lag_seconds',
+  help: 'Seconds since the last complete PIX reconciliation sweep ended, by environment',
+  labelNames: ['environment'] as const,
+  registers: [metrics.registry],
+  async collect() {
+    await collectRailState.call(this, 'lag');
+  },
+});
+new Gauge({
+  name: 'ponte_pix_pending_sends',
+  help: 'PIX sends (payouts and refunds) not yet settled by the PSP, by environment',
+  labelNames: ['environment'] as const,
+  registers: [metrics.registry],
+  async collect() {
+    await collectRailState.call(this, 'pending');
+  },
+});

@@ -1,0 +1,147 @@
+/**
+ * The result of a payout: one entry point for every result the PIX rail reports about a payment the
+ * platform sent (an off-ramp's payout or a refund), from the sandbox simulation or the production PSP. A
+ * payout is identified by its end-to-end id; its row is locked while a result is applied, so a result
+ * reported several times, at once or later, is applied once, and a result for an unknown or finished
+ * payout changes nothing.
+ * - COMPLETED: the BRL left the platform's PIX account; the off-ramp succeeds (a refund is done).
+ * - REJECTED: nothing was paid; everything the off-ramp moved goes back to the customer's balance in
+ *   its source currency (a refund's BRL goes back to the customer's BRL balance).
+ * - RETURNED: the receiving bank sent a completed off-ramp's PIX back; the BRL lands in the customer's
+ *   BRL balance.
+ */
+import type { Executor } from '../../db/types.ts';
+import type { Environment } from '../../lib/environment.ts';
+import type { PayoutResult } from '../../rails/pix/payout-rail.ts';
+import { payoutReturned, payoutSent, refundReleased } from '../ledger/off-ramp-postings.ts';
+import { postJournal, releaseEntries } from '../ledger/service.ts';
+import { lockTransaction, type TransactionRow, tenantOf } from '../transactions/read-service.ts';
+import { transitionTransaction } from '../transactions/transition.ts';
+import { lockPayout, type PayoutRow, recordSendReturn, setPayoutStatus } from './payout-repo.ts';
+import { refundSettled } from './refund-state.ts';
+
+export type PayoutOutcome = 'APPLIED' | 'DUPLICATE' | 'UNKNOWN';
+
+/**
+ * One amount the receiving bank gave back on a completed off-ramp's send, booked once (by its id): the
+ * BRL lands in the customer's BRL balance. The off-ramp becomes RETURNED once what came back adds up to
+ * what was sent; a return reported before the send's completion is booked after it (the PSP's record
+ * carries both, and the completion is applied first).
+ */
+export async function applySendReturn(
+  tx: Executor,
+  environment: Environment,
+  key: string,
+  part: { id: string; amount: bigint; at: Date },
+  at: Date,
+): Promise<PayoutOutcome> {
+  const payout = await lockPayout(tx, environment, key);
+  if (!payout) return 'UNKNOWN';
+  if (payout.kind !== 'OFF_RAMP' || (payout.status !== 'COMPLETED' && payout.status !== 'RETURNED')) {
+    return 'DUPLICATE';
+  }
+  const row = (await lockTransaction(tx, payout.transaction_id))!;
+  const total = await recordSendReturn(tx, key, part, at);
+  if (total === null) return 'DUPLICATE';
+  if (total > payout.amount) throw new Error(`returns of ${key} exceed what was sent`);
+  await postJournal(tx, {
+    tenant: tenantOf(row),
+    kind: 'PAYOUT_RETURNED',
+    reference: `${payout.end_to_end_id}:${part.id}`,
+    transactionId: row.id,
+    entries: payoutReturned(row.customer_id, part.amount),
+    at,
+  });
+  if (total === payout.amount && row.status === 'SUCCESS') {
+    const reason = 'returned by the receiving institution';
+    await setPayoutStatus(tx, payout.end_to_end_id, 'RETURNED', reason, at);
+    await transitionTransaction(tx, row, 'RETURNED', at, { return_reason: reason });
+  }
+  return 'APPLIED';
+}
+
+const isOpen = (payout: PayoutRow) => payout.status === 'PENDING' || payout.status === 'SUBMITTED';
+
+async function completed(tx: Executor, payout: PayoutRow, row: TransactionRow, at: Date) {
+  await postJournal(tx, {
+    tenant: tenantOf(row),
+    kind: 'PAYOUT_SENT',
+    reference: payout.end_to_end_id,
+    transactionId: row.id,
+    entries: payoutSent(payout.amount),
+    at,
+  });
+  await setPayoutStatus(tx, payout.end_to_end_id, 'COMPLETED', null, at);
+  if (payout.kind === 'OFF_RAMP') await transitionTransaction(tx, row, 'SUCCESS', at);
+  else await refundSettled(tx, row, null, at);
+}
+
+async function rejected(tx: Executor, payout: PayoutRow, row: TransactionRow, reason: string, at: Date) {
+  await setPayoutStatus(tx, payout.end_to_end_id, 'REJECTED', reason, at);
+  if (payout.kind === 'REFUND') {
+    await postJournal(tx, {
+      tenant: tenantOf(row),
+      kind: 'REFUND_RELEASED',
+      reference: payout.end_to_end_id,
+      transactionId: row.id,
+      entries: refundReleased(row.customer_id, payout.amount),
+      at,
+    });
+    await refundSettled(tx, row, reason, at);
+    return;
+  }
+  await postJournal(tx, {
+    tenant: tenantOf(row),
+    kind: 'OFF_RAMP_RELEASED',
+    reference: row.id,
+    transactionId: row.id,
+    entries: await releaseEntries(tx, row.id),
+    at,
+  });
+  await transitionTransaction(tx, row, 'FAILED', at, {
+    failure_reason: `The PIX payment was rejected: ${reason}. The reserve went back to the balance`,
+    failure_code: 'payout_rejected',
+  });
+}
+
+async function returned(tx: Executor, payout: PayoutRow, row: TransactionRow, reason: string, at: Date) {
+  await postJournal(tx, {
+    tenant: tenantOf(row),
+    kind: 'PAYOUT_RETURNED',
+    reference: payout.end_to_end_id,
+    transactionId: row.id,
+    entries: payoutReturned(row.customer_id, payout.amount),
+    at,
+  });
+  await setPayoutStatus(tx, payout.end_to_end_id, 'RETURNED', reason, at);
+  await transitionTransaction(tx, row, 'RETURNED', at, { return_reason: reason });
+}
+
+/** Applies one reported result in the caller's transaction. */
+export async function applyPayoutResult(
+  tx: Executor,
+  environment: Environment,
+  endToEndId: string,
+  result: PayoutResult,
+  at: Date,
+): Promise<PayoutOutcome> {
+  const payout = await lockPayout(tx, environment, endToEndId);
+  if (!payout) return 'UNKNOWN';
+  const row = (await lockTransaction(tx, payout.transaction_id))!;
+  switch (result.status) {
+    case 'COMPLETED':
+      if (!isOpen(payout)) return 'DUPLICATE';
+      await completed(tx, payout, row, at);
+      return 'APPLIED';
+    case 'REJECTED':
+      if (!isOpen(payout)) return 'DUPLICATE';
+      await rejected(tx, payout, row, result.reason, at);
+      return 'APPLIED';
+    case 'RETURNED':
+      if (payout.kind !== 'OFF_RAMP' || payout.status !== 'COMPLETED' || row.status !== 'SUCCESS') {
+        return 'DUPLICATE';
+      }
+      await returned(tx, payout, row, result.reason, at);
+      return 'APPLIED';
+  }
+}

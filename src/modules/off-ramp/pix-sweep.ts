@@ -1,0 +1,97 @@
+/**
+ * The reconciliation sweep: nothing is lost when notifications are. Every `reconcileEveryMs`, one
+ * process per environment (claimed with a lease in `pix_sweeps`) lists what the PSP received (`GET
+ * /pix?inicio&fim`, every page) and sent (Efí's `GET /v2/gn/pix/enviados`) since the last complete
+ * sweep, with an overlap, and hands whatever Ponte has not recorded to the same handlers a confirmed
+ * notification goes to, so each item applies once however often it is seen. The listing is read with
+ * no database connection held. A sweep that could not read every page leaves its window to the next one.
+ */
+import type { Environment } from '../../lib/environment.ts';
+import type { PixRails } from '../../rails/pix/registry.ts';
+import type { PixHandlerDeps } from './pix-handlers.ts';
+import { claimSweep, endSweep, recordApplyFailure, recordedDeposits } from './pix-sweep-repo.ts';
+
+/** How far back each sweep reaches into the previous one's window (late listings, clock skew). */
+export const SWEEP_OVERLAP_MS = 10 * 60_000;
+/** The first sweep of an environment reaches back this far. */
+const FIRST_WINDOW_MS = 24 * 60 * 60_000;
+/** A sweep that could not finish is tried again this soon. */
+const RETRY_MS = 5_000;
+
+export type SweepResult = { complete: boolean; calls: number; applied: number; seen: number };
+
+export async function sweepEnvironment(
+  deps: PixHandlerDeps & { pix: PixRails },
+  environment: Environment,
+): Promise<SweepResult | null> {
+  const { db, clock, pix } = deps;
+  const rail = pix.psp(environment);
+  const handlers = pix.handlers();
+  const config = pix.config(environment);
+  if (!rail || !handlers || !config) return null;
+  const leaseMs = Math.max(config.reconcileEveryMs, 5 * 60_000);
+  const started = clock();
+  const claim = await db.transaction((tx) => claimSweep(tx, environment, started, leaseMs));
+  if (!claim) return null;
+  const from = new Date((claim.sweptTo?.getTime() ?? started.getTime() - FIRST_WINDOW_MS) - SWEEP_OVERLAP_MS);
+  const to = started;
+  let applied = 0;
+  let error: string | null = null;
+  const received = await rail.listReceived(from, to);
+  const sent = await rail.listSent(from, to);
+  const recorded = await recordedDeposits(
+    db,
+    received.items.map((pix) => pix.endToEndId),
+  );
+  for (const item of received.items) {
+    // refunds' results ride on the PIX they give back; a recorded PIX is handed over again only then
+    if (recorded.has(item.endToEndId) && item.refunds.every((r) => r.status === 'EM_PROCESSAMENTO')) continue;
+    try {
+      await handlers.received(environment, item);
+      if (!recorded.has(item.endToEndId)) applied++;
+    } catch (failure) {
+      error = (failure as Error).message;
+      await recordApplyFailure(db, environment, 'sweep', item.payload, error, clock()).catch(() => {});
+    }
+  }
+  for (const item of sent.items) {
+    try {
+      await handlers.sent(environment, item);
+    } catch (failure) {
+      error = (failure as Error).message;
+      await recordApplyFailure(db, environment, 'sweep', { idEnvio: item.sendId }, error, clock()).catch(
+        () => {},
+      );
+    }
+  }
+  const complete = received.complete && sent.complete && error === null;
+  const now = clock();
+  await db.transaction((tx) =>
+    endSweep(tx, environment, {
+      complete,
+      from,
+      to,
+      now,
+      nextAt: new Date(
+        now.getTime() + (complete ? config.reconcileEveryMs : Math.min(RETRY_MS, config.reconcileEveryMs)),
+      ),
+      calls: received.calls + sent.calls,
+      items: received.items.length + sent.items.length,
+      applied,
+      error: complete ? null : (error ?? 'the PSP listing could not be read completely'),
+    }),
+  );
+  return {
+    complete,
+    calls: received.calls + sent.calls,
+    applied,
+    seen: received.items.length + sent.items.length,
+  };
+}
+
+/** Worker: the due sweeps of every environment with a PSP. */
+export async function reconcilePix(deps: PixHandlerDeps & { pix: PixRails }): Promise<number> {
+  for (const environment of ['production', 'sandbox'] as const) await sweepEnvironment(deps, environment);
+  // a sweep's next one is due a period later (in the database): the loop need not come back at once
+  return 0;
+}

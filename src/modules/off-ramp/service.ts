@@ -1,0 +1,376 @@
+/**
+ * Off-ramps (PRODUCT.md, "Off-ramp"): money out of a customer's USDC, USDT or BRL balance to one of
+ * their PIX bank accounts. Everything is decided in one database transaction under the customer's row
+ * lock: the customer is APPROVED, the account is theirs, not deleted and its holder APPROVED
+ * (PERSONAL_ACCOUNT only to a SELF account), the figures are fixed (a LOCKED quote's, taken once, or
+ * the rate in force), the BRL value fits the limits in the pool shared with on-ramps, and the balance
+ * is reserved. Settlement then carries the off-ramp on in the background (settlement.ts), and its
+ * payout is sent (payout-submission.ts) and its result applied (payout.ts).
+ */
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Currency } from '../../core/currencies.ts';
+import { AppError, invalidField, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { currentBeforeCommit } from '../../db/commit-hooks.ts';
+import { type AnswersOf, combinedFacts, writing } from '../../db/one-statement.ts';
+import type { Database } from '../../db/types.ts';
+import type { Tenant } from '../../lib/environment.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
+import type { PixRails } from '../../rails/pix/registry.ts';
+import { type PayoutAccount, payoutAccountFact } from '../bank-accounts/service.ts';
+import type { CustomerWithVerification } from '../customers/service.ts';
+import { insertEventsFact } from '../events/outbox.ts';
+import { formatCurrencyAmount, parseCurrencyAmount } from '../ledger/amounts.ts';
+import { holdingsFact, holdingsFrom, reservationJournal } from '../ledger/reserve.ts';
+import { journalsParts, type NewJournal } from '../ledger/service.ts';
+import { grantsFact, limitsFrom } from '../limits/in-force.ts';
+import { addUsageFact, usageAdded, usageAt, usageFact } from '../limits/usage.ts';
+import { partnerFeeFact } from '../partner-fees/service.ts';
+import { pairOf, rateOrSandboxDefault } from '../pricing/market.ts';
+import { UNIT_RATE } from '../pricing/pricing.ts';
+import { type PricedConversion, priceAt, requireRate } from '../pricing/quote.ts';
+import type { ExchangeRateRow } from '../pricing/service.ts';
+import { currentRateFact, useLockedQuote } from '../pricing/service.ts';
+import {
+  type Approved,
+  type CreationRequest,
+  createdEvent,
+  creationBatches,
+} from '../transactions/creation-batches.ts';
+import { assertWithinLimits } from '../transactions/limits.ts';
+import type { OffRampPurpose } from '../transactions/off-ramp-terms.ts';
+import { presentTransaction, type TransactionView } from '../transactions/presenter.ts';
+import * as repo from '../transactions/read-service.ts';
+import { drawFromHoldings } from '../wallets/draw.ts';
+import { productionPayoutsConfigured, submitDuePayouts } from './payout-submission.ts';
+import { offRampPayoutKey, settleOffRamp } from './settlement.ts';
+
+export type CreateOffRampInput = {
+  customerId: string;
+  bankAccountId: string;
+  sourceCurrency?: 'USDC' | 'USDT' | 'BRL' | undefined;
+  sourceAmount?: string | undefined;
+  exchangeRateId?: string | undefined;
+  purpose: OffRampPurpose;
+  memo?: string | undefined;
+  metadata?: Record<string, string> | undefined;
+};
+
+type Figures = Pick<
+  PricedConversion,
+  | 'sourceCurrency'
+  | 'source'
+  | 'platformFee'
+  | 'partnerFee'
+  | 'fee'
+  | 'net'
+  | 'baseRate'
+  | 'target'
+  | 'limitAmountBrl'
+>;
+
+function figuresOfQuote(quote: ExchangeRateRow): Figures {
+  const fee = quote.platform_fee + quote.partner_fee;
+  return {
+    sourceCurrency: quote.source_currency,
+    source: quote.source_amount,
+    platformFee: quote.platform_fee,
+    partnerFee: quote.partner_fee,
+    fee,
+    net: quote.source_amount - fee,
+    baseRate: quote.base_rate,
+    target: quote.target_amount,
+    limitAmountBrl: quote.limit_amount_brl,
+  };
+}
+
+function assertMatchesQuote(quote: ExchangeRateRow, input: CreateOffRampInput): void {
+  if (input.sourceCurrency !== undefined && input.sourceCurrency !== quote.source_currency) {
+    throw invalidField('/body/sourceCurrency', `must match the exchange rate's ${quote.source_currency}`);
+  }
+  if (input.sourceAmount !== undefined) {
+    const amount = parseCurrencyAmount(input.sourceAmount, quote.source_currency);
+    if (amount !== quote.source_amount) {
+      throw invalidField(
+        '/body/sourceAmount',
+        `must match the exchange rate's ${formatCurrencyAmount(quote.source_amount, quote.source_currency)}`,
+      );
+    }
+  }
+}
+
+/** Without a quote the currency and amount are required, and parsed at the currency's scale. */
+function requestedAmount(input: CreateOffRampInput): { currency: Currency; amount: bigint } | null {
+  if (input.exchangeRateId !== undefined) return null;
+  const errors = [];
+  if (input.sourceCurrency === undefined)
+    errors.push({ pointer: '/body/sourceCurrency', message: 'is required' });
+  if (input.sourceAmount === undefined)
+    errors.push({ pointer: '/body/sourceAmount', message: 'is required' });
+  if (errors.length > 0) throw new AppError('invalid_request', 'The request body is invalid', { errors });
+  const amount = parseCurrencyAmount(input.sourceAmount!, input.sourceCurrency!);
+  if (typeof amount === 'string') throw invalidField('/body/sourceAmount', amount);
+  return { currency: input.sourceCurrency!, amount };
+}
+
+/** A creation as the request asks it, checked before any database work. */
+type OffRampRequest = CreationRequest & {
+  input: CreateOffRampInput;
+  /** null: the figures are a LOCKED quote's (`input.exchangeRateId`). */
+  requested: { currency: Currency; amount: bigint } | null;
+};
+
+type Decided = { row: repo.TransactionRow; view: TransactionView; reserve: NewJournal };
+
+/** The pair whose rate prices a stablecoin payout; none for BRL or a LOCKED quote. */
+const pairFor = (requested: OffRampRequest['requested']) =>
+  requested && requested.currency !== 'BRL' ? pairOf(requested.currency, 'BRL') : null;
+
+/**
+ * What the creations of a batch decide on, one answer per request in the order given (customers
+ * distinct, each locked): the payout account, the rate in force, the partner fee, the limits granted,
+ * the usage of the day and month of the creation, and the customer's holdings.
+ */
+const OFF_RAMP_FACTS = combinedFacts({
+  account: payoutAccountFact,
+  rate: currentRateFact,
+  partnerFee: partnerFeeFact,
+  grants: grantsFact,
+  usage: usageFact,
+  holdings: holdingsFact,
+});
+
+type OffRampFacts = AnswersOf<typeof OFF_RAMP_FACTS.facts>;
+
+export function createOffRampService(deps: {
+  db: Database;
+  clock: Clock;
+  config: Config;
+  chains: ChainRegistry;
+  pix: PixRails;
+}) {
+  const { db, clock, config, chains } = deps;
+
+  function payoutAccount(input: CreateOffRampInput, customerId: string, account: PayoutAccount) {
+    if (account === null || account.customerId !== customerId) throw notFound('Bank account');
+    if (account.holderStatus !== 'APPROVED') {
+      throw new AppError(
+        'bank_account_not_verified',
+        `The bank account's holder verification is ${account.holderStatus}; payouts need it APPROVED`,
+      );
+    }
+    if (input.purpose === 'PERSONAL_ACCOUNT' && account.holderRelationship !== 'SELF') {
+      throw invalidField(
+        '/body/purpose',
+        'PERSONAL_ACCOUNT pays out only to an account of the customer (SELF)',
+      );
+    }
+    return account.id;
+  }
+
+  /**
+   * What a creation decides from the customer (locked), what was read after the lock and the quote (a
+   * LOCKED quote's figures, else the request's priced at the rate read): the transaction, its view, the
+   * reserve's journal and its BRL value for the limits.
+   */
+  function decide(
+    request: OffRampRequest,
+    customer: CustomerWithVerification,
+    facts: OffRampFacts,
+    quote: ExchangeRateRow | null,
+    now: Date,
+  ): Decided {
+    const { tenant, input, requested } = request;
+    const accountId = payoutAccount(input, customer.id, facts.account);
+    let figures: Figures;
+    let partner = { basisPoints: 0, flat: 0n };
+    if (quote === null) {
+      const { currency, amount } = requested!;
+      const pair = pairFor(requested);
+      const baseRate =
+        pair === null
+          ? UNIT_RATE
+          : requireRate(
+              pair,
+              rateOrSandboxDefault(facts.rate, tenant.environment, pair, config.moneyOut.sandboxRates),
+            );
+      const priced = priceAt(
+        config,
+        {
+          kind: 'OFF_RAMP',
+          sourceCurrency: currency,
+          targetCurrency: 'BRL',
+          amount: { source: amount },
+          pointer: '/body/sourceAmount',
+        },
+        baseRate,
+        facts.partnerFee,
+      );
+      figures = priced;
+      partner = priced.partnerTerms;
+    } else {
+      assertMatchesQuote(quote, input);
+      figures = figuresOfQuote(quote);
+    }
+    assertWithinLimits(
+      limitsFrom(facts.grants, config.defaultLimits[customer.type]),
+      facts.usage,
+      figures.limitAmountBrl,
+    );
+    const row: repo.TransactionRow = {
+      id: newId(),
+      customer_id: customer.id,
+      project_id: tenant.projectId,
+      environment: tenant.environment,
+      type: 'OFF_RAMP',
+      status: 'TRANSFERRING_STABLECOIN',
+      currency: figures.sourceCurrency,
+      amount: figures.source,
+      target_currency: 'BRL',
+      rail: 'PIX',
+      pix_txid: null,
+      br_code: null,
+      expires_at: null,
+      fee_basis_points: config.moneyOut.offRampFeeBasisPoints,
+      fee_flat: config.moneyOut.offRampFeeFlat,
+      fee_minimum: config.moneyOut.minimumFee,
+      partner_fee_basis_points: partner.basisPoints,
+      partner_fee_flat: partner.flat,
+      deposit_amount: null,
+      deposit_end_to_end_id: null,
+      deposited_at: null,
+      rate: figures.baseRate,
+      fee: figures.fee,
+      net_amount: figures.net,
+      target_amount: figures.target,
+      platform_fee: figures.platformFee,
+      partner_fee: figures.partnerFee,
+      limit_amount_brl: figures.limitAmountBrl,
+      exchange_rate_id: quote?.id ?? null,
+      bank_account_id: accountId,
+      purpose: input.purpose,
+      memo: input.memo ?? null,
+      metadata: input.metadata ?? null,
+      end_to_end_id: null,
+      failure_reason: null,
+      return_reason: null,
+      refund_status: null,
+      refund_amount: null,
+      refund_failure_reason: null,
+      refund_updated_at: null,
+      blockchain: null,
+      chain_send_id: null,
+      transaction_hash: null,
+      block_explorer_url: null,
+      timeline: [{ status: 'TRANSFERRING_STABLECOIN', at: now.toISOString() }],
+      created_at: now,
+      updated_at: now,
+    };
+    const currency = figures.sourceCurrency;
+    const holdings = holdingsFrom(facts.holdings, currency, chains.config.defaultChain);
+    const reserve = reservationJournal(
+      {
+        tenant,
+        customerId: customer.id,
+        currency,
+        amount: figures.source,
+        into: 'OFF_RAMP_RESERVE',
+        kind: 'OFF_RAMP_RESERVED',
+        reference: row.id,
+        transactionId: row.id,
+        at: now,
+      },
+      holdings.balance,
+      // a stablecoin leaves the customer's wallets by the wallets' rule: the default chain first
+      currency === 'BRL'
+        ? undefined
+        : (amount) => drawFromHoldings(holdings.wallets, currency, amount, chains.config.defaultChain),
+    );
+    return { row, view: presentTransaction(row), reserve };
+  }
+
+  // concurrent creations of different customers, in one transaction (creation-batches.ts)
+  const creations = creationBatches({
+    db,
+    clock,
+    movements: 'off-ramps',
+    facts: OFF_RAMP_FACTS,
+    inputs: ({ request, customer }: Approved<OffRampRequest>, now) => ({
+      account: { tenant: request.tenant, id: request.input.bankAccountId },
+      rate: pairFor(request.requested),
+      partnerFee: { projectId: request.tenant.projectId, type: 'OFF_RAMP' as const },
+      grants: customer.id,
+      usage: usageAt(customer.id, now),
+      holdings: customer.id,
+    }),
+    decide: async (tx, request: OffRampRequest, customer, facts, now) => {
+      let quote: ExchangeRateRow | null = null;
+      if (request.requested === null) {
+        // an unknown account is refused before a quote is looked at; a LOCKED quote is used up in its
+        // creation's own transaction (the creation runs alone)
+        payoutAccount(request.input, customer.id, facts.account);
+        quote = await useLockedQuote(
+          tx,
+          request.tenant,
+          request.input.exchangeRateId!,
+          { direction: 'OFF_RAMP' },
+          now,
+        );
+      }
+      return decide(request, customer, facts, quote, now);
+    },
+    // the transactions, their BRL values added to the limit usage, the reserves' journals and the
+    // events: one statement
+    writes: (accepted, now) => [
+      writing(
+        repo.insertTransactionsFact,
+        accepted.map(({ row }) => row),
+      ),
+      writing(
+        addUsageFact,
+        accepted.map(({ row }) => usageAdded(row.customer_id, row.limit_amount_brl, now)),
+      ),
+      ...journalsParts(accepted.map(({ reserve }) => reserve)),
+      writing(
+        insertEventsFact,
+        accepted.map(({ row, view }) => createdEvent(row, view)),
+      ),
+    ],
+  });
+
+  async function create(tenant: Tenant, input: CreateOffRampInput): Promise<TransactionView> {
+    const requested = requestedAmount(input);
+    if (tenant.environment === 'production' && !productionPayoutsConfigured(config)) {
+      throw new AppError(
+        'service_unavailable',
+        'Off-ramps are not available: the PIX payout provider is not configured',
+      );
+    }
+    const request: OffRampRequest = { tenant, input, requested, beforeCommit: currentBeforeCommit() };
+    // a LOCKED quote is used up by its creation's own transaction
+    const view = requested === null ? await creations.alone(request) : await creations.submit(request);
+    // The settlement and payout workers carry every off-ramp on (and finish it if this process stops);
+    // in the sandbox, where the rail answers at once, this process starts right away so that the
+    // simulated payout completes within moments.
+    if (tenant.environment === 'sandbox') setImmediate(() => void advanceOffRamp(deps, view.id));
+    return view;
+  }
+
+  return { create };
+}
+
+/** Runs an off-ramp's settlement steps and sends its payout, as far as it goes now. */
+export async function advanceOffRamp(
+  deps: { db: Database; clock: Clock; config: Config; chains: ChainRegistry; pix: PixRails },
+  id: string,
+) {
+  try {
+    await settleOffRamp(deps, id);
+    const row = await repo.findTransactionById(deps.db, id);
+    if (row?.status === 'TRANSFERRING_FIAT')
+      await submitDuePayouts(deps, 1, offRampPayoutKey(deps.config, row));
+  } catch {
+    // left to the workers
+  }
+}

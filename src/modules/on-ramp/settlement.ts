@@ -1,0 +1,138 @@
+/**
+ * The settlement steps of a funded on-ramp, run one per database transaction by transactions/in-flight.ts,
+ * each under the transaction's row lock with its ledger postings and its event:
+ * - TRANSFERRING_FIAT → TRADING: the deposit has settled in the platform's PIX account;
+ * - TRADING → TRANSFERRING_STABLECOIN: the fee is charged and the rest converted at the rate in force
+ *   (no rate for the pair, or an amount too small to convert: FAILED, the BRL held for refund);
+ * - TRANSFERRING_STABLECOIN → SUCCESS: the stablecoin goes to the customer's wallet on its chain
+ *   (delivery.ts), credited once the chain has confirmed the transfer.
+ * The request that received the deposit runs the steps right away; a worker finishes whatever a
+ * crash or a failure left in flight. Each step checks the status it starts from, so running it twice,
+ * or from two processes, does it once.
+ */
+
+import type { Config } from '../../config.ts';
+import { formatDecimalTrimmed } from '../../core/decimal.ts';
+import type { FailureCode } from '../../core/failure-codes.ts';
+import type { Executor } from '../../db/types.ts';
+import type { ChainRegistry } from '../../rails/chains/registry.ts';
+import { converted, feeCharged } from '../ledger/postings.ts';
+import { postJournal } from '../ledger/service.ts';
+import { marketRate, pairOf } from '../pricing/market.ts';
+import { type Pricing, PricingError, priceFromSource, RATE_SCALE, UNIT_RATE } from '../pricing/pricing.ts';
+import { type SettlementDeps, type SettlementStep, settleNow } from '../transactions/in-flight.ts';
+import { type TransactionRow, tenantOf } from '../transactions/read-service.ts';
+import { transitionTransaction } from '../transactions/transition.ts';
+import { progressSend } from '../wallets/sender.ts';
+import { deliverStablecoin } from './delivery.ts';
+
+/** What a settlement step needs: the configuration (rates, fees) and the chains (on-chain delivery). */
+export type StepDeps = { config: Config; chains: ChainRegistry };
+
+/** The conversion of an on-ramp: its LOCKED quote's figures, or the rate in force now. */
+async function onRampConversion(
+  tx: Executor,
+  config: Config,
+  row: TransactionRow,
+): Promise<Pricing | { failure: string; code: FailureCode }> {
+  if (row.rate !== null) {
+    return {
+      sourceCurrency: row.currency,
+      targetCurrency: row.target_currency,
+      source: row.amount,
+      platformFee: row.platform_fee!,
+      partnerFee: row.partner_fee!,
+      fee: row.fee!,
+      net: row.net_amount!,
+      baseRate: row.rate,
+      target: row.target_amount!,
+      limitAmountBrl: row.limit_amount_brl,
+    };
+  }
+  const pair = pairOf(row.currency, row.target_currency);
+  const rate = await marketRate(tx, row.environment, pair, config.moneyOut.sandboxRates);
+  if (rate === undefined) {
+    return {
+      failure: `No ${pair} rate is set, so the deposit could not be converted; it is held for refund`,
+      code: 'rate_unavailable',
+    };
+  }
+  try {
+    return priceFromSource(
+      {
+        sourceCurrency: row.currency,
+        targetCurrency: row.target_currency,
+        baseRate: rate,
+        rateToBrl: UNIT_RATE,
+        platform: { basisPoints: row.fee_basis_points, flat: row.fee_flat, minimum: row.fee_minimum },
+        partner: { basisPoints: row.partner_fee_basis_points, flat: row.partner_fee_flat, minimum: 0n },
+      },
+      row.amount,
+    );
+  } catch (error) {
+    if (!(error instanceof PricingError)) throw error;
+    return {
+      failure:
+        `At ${formatDecimalTrimmed(rate, RATE_SCALE)} ${pair} the deposit converts to no ` +
+        `representable amount of ${row.target_currency}; it is held for refund`,
+      code: 'conversion_unrepresentable',
+    };
+  }
+}
+
+async function trade(tx: Executor, config: Config, row: TransactionRow, at: Date): Promise<TransactionRow> {
+  const conversion = await onRampConversion(tx, config, row);
+  if ('failure' in conversion) {
+    return transitionTransaction(tx, row, 'FAILED', at, {
+      failure_reason: conversion.failure,
+      failure_code: conversion.code,
+    });
+  }
+  const common = { tenant: tenantOf(row), transactionId: row.id, reference: row.id, at };
+  if (conversion.fee > 0n) {
+    await postJournal(tx, {
+      ...common,
+      kind: 'FEE',
+      entries: feeCharged(row.customer_id, conversion.platformFee, conversion.partnerFee),
+    });
+  }
+  await postJournal(tx, {
+    ...common,
+    kind: 'CONVERSION',
+    entries: converted(row.customer_id, conversion.net, row.target_currency, conversion.target),
+  });
+  return transitionTransaction(tx, row, 'TRANSFERRING_STABLECOIN', at, {
+    rate: conversion.baseRate,
+    fee: conversion.fee,
+    net_amount: conversion.net,
+    target_amount: conversion.target,
+    platform_fee: conversion.platformFee,
+    partner_fee: conversion.partnerFee,
+  });
+}
+
+/** The next settlement step of a locked on-ramp; one not in flight is left alone. */
+export function onRampStep(deps: StepDeps): SettlementStep {
+  const { config, chains } = deps;
+  return (tx, row, at) => {
+    switch (row.status) {
+      case 'TRANSFERRING_FIAT':
+        return transitionTransaction(tx, row, 'TRADING', at);
+      case 'TRADING':
+        return trade(tx, config, row, at);
+      case 'TRANSFERRING_STABLECOIN':
+        return deliverStablecoin(tx, chains, row, at);
+      default:
+        return Promise.resolve(row);
+    }
+  };
+}
+
+/**
+ * Settles an on-ramp that has just been funded, for the request that funded it; one waiting for its
+ * on-chain delivery has the send carried as far as it goes now.
+ */
+export function settleOnRamp(deps: SettlementDeps & StepDeps, id: string): Promise<void> {
+  const { db, chains, clock } = deps;
+  return settleNow(deps, id, onRampStep(deps), (send) => progressSend({ db, chains, clock }, send));
+}
