@@ -1,7 +1,12 @@
 /**
- * The layers depend one way: `src/core` (what every layer may use) and `src/http` (Fastify plugins, with
- * their lookups injected) import nothing from `src/modules`; and a module reaches another module through
- * its service, never its repo.ts.
+ * The shape of `src/`, checked on every run (the README's map of the code says the same in words):
+ * - no import circle, between files or between folders;
+ * - `core`, `lib`, `http`, `db` and `rails` import nothing from `modules` (a rail hands what it learns to
+ *   handlers the owning module registers at wiring time); `core` and `lib` import nothing above them;
+ * - a module reaches another module through its service, never its repo; pages (`web`) never reach a repo;
+ * - SQL is written only in repo files (`repo.ts`, `*-repo.ts`) and in `db/`;
+ * - nothing outside a repo exports a statement fragment (`*Sql`, `*Part`).
+ * Each rule fails with the offending paths.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -20,49 +25,168 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
-/** Every relative import of a file, as a path under src/. */
-function imports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
+const FILES = sourceFiles(SRC).map((file) => relative(SRC, file));
+const TEXT = new Map(FILES.map((file) => [file, readFileSync(join(SRC, file), 'utf8')]));
+
+/** Every relative import of a file (type-only ones too: they are still a dependency), as a path under src/. */
+function importsOf(file: string): string[] {
+  const text = TEXT.get(file) ?? '';
   const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map(
     (m) => m[1]!,
   );
-  return specifiers.map((specifier) => relative(SRC, resolve(dirname(file), specifier)));
+  return specifiers.map((specifier) => relative(SRC, resolve(dirname(join(SRC, file)), specifier)));
+}
+const IMPORTS = new Map(FILES.map((file) => [file, importsOf(file)]));
+
+/**
+ * The unit of ownership a file belongs to: `modules/<domain>`, `rails/<rail>`, `web/<part>`, or a top
+ * folder; a file lying loose in `src/`, `src/modules/` or `src/web/` (the wiring, the config) is its own.
+ */
+function folderOf(file: string): string {
+  const parts = file.split('/');
+  if (parts.length === 1) return file;
+  if (parts[0] === 'modules' || parts[0] === 'rails' || parts[0] === 'web') {
+    return parts.length > 2 ? parts.slice(0, 2).join('/') : file;
+  }
+  return parts[0]!;
 }
 
-const under = (folder: string) =>
-  sourceFiles(join(SRC, folder)).map((file) => [relative(SRC, file), imports(file)] as const);
+const isRepo = (file: string) => /(^|\/)([a-z-]+-)?repo\.ts$/.test(file);
+
+/** The import cycles of a graph, each as the path that closes it (Tarjan's strongly connected components). */
+function cycles(graph: Map<string, Set<string>>): string[][] {
+  let index = 0;
+  const indices = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string) => {
+    indices.set(node, index);
+    low.set(node, index);
+    index += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!indices.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node)!, indices.get(next)!));
+      }
+    }
+    if (low.get(node) === indices.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!indices.has(node)) visit(node);
+  return found;
+}
+
+function offending(from: (file: string) => boolean, to: (target: string, file: string) => boolean) {
+  return FILES.filter(from).flatMap((file) =>
+    (IMPORTS.get(file) ?? []).filter((target) => to(target, file)).map((target) => `${file} -> ${target}`),
+  );
+}
 
 describe('layers', () => {
-  it.each(['core', 'http'])('src/%s imports nothing from src/modules', (folder) => {
-    const offending = under(folder).flatMap(([file, targets]) =>
-      targets.filter((target) => target.startsWith('modules/')).map((target) => `${file} -> ${target}`),
-    );
-    expect(offending).toEqual([]);
+  it('has no import circle between files', () => {
+    const graph = new Map(FILES.map((file) => [file, new Set(IMPORTS.get(file))]));
+    expect(cycles(graph)).toEqual([]);
   });
 
-  it('src/core imports nothing from the layers above it', () => {
-    const offending = under('core').flatMap(([file, targets]) =>
-      targets.filter((target) => !target.startsWith('core/')).map((target) => `${file} -> ${target}`),
-    );
-    expect(offending).toEqual([]);
+  it('has no import circle between folders', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const file of FILES) {
+      const from = folderOf(file);
+      const targets = graph.get(from) ?? new Set<string>();
+      for (const target of IMPORTS.get(file) ?? []) {
+        if (folderOf(target) !== from) targets.add(folderOf(target));
+      }
+      graph.set(from, targets);
+    }
+    expect(cycles(graph)).toEqual([]);
   });
 
-  it("a module calls another module's service, never its repo.ts", () => {
-    const domain = (path: string) =>
-      path
-        .split('/')
-        .slice(0, path.startsWith('modules/rails/') ? 3 : 2)
-        .join('/');
-    const offending = under('modules').flatMap(([file, targets]) =>
-      targets
-        .filter((target) => /(^|\/)[a-z-]*repo\.ts$/.test(target) && domain(target) !== domain(file))
-        .map((target) => `${file} -> ${target}`),
+  it.each(['core', 'lib', 'http', 'db', 'rails'])('src/%s imports nothing from src/modules', (folder) => {
+    expect(
+      offending(
+        (file) => file.startsWith(`${folder}/`),
+        (target) => target.startsWith('modules/'),
+      ),
+    ).toEqual([]);
+  });
+
+  it.each(['core', 'lib'])('src/%s imports nothing from the layers above it', (folder) => {
+    expect(
+      offending(
+        (file) => file.startsWith(`${folder}/`),
+        (target) => !target.startsWith('core/') && !target.startsWith(`${folder}/`),
+      ),
+    ).toEqual([]);
+  });
+
+  it("a module calls another module's service, never its repo", () => {
+    expect(
+      offending(
+        (file) => file.startsWith('modules/'),
+        (target, file) => isRepo(target) && folderOf(target) !== folderOf(file),
+      ),
+    ).toEqual([]);
+  });
+
+  it('pages call services, never a repo', () => {
+    expect(
+      offending(
+        (file) => file.startsWith('web/'),
+        (target) => isRepo(target),
+      ),
+    ).toEqual([]);
+  });
+
+  it('writes SQL only in repo files and src/db', () => {
+    const statement =
+      /\b(SELECT\s[\s\S]*?\sFROM\s|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|WITH\s+\w+\s+AS\s*\()/;
+    const withSql = FILES.filter((file) => !isRepo(file) && !file.startsWith('db/')).filter((file) =>
+      [...(TEXT.get(file) ?? '').matchAll(/`[^`]*`/g)].some((literal) => statement.test(literal[0])),
     );
-    expect(offending).toEqual([]);
+    expect(withSql).toEqual([]);
+  });
+
+  it('exports no statement fragment (*Sql, *Part) outside a repo file', () => {
+    const exported = FILES.filter((file) => !isRepo(file) && !file.startsWith('db/')).flatMap((file) =>
+      [
+        ...(TEXT.get(file) ?? '').matchAll(
+          /export\s+(?:const|function|async function)\s+(\w+(?:Sql|Part))\b|export\s*\{([^}]*)\}/g,
+        ),
+      ].flatMap((m) =>
+        m[1]
+          ? [`${file}: ${m[1]}`]
+          : (m[2] ?? '')
+              .split(',')
+              .map((name) =>
+                name
+                  .trim()
+                  .split(/\s+as\s+/)
+                  .pop()!
+                  .replace(/^type\s+/, ''),
+              )
+              .filter((name) => /(Sql|Part)$/.test(name))
+              .map((name) => `${file}: ${name}`),
+      ),
+    );
+    expect(exported).toEqual([]);
   });
 
   it('src/workers only schedules: it holds no job bodies', () => {
-    const files = sourceFiles(join(SRC, 'workers')).map((file) => relative(SRC, file));
+    const files = FILES.filter((file) => file.startsWith('workers/'));
     expect(files.sort()).toEqual(['workers/index.ts', 'workers/loop.ts']);
   });
 });

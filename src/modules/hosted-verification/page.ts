@@ -4,11 +4,11 @@
  * answer that accepts nothing more (APPROVED, FINAL_REJECTION).
  */
 import type { FieldError } from '../../core/errors.ts';
+import { layout } from '../../lib/hosted-page.ts';
 import { type Html, html } from '../../lib/html.ts';
 import { IDENTITY_DOCUMENT_TYPES, type IdentityDocumentType } from '../documents/kinds.ts';
 import { TERMS_SUMMARY } from '../terms/page.ts';
 import type { StatusReason, VerificationStatus } from '../verifications/state.ts';
-import { layout } from './html.ts';
 import type { PageVerificationRow } from './repo.ts';
 
 const STATUS_LABEL: Record<VerificationStatus, string> = {

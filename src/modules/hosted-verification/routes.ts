@@ -9,10 +9,10 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidField } from '../../core/errors.ts';
 import { markAuthFailure } from '../../http/auth-throttle.ts';
 import type { Environment } from '../../lib/environment.ts';
+import { sendPage } from '../../lib/hosted-page.ts';
 import { IDENTITY_DOCUMENT_TYPES, type IdentityDocumentType } from '../documents/kinds.ts';
 import { readUpload, registerUploads } from '../documents/multipart.ts';
 import { multipartValidatorCompiler } from '../documents/schema.ts';
-import { sendPage } from './html.ts';
 import { errorPage, invalidLinkPage, verificationPage } from './page.ts';
 import { createHostedVerificationService } from './service.ts';
 

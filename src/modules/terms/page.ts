@@ -1,6 +1,7 @@
 /** The hosted terms page: the terms, and one button that accepts them (or why the link no longer works). */
+
+import { layout } from '../../lib/hosted-page.ts';
 import { type Html, html } from '../../lib/html.ts';
-import { layout } from '../hosted-verification/html.ts';
 import type { TermsLinkState } from './service.ts';
 
 /** The platform's terms as the customer reads them before accepting. */

@@ -8,8 +8,8 @@ import type { AppContext } from '../../context.ts';
 import { markAuthFailure } from '../../http/auth-throttle.ts';
 import { bearerSecurity, DateTime, IdParams, problems } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
+import { sendPage } from '../../lib/hosted-page.ts';
 import { verificationLinkMinter } from '../customers/link.ts';
-import { sendPage } from '../hosted-verification/html.ts';
 import { invalidTermsLinkPage, termsPage } from './page.ts';
 import { createTermsService } from './service.ts';
 

@@ -1,10 +1,11 @@
 /**
- * The hosted page's HTML frame: everything escaped, one inline stylesheet allowed by its hash, no
- * scripts, no external assets, and headers that keep the page (and the token in its address) to itself.
+ * The frame of the pages an end customer opens from a link (the hosted verification page, the terms of
+ * service page): everything escaped, one inline stylesheet allowed by its hash, no scripts, no external
+ * assets, and headers that keep the page (and the token in its address) to itself.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import { type Html, html } from '../../lib/html.ts';
+import { type Html, html } from './html.ts';
 
 const STYLE = `
 :root { color-scheme: light; --ink: #1d2433; --muted: #5b6475; --line: #d9dee8; --accent: #0b6e4f;
