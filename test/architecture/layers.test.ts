@@ -115,6 +115,12 @@ describe('layers', () => {
     expect(cycles(graph)).toEqual([]);
   });
 
+  it('keeps the adapters to the outside world in src/rails, outside src/modules', () => {
+    const rails = (under: string) => FILES.filter((file) => file.startsWith(under)).length;
+    expect([rails('rails/pix/'), rails('rails/chains/')].every((count) => count > 0)).toBe(true);
+    expect(FILES.filter((file) => file.startsWith('modules/rails/'))).toEqual([]);
+  });
+
   it.each(['core', 'lib', 'http', 'db', 'rails'])('src/%s imports nothing from src/modules', (folder) => {
     expect(
       offending(
