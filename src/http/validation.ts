@@ -30,8 +30,6 @@ function withStorableFormats(ajv: Ajv): Ajv {
 
 const strictAjv = withStorableFormats(new Ajv({ ...base, coerceTypes: false }));
 
-/** A strict checker of a JSON value with the same formats as request bodies, for values read one by one. */
-export const compileStrict = (schema: object) => strictAjv.compile(schema);
 const coercingAjv = withStorableFormats(new Ajv({ ...base, coerceTypes: 'array' }));
 
 type TextError = { instancePath: string; keyword: 'text'; params: object; message: string };

@@ -77,21 +77,6 @@ export async function listParties(
   ]);
 }
 
-export async function findParty(
-  db: Executor,
-  tenant: Tenant,
-  customerId: string,
-  id: string,
-): Promise<PartyWithVerification | undefined> {
-  const rows = await db.query<PartyWithVerification>(`${SELECT} WHERE ${ofTenant} AND p.id = $4`, [
-    customerId,
-    tenant.projectId,
-    tenant.environment,
-    id,
-  ]);
-  return rows[0];
-}
-
 export async function markDeleted(db: Executor, id: string, at: Date): Promise<void> {
   await db.query('UPDATE associated_parties SET deleted_at = $2, updated_at = $2 WHERE id = $1', [id, at]);
 }

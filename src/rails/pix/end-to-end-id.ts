@@ -13,5 +13,3 @@ export function endToEndId(ispb: string, at: Date): string {
   const stamp = at.toISOString().replace(/\D/g, '').slice(0, 12);
   return `E${ispb}${stamp}${randomBase62(11)}`;
 }
-
-export const END_TO_END_ID_PATTERN = '^[A-Za-z0-9]{32}$';
