@@ -13,31 +13,25 @@ import type { Currency } from '../../core/currencies.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { currentBeforeCommit } from '../../db/commit-hooks.ts';
-import { type AnswersOf, combinedFacts, writing } from '../../db/one-statement.ts';
+import { type AnswersOf, combinedFacts } from '../../db/one-statement.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import type { PixRails } from '../../rails/pix/registry.ts';
 import { type PayoutAccount, payoutAccountFact } from '../bank-accounts/service.ts';
 import type { CustomerWithVerification } from '../customers/service.ts';
-import { insertEventsFact } from '../events/outbox.ts';
 import { formatCurrencyAmount, parseCurrencyAmount } from '../ledger/amounts.ts';
 import { holdingsFact, holdingsFrom, reservationJournal } from '../ledger/reserve.ts';
 import { journalsParts, type NewJournal } from '../ledger/service.ts';
 import { grantsFact, limitsFrom } from '../limits/in-force.ts';
-import { addUsageFact, usageAdded, usageAt, usageFact } from '../limits/usage.ts';
+import { usageAt, usageFact } from '../limits/usage.ts';
 import { partnerFeeFact } from '../partner-fees/service.ts';
 import { pairOf, rateOrSandboxDefault } from '../pricing/market.ts';
 import { UNIT_RATE } from '../pricing/pricing.ts';
 import { type PricedConversion, priceAt, requireRate } from '../pricing/quote.ts';
 import type { ExchangeRateRow } from '../pricing/service.ts';
 import { currentRateFact, useLockedQuote } from '../pricing/service.ts';
-import {
-  type Approved,
-  type CreationRequest,
-  createdEvent,
-  creationBatches,
-} from '../transactions/creation-batches.ts';
+import { type Approved, type CreationRequest, creationBatches } from '../transactions/creation-batches.ts';
 import { assertWithinLimits } from '../transactions/limits.ts';
 import type { OffRampPurpose } from '../transactions/off-ramp-terms.ts';
 import { presentTransaction, type TransactionView } from '../transactions/presenter.ts';
@@ -320,23 +314,9 @@ export function createOffRampService(deps: {
       }
       return decide(request, customer, facts, quote, now);
     },
-    // the transactions, their BRL values added to the limit usage, the reserves' journals and the
-    // events: one statement
-    writes: (accepted, now) => [
-      writing(
-        repo.insertTransactionsFact,
-        accepted.map(({ row }) => row),
-      ),
-      writing(
-        addUsageFact,
-        accepted.map(({ row }) => usageAdded(row.customer_id, row.limit_amount_brl, now)),
-      ),
-      ...journalsParts(accepted.map(({ reserve }) => reserve)),
-      writing(
-        insertEventsFact,
-        accepted.map(({ row, view }) => createdEvent(row, view)),
-      ),
-    ],
+    limitAmount: (row) => row.limit_amount_brl,
+    // the reserves' journals, in the creations' statement
+    alsoWrites: (accepted) => journalsParts(accepted.map(({ reserve }) => reserve)),
   });
 
   async function create(tenant: Tenant, input: CreateOffRampInput): Promise<TransactionView> {

@@ -5,7 +5,7 @@ import { AppError, invalidField } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { formatAmount, parseAmount } from '../../core/money.ts';
 import { currentBeforeCommit } from '../../db/commit-hooks.ts';
-import { type AnswersOf, combinedFacts, writing } from '../../db/one-statement.ts';
+import { type AnswersOf, combinedFacts } from '../../db/one-statement.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib/pix-brcode.ts';
@@ -14,23 +14,17 @@ import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { type ChargeRequest, derivedPixId, type PixRail, RailUnavailable } from '../../rails/pix/rail.ts';
 import type { PixRails } from '../../rails/pix/registry.ts';
 import { approvedForMovements, type CustomerWithVerification, findCustomer } from '../customers/service.ts';
-import { insertEventsFact } from '../events/outbox.ts';
 import { grantsFact, limitsFrom } from '../limits/in-force.ts';
-import { addUsageFact, usageAdded, usageAt, usageFact } from '../limits/usage.ts';
+import { usageAt, usageFact } from '../limits/usage.ts';
 import { partnerFeeFact } from '../partner-fees/service.ts';
 import { onRampFee } from '../pricing/pricing.ts';
 import { assertMinimum, platformFeeTerms } from '../pricing/quote.ts';
 import type { ExchangeRateRow } from '../pricing/service.ts';
 import { peekLockedQuoteAmount, useLockedQuote } from '../pricing/service.ts';
-import {
-  type Approved,
-  type CreationRequest,
-  createdEvent,
-  creationBatches,
-} from '../transactions/creation-batches.ts';
+import { type Approved, type CreationRequest, creationBatches } from '../transactions/creation-batches.ts';
 import { assertWithinLimits } from '../transactions/limits.ts';
 import { presentTransaction, type TransactionView } from '../transactions/presenter.ts';
-import * as repo from '../transactions/read-service.ts';
+import type * as repo from '../transactions/read-service.ts';
 import type { TargetCurrency } from '../transactions/state.ts';
 
 export type CreateOnRampInput = {
@@ -231,21 +225,7 @@ export function createOnRampService(deps: {
           : await useLockedQuote(tx, tenant, input.exchangeRateId, { direction: 'ON_RAMP' }, now);
       return decide(request, customer, facts, quote, now);
     },
-    // the transactions, their BRL values added to the limit usage, and their events: one statement
-    writes: (accepted, now) => [
-      writing(
-        repo.insertTransactionsFact,
-        accepted.map(({ row }) => row),
-      ),
-      writing(
-        addUsageFact,
-        accepted.map(({ row }) => usageAdded(row.customer_id, row.amount, now)),
-      ),
-      writing(
-        insertEventsFact,
-        accepted.map(({ row, view }) => createdEvent(row, view)),
-      ),
-    ],
+    limitAmount: (row) => row.amount,
   });
 
   /**

@@ -23,14 +23,16 @@ import {
   readEach,
   type StatementPart,
   writeAll,
+  writing,
 } from '../../db/one-statement.ts';
 import type { Database, Transaction } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { approvedForMovements, type CustomerWithVerification, lockCustomers } from '../customers/service.ts';
-import type { NewEvent } from '../events/outbox.ts';
+import { insertEventsFact, type NewEvent } from '../events/outbox.ts';
+import { addUsageFact, usageAdded } from '../limits/usage.ts';
 import { complianceHold, heldSubjects } from '../screening/service.ts';
 import type { TransactionView } from './presenter.ts';
-import type { TransactionRow } from './repo.ts';
+import { insertTransactionsFact, type TransactionRow } from './repo.ts';
 
 /**
  * Creations in one transaction at most, and such transactions under way at once per kind and
@@ -63,7 +65,7 @@ export type Approved<R> = { request: R; customer: CustomerWithVerification };
 export type CreationSteps<
   R extends CreationRequest,
   Facts extends Record<string, AnyReadFact>,
-  Decided extends { view: TransactionView },
+  Decided extends { row: TransactionRow; view: TransactionView },
 > = {
   db: Database;
   clock: Clock;
@@ -83,14 +85,16 @@ export type CreationSteps<
     facts: AnswersOf<Facts>,
     now: Date,
   ) => Decided | Promise<Decided>;
-  /** What every accepted creation writes, as the parts of one statement. */
-  writes: (accepted: Decided[], now: Date) => StatementPart[];
+  /** The BRL value (cents) a creation adds to its customer's limit usage. */
+  limitAmount: (row: TransactionRow) => bigint;
+  /** What accepted creations write besides their rows, limit usage and events (a reserve's journals). */
+  alsoWrites?: (accepted: Decided[]) => StatementPart[];
 };
 
 export function creationBatches<
   R extends CreationRequest,
   Facts extends Record<string, AnyReadFact>,
-  Decided extends { view: TransactionView },
+  Decided extends { row: TransactionRow; view: TransactionView },
 >(steps: CreationSteps<R, Facts, Decided>) {
   const { db, clock, movements, decide } = steps;
 
@@ -156,7 +160,23 @@ export function creationBatches<
       }
     }
     if (accepted.length === 0) return outcomes;
-    await writeAll(tx, steps.writes(accepted, now));
+    // the transactions, their BRL values added to the limit usage, whatever else the kind writes, and
+    // the events: one statement
+    await writeAll(tx, [
+      writing(
+        insertTransactionsFact,
+        accepted.map(({ row }) => row),
+      ),
+      writing(
+        addUsageFact,
+        accepted.map(({ row }) => usageAdded(row.customer_id, steps.limitAmount(row), now)),
+      ),
+      ...(steps.alsoWrites?.(accepted) ?? []),
+      writing(
+        insertEventsFact,
+        accepted.map(({ row, view }) => createdEvent(row, view)),
+      ),
+    ]);
     for (const { index, view } of accepted) {
       if (hooks) await requests[index]!.beforeCommit?.(tx, view);
       outcomes[index] = { ok: true, value: view };
