@@ -14,6 +14,13 @@
 
 import type { Tenant } from '../lib/environment.ts';
 import { createBatches } from './batches.ts';
+import {
+  type AnswersOf,
+  type AnyReadFact,
+  type CombinedFacts,
+  type InputsOf,
+  readEach,
+} from './one-statement.ts';
 import type { Executor } from './types.ts';
 
 /** Reads in one statement at most, and such statements under way at once per kind. */
@@ -109,4 +116,21 @@ export function keyedReads<K extends { tenant: Tenant }, Row>(
       return all.map((_, index) => rows.map((row) => row[index]));
     },
   });
+}
+
+/**
+ * `readEach` coalesced: each read is one input of a `combinedFacts` statement (every fact read for it in
+ * that statement), and the reads made together share one statement, their inputs its rows.
+ */
+export function batchedFacts<Facts extends Record<string, AnyReadFact>>(
+  db: Executor,
+  combined: CombinedFacts<Facts>,
+): (input: InputsOf<Facts>) => Promise<AnswersOf<Facts>> {
+  const batches = createBatches<InputsOf<Facts>, AnswersOf<Facts>>({
+    run: async (inputs) => (await readEach(db, combined, inputs)).map((value) => ({ ok: true, value })),
+    runOne: async (input) => (await readEach(db, combined, [input]))[0]!,
+    size: SIZE,
+    inFlight: IN_FLIGHT,
+  });
+  return (input) => batches.submit(input);
 }

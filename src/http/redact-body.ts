@@ -51,16 +51,87 @@ export function redactParsedBody(body: unknown): string | null {
   return bounded(scrubSecrets(text));
 }
 
-/** A body as sent (a response's payload text), redacted and bounded; null when empty. */
+/** `[{,]` then a redacted field's key: in JSON text a key can only follow `{` or `,` (and blanks). */
+const REDACTED_KEY = new RegExp(`[{,]\\s*"(?:${[...REDACTED_FIELDS].join('|')})"\\s*:\\s*`, 'g');
+const QUOTE = 34;
+const BACKSLASH = 92;
+
+/** The end (exclusive) of the JSON string opening at `start`. */
+function stringEnd(text: string, start: number): number {
+  let at = start + 1;
+  for (;;) {
+    const quote = text.indexOf('"', at);
+    if (quote < 0) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+    at = quote + 1;
+  }
+}
+
+/** The end (exclusive) of the JSON value starting at `start`: a string, an object or array, or a scalar. */
+function valueEnd(text: string, start: number): number {
+  const first = text.charCodeAt(start);
+  if (first === QUOTE) return stringEnd(text, start);
+  if (first === 123 || first === 91) {
+    let depth = 0;
+    let at = start;
+    while (at < text.length) {
+      const char = text.charCodeAt(at);
+      if (char === QUOTE) {
+        at = stringEnd(text, at);
+        continue;
+      }
+      if (char === 123 || char === 91) depth++;
+      else if (char === 125 || char === 93) {
+        depth--;
+        if (depth === 0) return at + 1;
+      }
+      at++;
+    }
+    return text.length;
+  }
+  const end = /[,}\]\s]/g;
+  end.lastIndex = start;
+  return end.exec(text)?.index ?? text.length;
+}
+
+/**
+ * The redacted fields' values of a JSON text replaced by `[redacted]`, on the text as it is (null values
+ * stay null, as in `redactParsedBody`). Unlike parsing the text and writing it again through the
+ * replacer, this only looks at the places where a redacted key occurs: a page of 20 limit requests cost
+ * 90 µs the other way, most of it spent on fields that are never redacted.
+ */
+function redactJsonText(text: string): string {
+  REDACTED_KEY.lastIndex = 0;
+  let out = '';
+  let kept = 0;
+  for (let match = REDACTED_KEY.exec(text); match !== null; match = REDACTED_KEY.exec(text)) {
+    const start = match.index + match[0].length;
+    if (text.startsWith('null', start)) continue;
+    const end = valueEnd(text, start);
+    out += `${text.slice(kept, start)}"${CENSOR}"`;
+    kept = end;
+    REDACTED_KEY.lastIndex = end;
+  }
+  return kept === 0 ? text : out + text.slice(kept);
+}
+
+/** Whether a payload is a JSON object or array (what the API answers); anything else is not kept. */
+function isJsonDocument(payload: string): boolean {
+  const first = payload.charCodeAt(0);
+  const last = payload.charCodeAt(payload.length - 1);
+  return (first === 123 && last === 125) || (first === 91 && last === 93);
+}
+
+/**
+ * A body as sent (a response's payload text: compact JSON from the route's serialiser), redacted and
+ * bounded; null when empty.
+ */
 export function redactBodyText(payload: string | undefined): string | null {
   if (payload === undefined || payload.length === 0) return null;
   if (payload.length > MAX_PARSED_BODY) return `[body of ${payload.length} characters, not kept]`;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(payload);
-  } catch {
-    // not JSON (a CSV export, a document): its fields cannot be told apart, so none of it is kept
-    return `[non-JSON body of ${payload.length} characters, not kept]`;
-  }
-  return redactParsedBody(parsed);
+  // not JSON (a CSV export, a document): its fields cannot be told apart, so none of it is kept
+  if (!isJsonDocument(payload)) return `[non-JSON body of ${payload.length} characters, not kept]`;
+  return bounded(scrubSecrets(redactJsonText(payload)));
 }

@@ -34,4 +34,21 @@ describe('log scrubbing', () => {
     const line = '{"level":30,"responseTime":12345678901.234567,"msg":"request completed"}';
     expect(scrubSecrets(line)).toBe(line);
   });
+
+  it('scrubs tax ids in one pass as the CPF pattern then the CNPJ pattern did', () => {
+    const cpf = /(?<![\w./:-])\d{3}\.?\d{3}\.?\d{3}-?\d{2}(?![\w/-]|\.\d)/g;
+    const cnpj = /(?<![\w./:-])[0-9A-Z]{2}\.?[0-9A-Z]{3}\.?[0-9A-Z]{3}\/?[0-9A-Z]{4}-?\d{2}(?![\w/-]|\.\d)/g;
+    // mostly digits, so that tax-id shapes (and near misses) come up often
+    const piece = fc.oneof(
+      { arbitrary: fc.constantFrom('5', '2', '9', '0', '1', '7'), weight: 8 },
+      { arbitrary: fc.constantFrom('A', 'Z', 'b', '.', '-', '/', ' ', '"', ':'), weight: 2 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: piece, maxLength: 40 }), (text) => {
+        const before = text.replace(cpf, '[redacted-tax-id]').replace(cnpj, '[redacted-tax-id]');
+        expect(scrubSecrets(text)).toBe(before);
+      }),
+      { numRuns: 5000 },
+    );
+  });
 });

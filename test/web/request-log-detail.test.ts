@@ -145,6 +145,33 @@ describe('GET /{env}/requests/{id}', () => {
     expect(detail.body).not.toContain(secret.slice('whsec_'.length));
   });
 
+  it('stores every character of the bodies written together in one batch, and no body where there was none', async () => {
+    const city = 'São Paulo 🌎 — “Zona Leste”';
+    const created = await sandbox.post(
+      '/customers',
+      individualBody({ taxId: validCpf('9'), metadata: { city, quote: 'a "b" \\ c' } }),
+    );
+    expect(created.statusCode).toBe(201);
+    const missing = await sandbox.get(`/customers/${randomUUID()}`);
+    expect(missing.statusCode).toBe(404);
+    const ids = [
+      await entryOf(created.headers['x-request-id'] as string),
+      await entryOf(missing.headers['x-request-id'] as string),
+    ];
+    const rows = await server.ctx.db.query<{
+      id: string;
+      request_body: string | null;
+      response_body: string;
+    }>('SELECT id, request_body, response_body FROM request_log WHERE id = ANY($1::uuid[])', [ids]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const creation = byId.get(ids[0]!)!;
+    expect(JSON.parse(creation.request_body!).metadata).toEqual({ city, quote: 'a "b" \\ c' });
+    expect(JSON.parse(creation.response_body).metadata).toEqual({ city, quote: 'a "b" \\ c' });
+    const read = byId.get(ids[1]!)!;
+    expect(read.request_body).toBeNull();
+    expect(JSON.parse(read.response_body)).toMatchObject({ status: 404 });
+  });
+
   it("answers 404 for another project's entry and for the same entry in the other environment", async () => {
     const created = await sandbox.post('/customers', individualBody({ taxId: validCpf('8') }));
     const id = await entryOf(created.headers['x-request-id'] as string);

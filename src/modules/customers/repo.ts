@@ -1,6 +1,6 @@
 import type { ListWindow } from '../../core/pagination.ts';
+import { readFact } from '../../db/one-statement.ts';
 import { listPages } from '../../db/page-query.ts';
-import { keyedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { VerificationStatus } from '../verifications/state.ts';
@@ -106,18 +106,21 @@ export async function customerNames(
   return new Map(rows.map((row) => [row.id, row.name]));
 }
 
-/** Reads one customer of the tenant, coalesced with the reads made meanwhile (`read-batches.ts`). */
-export function customerReader(
-  db: Executor,
-): (read: { tenant: Tenant; id: string }) => Promise<CustomerWithVerification | undefined> {
-  return keyedReads(db, {
-    table: 'customers',
-    columns: COLUMNS,
-    join: { sql: 'JOIN verifications v ON v.customer_id = t.id', columns: VERIFICATION_COLUMNS },
-    keys: [['id', 'uuid']],
-    values: (read) => [read.id],
-  });
-}
+/**
+ * One customer of the tenant with its verification (none for an id of another tenant), as a fact read
+ * with others in one statement (`combinedFacts`): the customer's answer reads its requirements beside it.
+ */
+export const customerFact = readFact<
+  { tenant: Tenant; id: string },
+  CustomerWithVerification,
+  CustomerWithVerification | undefined
+>({
+  text: `${SELECT} WHERE c.id = $1 AND c.project_id = $2 AND c.environment = $3`,
+  types: ['uuid', 'uuid', 'text'],
+  params: (read) => [read.id, read.tenant.projectId, read.tenant.environment],
+  // the row's other columns (the facts read beside it) are never answered: presenters name their fields
+  decode: (row) => (row.id === null || row.id === undefined ? undefined : (row as CustomerWithVerification)),
+});
 
 /** Locks the customer row: serialises changes that depend on the customer's state (limits, requests). */
 export async function lockCustomer(

@@ -4,6 +4,8 @@ import { AppError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { formatAmount } from '../../core/money.ts';
 import { listWindow, type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
+import { combinedFacts } from '../../db/one-statement.ts';
+import { batchedFacts } from '../../db/read-batches.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import { isCountryCode } from '../../lib/countries.ts';
 import type { Tenant } from '../../lib/environment.ts';
@@ -12,7 +14,13 @@ import { recordEvent } from '../events/outbox.ts';
 import { limitsInForce } from '../limits/in-force.ts';
 import { readLimitUsage } from '../limits/usage.ts';
 import { screenSubject } from '../screening/service.ts';
-import { customerRequirements, type Requirement, requirementsOf } from '../verifications/kyb.ts';
+import {
+  customerRequirements,
+  type Requirement,
+  requirementFacts,
+  requirementsFrom,
+  requirementsOf,
+} from '../verifications/kyb.ts';
 import { openVerification } from '../verifications/service.ts';
 import { emptyStatusReason } from '../verifications/state.ts';
 import { type CustomerAnswer, type LinkMinter, presentCustomerWithRequirements } from './presenter.ts';
@@ -69,7 +77,11 @@ export function createCustomerService(deps: {
 }) {
   const { db, clock, link, config } = deps;
   const readPage = repo.customerPageReader(db);
-  const readCustomer = repo.customerReader(db);
+  /** A customer and its requirements in one statement, coalesced with the reads made meanwhile. */
+  const readCustomer = batchedFacts(
+    db,
+    combinedFacts({ customer: repo.customerFact, requirements: requirementFacts }),
+  );
 
   /** The answers for rows, each with its requirements (read in one go). */
   async function answers(rows: repo.CustomerWithVerification[]): Promise<CustomerAnswer[]> {
@@ -206,9 +218,12 @@ export function createCustomerService(deps: {
     id: string,
     options: { includeTransactionLimits?: boolean } = {},
   ): Promise<CustomerAnswer & { transactionLimits?: TransactionLimits }> {
-    const row = await readCustomer({ tenant, id });
+    const { customer: row, requirements } = await readCustomer({
+      customer: { tenant, id },
+      requirements: id,
+    });
     if (!row) throw notFound('Customer');
-    const [view] = (await answers([row])) as [CustomerAnswer];
+    const view = presentCustomerWithRequirements(row, link, requirementsFrom(requirements));
     return options.includeTransactionLimits
       ? { ...view, transactionLimits: await transactionLimits(row) }
       : view;

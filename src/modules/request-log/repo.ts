@@ -46,13 +46,49 @@ const WRITTEN = [...COLUMNS, 'idempotency_key', 'request_body', 'response_body']
  * One statement for a whole batch, whatever its size: each column as one array, unnested into rows. Its
  * text never changes, so it is prepared once per connection (a multi-row VALUES list was parsed and
  * planned again for every batch, with eleven parameters per row).
+ *
+ * The bodies go as one binary parameter (`$13`, every body's UTF-8 bytes one after the other) with the
+ * place and length of each, and the statement cuts each one out. As a text array the driver escaped
+ * every quote of every body into an array literal, which cost more than answering the request: about
+ * 0.4 ms for a page of 20 limit requests, against 0.02 ms for the bytes.
  */
 const INSERT = `INSERT INTO request_log (${WRITTEN.join(', ')})
   SELECT id, project_id, environment, api_key_id, method, path, status, latency_ms, request_id,
-         problem::jsonb, created_at, idempotency_key, request_body, response_body
+         problem::jsonb, created_at, idempotency_key,
+         convert_from(substring($13::bytea FROM request_at FOR request_length), 'UTF8'),
+         convert_from(substring($13::bytea FROM response_at FOR response_length), 'UTF8')
     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::text[], $7::int[],
-                $8::int[], $9::text[], $10::text[], $11::timestamptz[], $12::text[], $13::text[], $14::text[])
-      AS entry (${WRITTEN.join(', ')})`;
+                $8::int[], $9::text[], $10::text[], $11::timestamptz[], $12::text[], $14::int[], $15::int[],
+                $16::int[], $17::int[])
+      AS entry (${COLUMNS.join(', ')}, idempotency_key, request_at, request_length, response_at,
+                response_length)`;
+
+/** Texts packed as one buffer of their UTF-8 bytes: each one's 1-based place and length, null for none. */
+function packTexts(texts: readonly (readonly (string | null)[])[]): {
+  bytes: Buffer;
+  places: { at: (number | null)[]; length: (number | null)[] }[];
+} {
+  const parts: Buffer[] = [];
+  let offset = 0;
+  const places = texts.map((list) => {
+    const at: (number | null)[] = [];
+    const length: (number | null)[] = [];
+    for (const text of list) {
+      if (text === null) {
+        at.push(null);
+        length.push(null);
+        continue;
+      }
+      const bytes = Buffer.from(text, 'utf8');
+      parts.push(bytes);
+      at.push(offset + 1);
+      length.push(bytes.length);
+      offset += bytes.length;
+    }
+    return { at, length };
+  });
+  return { bytes: Buffer.concat(parts, offset), places };
+}
 
 /** Entries waiting to be written, one array per column (one object per entry was a cost on every request). */
 export type RequestLogBatch = {
@@ -101,6 +137,10 @@ export async function insertEntries(
   bodies: RedactedBodies,
 ): Promise<void> {
   if (batch.id.length === 0) return;
+  const {
+    bytes,
+    places: [request, response],
+  } = packTexts([bodies.request, bodies.response]);
   await db.query(INSERT, [
     batch.id,
     batch.projectId,
@@ -114,8 +154,11 @@ export async function insertEntries(
     batch.problem,
     batch.createdAt,
     batch.idempotencyKey,
-    bodies.request,
-    bodies.response,
+    bytes,
+    request!.at,
+    request!.length,
+    response!.at,
+    response!.length,
   ]);
 }
 

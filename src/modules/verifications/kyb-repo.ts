@@ -1,100 +1,111 @@
 /** The facts the KYB rules read: customers, their parties, verifications and waiting documents. SQL only. */
+import { combinedFacts, readEach, readFact } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 import type { CustomerFact, PartyFact, PartyRole, PartyType } from './kyb-rules.ts';
 import type { VerificationStatus } from './state.ts';
 
-type CustomerFactRow = {
-  id: string;
-  type: PartyType;
-  tos_required: boolean;
-  tos_accepted: boolean;
-  status: VerificationStatus;
-  review_approved: boolean;
-  rejected_for_party: boolean;
+/** The columns of `requirementFacts`, named apart from those of any fact read beside it. */
+type FactColumns = {
+  kyb_type: PartyType | null;
+  kyb_tos_required: boolean;
+  kyb_tos_accepted: boolean;
+  kyb_status: VerificationStatus;
+  kyb_review_approved: boolean;
+  kyb_rejected_for_party: boolean | null;
+  kyb_pending: string[];
+  kyb_parties: PartyJson[] | null;
 };
 
-type PartyFactRow = {
+/** A party as `requirementFacts` answers it (JSON, in the order the parties were declared). */
+type PartyJson = {
   id: string;
-  customer_id: string;
   type: PartyType;
   role: PartyRole;
   name: string;
-  parent_id: string | null;
+  parentId: string | null;
   ownership: number | null;
   status: VerificationStatus | null;
-  review_approved: boolean | null;
+  reviewApproved: boolean;
+  pending: string[];
 };
-
-type PendingRow = { customer_id: string; associated_party_id: string | null; type: string };
 
 export type Facts = { customer: CustomerFact; parties: PartyFact[] };
 
-/** The facts of each customer found among `ids`, read in three statements whatever their number. */
-export async function readFacts(db: Executor, ids: readonly string[]): Promise<Map<string, Facts>> {
-  if (ids.length === 0) return new Map();
-  const [customers, parties, pending] = await Promise.all([
-    db.query<CustomerFactRow>(
-      `SELECT c.id, c.type, c.tos_required, c.tos_accepted_at IS NOT NULL AS tos_accepted, v.status,
-              v.review_approved_at IS NOT NULL AS review_approved,
-              (v.status_reason -> 'rejectLabels') @> '["associated_party_rejected"]'::jsonb AS rejected_for_party
-         FROM customers c JOIN verifications v ON v.customer_id = c.id
-        WHERE c.id = ANY($1::uuid[])`,
-      [ids],
-    ),
-    db.query<PartyFactRow>(
-      `SELECT p.id, p.customer_id, p.type, p.role, p.name, p.parent_id,
-              (p.ownership_percentage * 100)::int AS ownership, v.status,
-              v.review_approved_at IS NOT NULL AS review_approved
-         FROM associated_parties p LEFT JOIN verifications v ON v.associated_party_id = p.id
-        WHERE p.customer_id = ANY($1::uuid[]) AND p.deleted_at IS NULL
-        ORDER BY p.created_at, p.id`,
-      [ids],
-    ),
-    db.query<PendingRow>(
-      `SELECT DISTINCT customer_id, associated_party_id, type FROM documents
-        WHERE customer_id = ANY($1::uuid[]) AND verification_id IS NULL AND source = 'API'`,
-      [ids],
-    ),
-  ]);
-  const pendingOf = (customerId: string, partyId: string | null) =>
-    pending
-      .filter((row) => row.customer_id === customerId && row.associated_party_id === partyId)
-      .map((row) => row.type);
-  const facts = new Map<string, Facts>();
-  for (const row of customers) {
-    facts.set(row.id, {
+/** API documents uploaded for an owner (the customer itself, or one of its parties) and not yet submitted. */
+const PENDING = `SELECT DISTINCT d.type FROM documents d
+  WHERE d.customer_id = c.id AND d.verification_id IS NULL AND d.source = 'API'`;
+
+/**
+ * The facts the KYB rules read of one customer (by id; none for an unknown id): its terms, its
+ * verification, the documents waiting for its next submission and its parties with theirs, in one row, so
+ * that it is read in the statement that reads the customer (`combinedFacts`) rather than after it.
+ */
+export const requirementFacts = readFact<string, FactColumns, Facts | undefined>({
+  text: `SELECT c.type AS kyb_type, c.tos_required AS kyb_tos_required,
+       c.tos_accepted_at IS NOT NULL AS kyb_tos_accepted, v.status AS kyb_status,
+       v.review_approved_at IS NOT NULL AS kyb_review_approved,
+       (v.status_reason -> 'rejectLabels') @> '["associated_party_rejected"]'::jsonb AS kyb_rejected_for_party,
+       ARRAY(${PENDING} AND d.associated_party_id IS NULL) AS kyb_pending,
+       (SELECT json_agg(json_build_object(
+                 'id', p.id, 'type', p.type, 'role', p.role, 'name', p.name, 'parentId', p.parent_id,
+                 'ownership', (p.ownership_percentage * 100)::int, 'status', pv.status,
+                 'reviewApproved', pv.review_approved_at IS NOT NULL,
+                 'pending', ARRAY(${PENDING} AND d.associated_party_id = p.id))
+               ORDER BY p.created_at, p.id)
+          FROM associated_parties p LEFT JOIN verifications pv ON pv.associated_party_id = p.id
+         WHERE p.customer_id = c.id AND p.deleted_at IS NULL) AS kyb_parties
+  FROM customers c JOIN verifications v ON v.customer_id = c.id
+ WHERE c.id = $1`,
+  types: ['uuid'],
+  params: (customerId) => [customerId],
+  decode: (row) => {
+    if (row.kyb_type === null || row.kyb_type === undefined) return undefined;
+    return {
       customer: {
-        type: row.type,
-        tosRequired: row.tos_required,
-        tosAccepted: row.tos_accepted,
+        type: row.kyb_type,
+        tosRequired: row.kyb_tos_required === true,
+        tosAccepted: row.kyb_tos_accepted === true,
         verification: {
-          status: row.status,
-          reviewApproved: row.review_approved,
-          pendingDocumentTypes: pendingOf(row.id, null),
-          rejectedForParty: row.rejected_for_party === true,
+          status: row.kyb_status!,
+          reviewApproved: row.kyb_review_approved === true,
+          pendingDocumentTypes: row.kyb_pending ?? [],
+          rejectedForParty: row.kyb_rejected_for_party === true,
         },
       },
-      parties: [],
-    });
-  }
-  for (const row of parties) {
-    facts.get(row.customer_id)?.parties.push({
-      id: row.id,
-      type: row.type,
-      role: row.role,
-      name: row.name,
-      parentId: row.parent_id,
-      ownership: row.ownership === null ? null : Number(row.ownership),
-      verification:
-        row.status === null
-          ? null
-          : {
-              status: row.status,
-              reviewApproved: row.review_approved === true,
-              pendingDocumentTypes: pendingOf(row.customer_id, row.id),
-            },
-    });
-  }
+      parties: (row.kyb_parties ?? []).map((party) => ({
+        id: party.id,
+        type: party.type,
+        role: party.role,
+        name: party.name,
+        parentId: party.parentId,
+        ownership: party.ownership,
+        verification:
+          party.status === null
+            ? null
+            : {
+                status: party.status,
+                reviewApproved: party.reviewApproved,
+                pendingDocumentTypes: party.pending,
+              },
+      })),
+    };
+  },
+});
+
+const requirementsRead = combinedFacts({ facts: requirementFacts });
+
+/** The facts of each customer found among `ids`, read in one statement whatever their number. */
+export async function readFacts(db: Executor, ids: readonly string[]): Promise<Map<string, Facts>> {
+  if (ids.length === 0) return new Map();
+  const each = await readEach(
+    db,
+    requirementsRead,
+    ids.map((id) => ({ facts: id })),
+  );
+  const facts = new Map<string, Facts>();
+  each.forEach((answer, index) => {
+    if (answer?.facts) facts.set(ids[index]!, answer.facts);
+  });
   return facts;
 }
 

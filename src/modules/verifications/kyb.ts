@@ -21,11 +21,17 @@ export {
   acceptTerms,
   hasParties,
   lockCustomerVerification,
+  requirementFacts,
   reviewApproved,
   setReviewApproved,
   termsSatisfied,
 } from './kyb-repo.ts';
 export { customerRequirements, type Requirement } from './kyb-rules.ts';
+
+/** A customer's requirements from its facts (`requirementFacts`); none for an unknown customer. */
+export function requirementsFrom(facts: repo.Facts | undefined): Requirement[] {
+  return facts ? customerRequirements(facts.customer, facts.parties) : [];
+}
 
 /** The requirements of each customer among `ids` (absent for an unknown id). */
 export async function requirementsOf(
@@ -33,7 +39,7 @@ export async function requirementsOf(
   ids: readonly string[],
 ): Promise<Map<string, Requirement[]>> {
   const facts = await repo.readFacts(db, ids);
-  return new Map([...facts].map(([id, fact]) => [id, customerRequirements(fact.customer, fact.parties)]));
+  return new Map([...facts].map(([id, fact]) => [id, requirementsFrom(fact)]));
 }
 
 /** What each customer among `ids` still lacks before its verification can be APPROVED. */

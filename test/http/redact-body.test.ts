@@ -1,0 +1,62 @@
+/**
+ * The request log redacts a response on its text (`redactBodyText`) and a request on its parsed body
+ * (`redactParsedBody`): both must keep the same thing of the same document, whatever the text's layout and
+ * wherever a redacted field sits.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PERSONAL_FIELDS, SECRET_FIELDS } from '../../src/http/logger.ts';
+import { redactBodyText, redactParsedBody } from '../../src/http/redact-body.ts';
+
+const KEYS = [...SECRET_FIELDS, ...PERSONAL_FIELDS, 'id', 'status', 'note', 'data', 'a,b', 'x"y', 'name2'];
+
+/** JSON documents whose keys are often redacted fields, with strings full of JSON's own punctuation. */
+const text = fc.string({
+  unit: fc.constantFrom('a', 'Z', '{', '}', '[', ']', ',', ':', '"', '\\', ' ', 'é', '🌎', '\n', 'null'),
+});
+const { document } = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    text,
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+    tie('object'),
+    fc.array(tie('value'), { maxLength: 4 }),
+  ),
+  object: fc.dictionary(fc.constantFrom(...KEYS), tie('value'), { maxKeys: 6 }),
+  document: fc.oneof(tie('object'), fc.array(tie('value'), { maxLength: 4 })),
+}));
+
+describe('request log bodies', () => {
+  it('redacts a response text as it redacts the same body parsed, compact or indented', () => {
+    fc.assert(
+      fc.property(document, (body) => {
+        const expected = JSON.parse(redactParsedBody(body)!);
+        expect(JSON.parse(redactBodyText(JSON.stringify(body))!)).toEqual(expected);
+        expect(JSON.parse(redactBodyText(JSON.stringify(body, null, 2))!)).toEqual(expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('replaces a redacted field whatever its value: a string, a number, an object, an array; null stays null', () => {
+    const sent = JSON.stringify({
+      name: 'Maria "M" \\ Silva',
+      phone: 5511999990000,
+      address: { street: 'Rua A, 1', city: 'São Paulo' },
+      taxId: null,
+      identifier: ['x', { y: '}' }],
+      id: 'kept',
+    });
+    expect(JSON.parse(redactBodyText(sent)!)).toEqual({
+      name: '[redacted]',
+      phone: '[redacted]',
+      address: '[redacted]',
+      taxId: null,
+      identifier: '[redacted]',
+      id: 'kept',
+    });
+  });
+});
