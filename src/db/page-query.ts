@@ -8,6 +8,7 @@
  * the end comes back as the total alone. Both share `params`.
  */
 import { byKeyset, type ListWindow, type PageRequest } from '../core/pagination.ts';
+import type { AnyReadFact } from './one-statement.ts';
 import { batchedRows } from './read-batches.ts';
 import type { Executor } from './types.ts';
 
@@ -54,6 +55,11 @@ export type PageBatchOptions<K> = {
   pageSql: string;
   /** The arrays for these pages. */
   params: (keys: readonly K[]) => unknown[];
+  /**
+   * A fact read for each row of the page in the same statement, its one parameter (`$1`) the row's `id`:
+   * its columns join the row's (what would otherwise be a second statement after the page).
+   */
+  perRow?: AnyReadFact | undefined;
 };
 
 /**
@@ -62,13 +68,17 @@ export type PageBatchOptions<K> = {
  */
 export function batchedPages<K, Row extends { id: unknown }>(
   db: Executor,
-  { reads, totalSql, pageSql, params }: PageBatchOptions<K>,
+  { reads, totalSql, pageSql, params, perRow }: PageBatchOptions<K>,
 ): (key: K) => Promise<Page<Row>> {
+  const page = `SELECT q.*, row_number() OVER () AS page_position FROM (${pageSql}) q`;
+  const rows = perRow
+    ? `SELECT o.*, f.* FROM (${page}) o LEFT JOIN LATERAL (${perRow.text.replace(/\$1\b/g, 'o.id')}) f ON true`
+    : page;
   const read = batchedRows<K, Found<Row>>(db, {
     sql: `SELECT r.read_index::int AS read_index, t.total AS page_total, p.*
             FROM ${reads.unnest} WITH ORDINALITY AS r (${reads.columns.join(', ')}, read_index)
             CROSS JOIN LATERAL (${totalSql}) t
-            LEFT JOIN LATERAL (SELECT q.*, row_number() OVER () AS page_position FROM (${pageSql}) q) p ON true
+            LEFT JOIN LATERAL (${rows}) p ON true
            ORDER BY r.read_index, p.page_position`,
     params,
   });
@@ -113,6 +123,8 @@ export type ListPageOptions<K> = {
    * clause (empty when paged by number) and `tail` to put after its ORDER BY.
    */
   pageSql: (window: { after: (alias: string) => string; tail: string }) => string;
+  /** `batchedPages`' fact read for each row of the page. */
+  perRow?: AnyReadFact;
 };
 
 /**
@@ -141,6 +153,7 @@ export function listPages<K extends { window: ListWindow }, Row extends { id: un
         columns: columns.map(([name]) => name),
       },
       totalSql: options.totalSql,
+      perRow: options.perRow,
       pageSql: options.pageSql(
         keyset
           ? {

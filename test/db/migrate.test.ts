@@ -52,4 +52,18 @@ describe('migrations', () => {
     expect(recorded.map((row) => row.name)).toEqual(migrationFiles());
     expect(await migrate(db)).toEqual([]);
   });
+
+  it('compress the request log bodies with LZ4 on PostgreSQL, and keep the default where LZ4 is missing', async () => {
+    const columns = await db.query<{ attname: string; attcompression: string }>(
+      `SELECT attname, attcompression FROM pg_attribute
+        WHERE attrelid = 'request_log'::regclass AND attname IN ('request_body', 'response_body')
+        ORDER BY attname`,
+    );
+    // 'l' is LZ4; '' the server's default (pglz): the embedded database is built without LZ4
+    const expected = testConfig().config.databaseUrl ? 'l' : '';
+    expect(columns).toEqual([
+      { attname: 'request_body', attcompression: expected },
+      { attname: 'response_body', attcompression: expected },
+    ]);
+  });
 });

@@ -1,5 +1,5 @@
 import type { ListWindow } from '../../core/pagination.ts';
-import { readFact } from '../../db/one-statement.ts';
+import { type AnyReadFact, readFact } from '../../db/one-statement.ts';
 import { listPages } from '../../db/page-query.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
@@ -165,8 +165,10 @@ type CustomerPageRead = { tenant: Tenant; window: ListWindow };
 
 export function customerPageReader(
   db: Executor,
+  perRow?: AnyReadFact,
 ): (read: CustomerPageRead) => Promise<{ rows: CustomerWithVerification[]; total: number }> {
   const readPage = listPages<CustomerPageRead, CustomerWithVerification>(db, {
+    perRow,
     keys: [
       ['project_id', 'uuid'],
       ['environment', 'text'],

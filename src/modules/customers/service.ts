@@ -76,7 +76,8 @@ export function createCustomerService(deps: {
   config: Pick<Config, 'defaultLimits' | 'screening'>;
 }) {
   const { db, clock, link, config } = deps;
-  const readPage = repo.customerPageReader(db);
+  /** A page of customers, each row with its requirements' facts, in one statement. */
+  const readPage = repo.customerPageReader(db, requirementFacts);
   /** A customer and its requirements in one statement, coalesced with the reads made meanwhile. */
   const readCustomer = batchedFacts(
     db,
@@ -231,7 +232,10 @@ export function createCustomerService(deps: {
 
   async function list(tenant: Tenant, page: PageRequest): Promise<PageResult<CustomerAnswer>> {
     const { rows, total } = await readPage({ tenant, window: listWindow(page) });
-    return pageResult(page, await answers(rows), total);
+    const answered = rows.map((row) =>
+      presentCustomerWithRequirements(row, link, requirementsFrom(requirementFacts.decode(row))),
+    );
+    return pageResult(page, answered, total);
   }
 
   /** Search by name, taxId (with or without punctuation) or e-mail, within the tenant. */

@@ -31,14 +31,18 @@ type PartyJson = {
 
 export type Facts = { customer: CustomerFact; parties: PartyFact[] };
 
-/** API documents uploaded for an owner (the customer itself, or one of its parties) and not yet submitted. */
-const PENDING = `SELECT DISTINCT d.type FROM documents d
+/**
+ * The types of the API documents uploaded for an owner (the customer itself, or one of its parties) and
+ * not yet submitted; repeated types are made one in `decode` (DISTINCT here cost an aggregate per row).
+ */
+const PENDING = `SELECT d.type FROM documents d
   WHERE d.customer_id = c.id AND d.verification_id IS NULL AND d.source = 'API'`;
 
 /**
  * The facts the KYB rules read of one customer (by id; none for an unknown id): its terms, its
- * verification, the documents waiting for its next submission and its parties with theirs, in one row, so
- * that it is read in the statement that reads the customer (`combinedFacts`) rather than after it.
+ * verification, the documents waiting for its next submission and its parties with theirs (only a
+ * business has parties), in one row, so that it is read in the statement that reads the customer
+ * (`combinedFacts`, or a page's `perRow`) rather than after it.
  */
 export const requirementFacts = readFact<string, FactColumns, Facts | undefined>({
   text: `SELECT c.type AS kyb_type, c.tos_required AS kyb_tos_required,
@@ -46,14 +50,14 @@ export const requirementFacts = readFact<string, FactColumns, Facts | undefined>
        v.review_approved_at IS NOT NULL AS kyb_review_approved,
        (v.status_reason -> 'rejectLabels') @> '["associated_party_rejected"]'::jsonb AS kyb_rejected_for_party,
        ARRAY(${PENDING} AND d.associated_party_id IS NULL) AS kyb_pending,
-       (SELECT json_agg(json_build_object(
+       CASE WHEN c.type = 'BUSINESS' THEN (SELECT json_agg(json_build_object(
                  'id', p.id, 'type', p.type, 'role', p.role, 'name', p.name, 'parentId', p.parent_id,
                  'ownership', (p.ownership_percentage * 100)::int, 'status', pv.status,
                  'reviewApproved', pv.review_approved_at IS NOT NULL,
                  'pending', ARRAY(${PENDING} AND d.associated_party_id = p.id))
                ORDER BY p.created_at, p.id)
           FROM associated_parties p LEFT JOIN verifications pv ON pv.associated_party_id = p.id
-         WHERE p.customer_id = c.id AND p.deleted_at IS NULL) AS kyb_parties
+         WHERE p.customer_id = c.id AND p.deleted_at IS NULL) END AS kyb_parties
   FROM customers c JOIN verifications v ON v.customer_id = c.id
  WHERE c.id = $1`,
   types: ['uuid'],
@@ -68,7 +72,7 @@ export const requirementFacts = readFact<string, FactColumns, Facts | undefined>
         verification: {
           status: row.kyb_status!,
           reviewApproved: row.kyb_review_approved === true,
-          pendingDocumentTypes: row.kyb_pending ?? [],
+          pendingDocumentTypes: [...new Set(row.kyb_pending ?? [])],
           rejectedForParty: row.kyb_rejected_for_party === true,
         },
       },
