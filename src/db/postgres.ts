@@ -85,18 +85,28 @@ async function listenOn(connectionString: string, channel: string, onNotify: () 
 }
 
 export function connectPostgres(connectionString: string, options: PostgresOptions = {}): Database {
-  const pool = new pg.Pool({
-    connectionString,
-    max: options.max ?? 20,
-    idleTimeoutMillis: 30_000,
-    // An unreachable server fails a request quickly instead of holding a pool slot indefinitely,
-    // and dead connections are noticed by TCP keepalive.
-    connectionTimeoutMillis: 5_000,
-    keepAlive: true,
-  });
-  // An idle client losing its connection (server restart) must not crash the process; the pool drops
-  // it and opens a new one on the next request, so the service recovers without a restart.
-  pool.on('error', () => {});
+  const openPool = (settings: { max: number; options?: string }) => {
+    const opened = new pg.Pool({
+      connectionString,
+      ...settings,
+      idleTimeoutMillis: 30_000,
+      // An unreachable server fails a request quickly instead of holding a pool slot indefinitely,
+      // and dead connections are noticed by TCP keepalive.
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+    });
+    // An idle client losing its connection (server restart) must not crash the process; the pool drops
+    // it and opens a new one on the next request, so the service recovers without a restart.
+    opened.on('error', () => {});
+    return opened;
+  };
+  const max = options.max ?? 20;
+  const pool = openPool({ max });
+  // the sessions of `Database.planOnce`: only where statements stay prepared on their session
+  const planOncePool =
+    options.preparedStatements === false
+      ? undefined
+      : openPool({ max: Math.max(1, Math.ceil(max / 2)), options: '-c plan_cache_mode=force_generic_plan' });
 
   // Only statements with parameters are named: a text without them may hold several statements,
   // which the extended protocol refuses.
@@ -151,6 +161,7 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
   return {
     kind: 'postgres',
     ...queryable(pool),
+    ...(planOncePool ? { planOnce: queryable(planOncePool) } : {}),
     transaction,
     async exec(script) {
       await pool.query(script);
@@ -161,7 +172,7 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
       await pool.query('SELECT 1');
     },
     async close() {
-      await pool.end();
+      await Promise.all([pool.end(), planOncePool?.end()]);
     },
   };
 }

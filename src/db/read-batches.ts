@@ -21,7 +21,13 @@ import {
   type InputsOf,
   readEach,
 } from './one-statement.ts';
-import type { Executor } from './types.ts';
+import type { Database, Executor } from './types.ts';
+
+/**
+ * Where coalesced statements run: the sessions that plan each of them once (`Database.planOnce`; their
+ * keys come in arrays, so no plan depends on them), or `db` itself where there are none.
+ */
+const plannedOnce = (db: Executor): Executor => (db as Partial<Pick<Database, 'planOnce'>>).planOnce ?? db;
 
 /** Reads in one statement at most, and such statements under way at once per kind. */
 const SIZE = 64;
@@ -43,9 +49,10 @@ export function batchedRows<K, Row>(
   { sql, params }: ReadBatchOptions<K>,
 ): (key: K) => Promise<(Row & { read_index: number })[]> {
   type Found = Row & { read_index: number };
+  const sessions = plannedOnce(db);
   async function readAll(keys: K[]): Promise<Found[][]> {
     const found = Array.from({ length: keys.length }, (): Found[] => []);
-    for (const row of await db.query<Found>(sql, params(keys))) found[row.read_index - 1]!.push(row);
+    for (const row of await sessions.query<Found>(sql, params(keys))) found[row.read_index - 1]!.push(row);
     return found;
   }
   // no keyOf: reads never exclude each other, two reads of one row may share a statement
@@ -126,9 +133,10 @@ export function batchedFacts<Facts extends Record<string, AnyReadFact>>(
   db: Executor,
   combined: CombinedFacts<Facts>,
 ): (input: InputsOf<Facts>) => Promise<AnswersOf<Facts>> {
+  const sessions = plannedOnce(db);
   const batches = createBatches<InputsOf<Facts>, AnswersOf<Facts>>({
-    run: async (inputs) => (await readEach(db, combined, inputs)).map((value) => ({ ok: true, value })),
-    runOne: async (input) => (await readEach(db, combined, [input]))[0]!,
+    run: async (inputs) => (await readEach(sessions, combined, inputs)).map((value) => ({ ok: true, value })),
+    runOne: async (input) => (await readEach(sessions, combined, [input]))[0]!,
     size: SIZE,
     inFlight: IN_FLIGHT,
   });

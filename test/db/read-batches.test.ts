@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectPostgres } from '../../src/db/postgres.ts';
 import { batchedReads } from '../../src/db/read-batches.ts';
 import type { Executor } from '../../src/db/types.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer, testConfig } from '../helpers/server.ts';
 
 let server: TestServer;
 
@@ -79,5 +80,26 @@ describe('reads coalesced', () => {
       49,
       64,
     ]);
+  });
+});
+
+describe('reads coalesced on PostgreSQL', () => {
+  it('are planned once per session, from their first run on: no run plans them again', async () => {
+    const url = testConfig().config.databaseUrl;
+    if (!url) return; // the embedded database keeps no plan across statements
+    const db = connectPostgres(url, { max: 1 });
+    try {
+      const read = squares(db);
+      for (let key = 1; key <= 8; key++) expect((await read(key))?.square).toBe(key * key);
+      // one session in each pool (max 1), so the statement's counters are the ones of that session
+      const plans = (on: Executor) =>
+        on.query<{ generic_plans: number; custom_plans: number }>(
+          `SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement LIKE '%r.k * r.k%'`,
+        );
+      expect(db.planOnce).toBeDefined();
+      expect(await plans(db.planOnce!)).toEqual([{ generic_plans: 8, custom_plans: 0 }]);
+    } finally {
+      await db.close();
+    }
   });
 });

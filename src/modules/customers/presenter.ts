@@ -4,8 +4,16 @@ import type { CustomerWithVerification } from './repo.ts';
 /** Builds the hosted verification page address for a verification id. */
 export type LinkMinter = (verificationId: string) => string;
 
-/** A customer as the API answers it. */
-export function presentCustomer(row: CustomerWithVerification, link: LinkMinter) {
+/**
+ * A customer as the API answers it, with its terms and requirements (business customers, KYB). One
+ * object literal, its optional fields undefined when absent (never serialised): spreading a base answer
+ * and optional parts into it cost three times as much, and a page presents many.
+ */
+export function presentCustomerWithRequirements(
+  row: CustomerWithVerification,
+  link: LinkMinter,
+  requirements: Requirement[],
+) {
   return {
     id: row.id,
     type: row.type,
@@ -13,8 +21,8 @@ export function presentCustomer(row: CustomerWithVerification, link: LinkMinter)
     taxId: row.tax_id,
     country: row.country,
     email: row.email,
-    ...(row.birth_date ? { birthDate: row.birth_date } : {}),
-    ...(row.incorporation_date ? { incorporationDate: row.incorporation_date } : {}),
+    birthDate: row.birth_date || undefined,
+    incorporationDate: row.incorporation_date || undefined,
     verification: {
       id: row.verification_id,
       status: row.verification_status,
@@ -24,19 +32,6 @@ export function presentCustomer(row: CustomerWithVerification, link: LinkMinter)
     metadata: row.metadata ?? {},
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
-  };
-}
-
-export type CustomerView = ReturnType<typeof presentCustomer>;
-
-/** A customer as the API answers it, with its terms and requirements (business customers, KYB). */
-export function presentCustomerWithRequirements(
-  row: CustomerWithVerification,
-  link: LinkMinter,
-  requirements: Requirement[],
-) {
-  return {
-    ...presentCustomer(row, link),
     tosAcceptedAt: row.tos_accepted_at ? row.tos_accepted_at.toISOString() : null,
     requirements,
   };

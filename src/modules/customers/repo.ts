@@ -30,14 +30,23 @@ export type CustomerWithVerification = CustomerRow & {
   verification_id: string;
   verification_status: VerificationStatus;
   verification_level: 'STANDARD';
+  /** whether the customer is asked to accept the terms (customers from before terms are not) */
+  tos_required: boolean;
+  /** when the reviewer approved the customer's own documents (a business then waits for its parties) */
+  verification_review_approved_at: Date | null;
+  /** the verification's `statusReason.rejectLabels` */
+  verification_reject_labels: string[] | null;
 };
 
 const COLUMNS = `id, project_id, environment, type, name, tax_id, country, email, birth_date, incorporation_date,
-  created_at, updated_at, tos_accepted_at, metadata`;
+  created_at, updated_at, tos_accepted_at, tos_required, metadata`;
 
-/** A customer's verification as its rows carry it, from the verifications joined as `v`. */
-const VERIFICATION_COLUMNS =
-  'v.id AS verification_id, v.status AS verification_status, v.level AS verification_level';
+/**
+ * A customer's verification as its rows carry it, from the verifications joined as `v`: with what the
+ * KYB rules read of it, so that a customer's requirements need no second read of these rows.
+ */
+const VERIFICATION_COLUMNS = `v.id AS verification_id, v.status AS verification_status, v.level AS verification_level,
+  v.review_approved_at AS verification_review_approved_at, v.status_reason -> 'rejectLabels' AS verification_reject_labels`;
 
 const SELECT = `SELECT ${COLUMNS.split(',')
   .map((column) => `c.${column.trim()}`)

@@ -14,13 +14,7 @@ import { recordEvent } from '../events/outbox.ts';
 import { limitsInForce } from '../limits/in-force.ts';
 import { readLimitUsage } from '../limits/usage.ts';
 import { screenSubject } from '../screening/service.ts';
-import {
-  customerRequirements,
-  type Requirement,
-  requirementFacts,
-  requirementsFrom,
-  requirementsOf,
-} from '../verifications/kyb.ts';
+import { attachmentFacts, requirementsFrom, requirementsOf } from '../verifications/kyb.ts';
 import { openVerification } from '../verifications/service.ts';
 import { emptyStatusReason } from '../verifications/state.ts';
 import { type CustomerAnswer, type LinkMinter, presentCustomerWithRequirements } from './presenter.ts';
@@ -77,20 +71,17 @@ export function createCustomerService(deps: {
 }) {
   const { db, clock, link, config } = deps;
   /** A page of customers, each row with its requirements' facts, in one statement. */
-  const readPage = repo.customerPageReader(db, requirementFacts);
-  /** A customer and its requirements in one statement, coalesced with the reads made meanwhile. */
+  const readPage = repo.customerPageReader(db, attachmentFacts);
+  /** A customer and what its requirements need beside its rows, in one statement, coalesced. */
   const readCustomer = batchedFacts(
     db,
-    combinedFacts({ customer: repo.customerFact, requirements: requirementFacts }),
+    combinedFacts({ customer: repo.customerFact, attachments: attachmentFacts }),
   );
 
-  /** The answers for rows, each with its requirements (read in one go). */
+  /** The answers for rows, each with its requirements (their attachments read in one go). */
   async function answers(rows: repo.CustomerWithVerification[]): Promise<CustomerAnswer[]> {
-    const requirements = await requirementsOf(
-      db,
-      rows.map((row) => row.id),
-    );
-    return rows.map((row) => presentCustomerWithRequirements(row, link, requirements.get(row.id) ?? []));
+    const requirements = await requirementsOf(db, rows);
+    return rows.map((row, index) => presentCustomerWithRequirements(row, link, requirements[index]!));
   }
 
   async function create(tenant: Tenant, input: CreateCustomerInput): Promise<CustomerAnswer> {
@@ -124,25 +115,18 @@ export function createCustomerService(deps: {
       // Sandbox outcomes are simulated by the sandbox worker as soon as they are due.
       sandbox_due_at: tenant.environment === 'sandbox' ? now : null,
     };
-    const requirements: Requirement[] = customerRequirements(
-      {
-        type: input.type,
-        tosRequired: true,
-        tosAccepted: false,
-        verification: { status: 'NOT_STARTED', reviewApproved: false, pendingDocumentTypes: [] },
-      },
-      [],
-    );
-    const view = presentCustomerWithRequirements(
-      {
-        ...customer,
-        verification_id: verification.id,
-        verification_status: 'NOT_STARTED',
-        verification_level: 'STANDARD',
-      },
-      link,
-      requirements,
-    );
+    const row: repo.CustomerWithVerification = {
+      ...customer,
+      tos_required: true,
+      verification_id: verification.id,
+      verification_status: 'NOT_STARTED',
+      verification_level: 'STANDARD',
+      verification_review_approved_at: null,
+      verification_reject_labels: null,
+    };
+    // a new customer has no documents and no parties yet
+    const requirements = requirementsFrom(row, { pendingDocumentTypes: [], parties: [] });
+    const view = presentCustomerWithRequirements(row, link, requirements);
     try {
       // the transaction's value is the answer: it commits with the change (src/http/idempotency.ts)
       return await db.transaction(async (tx) => {
@@ -219,12 +203,9 @@ export function createCustomerService(deps: {
     id: string,
     options: { includeTransactionLimits?: boolean } = {},
   ): Promise<CustomerAnswer & { transactionLimits?: TransactionLimits }> {
-    const { customer: row, requirements } = await readCustomer({
-      customer: { tenant, id },
-      requirements: id,
-    });
+    const { customer: row, attachments } = await readCustomer({ customer: { tenant, id }, attachments: id });
     if (!row) throw notFound('Customer');
-    const view = presentCustomerWithRequirements(row, link, requirementsFrom(requirements));
+    const view = presentCustomerWithRequirements(row, link, requirementsFrom(row, attachments));
     return options.includeTransactionLimits
       ? { ...view, transactionLimits: await transactionLimits(row) }
       : view;
@@ -233,7 +214,7 @@ export function createCustomerService(deps: {
   async function list(tenant: Tenant, page: PageRequest): Promise<PageResult<CustomerAnswer>> {
     const { rows, total } = await readPage({ tenant, window: listWindow(page) });
     const answered = rows.map((row) =>
-      presentCustomerWithRequirements(row, link, requirementsFrom(requirementFacts.decode(row))),
+      presentCustomerWithRequirements(row, link, requirementsFrom(row, attachmentFacts.decode(row))),
     );
     return pageResult(page, answered, total);
   }
@@ -294,7 +275,7 @@ export async function recordCustomerUpdated(
 ): Promise<void> {
   const row = await repo.findCustomer(tx, tenant, customerId);
   if (!row) throw notFound('Customer');
-  const requirements = (await requirementsOf(tx, [customerId])).get(customerId) ?? [];
+  const [requirements = []] = await requirementsOf(tx, [row]);
   await recordEvent(tx, {
     tenant,
     type: 'customer.updated',
@@ -305,4 +286,4 @@ export async function recordCustomerUpdated(
   });
 }
 
-export { type CustomerAnswer, type LinkMinter, presentCustomer } from './presenter.ts';
+export type { CustomerAnswer, LinkMinter } from './presenter.ts';

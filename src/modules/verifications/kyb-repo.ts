@@ -4,19 +4,21 @@ import type { Executor } from '../../db/types.ts';
 import type { CustomerFact, PartyFact, PartyRole, PartyType } from './kyb-rules.ts';
 import type { VerificationStatus } from './state.ts';
 
-/** The columns of `requirementFacts`, named apart from those of any fact read beside it. */
-type FactColumns = {
-  kyb_type: PartyType | null;
-  kyb_tos_required: boolean;
-  kyb_tos_accepted: boolean;
-  kyb_status: VerificationStatus;
-  kyb_review_approved: boolean;
-  kyb_rejected_for_party: boolean | null;
-  kyb_pending: string[];
-  kyb_parties: PartyJson[] | null;
+/**
+ * What the KYB rules read of a customer's own row and of its verification's: every customer read answers
+ * these columns (src/modules/customers/repo.ts), so they are never read again for its requirements.
+ */
+export type OwnerColumns = {
+  type: PartyType;
+  tos_required: boolean;
+  tos_accepted_at?: Date | null;
+  verification_status: VerificationStatus;
+  verification_review_approved_at: Date | null;
+  /** the verification's `statusReason.rejectLabels` */
+  verification_reject_labels: string[] | null;
 };
 
-/** A party as `requirementFacts` answers it (JSON, in the order the parties were declared). */
+/** A party as `attachmentFacts` answers it (JSON, in the order the parties were declared). */
 type PartyJson = {
   id: string;
   type: PartyType;
@@ -29,88 +31,117 @@ type PartyJson = {
   pending: string[];
 };
 
+/** The columns of `attachmentFacts`, named apart from those of any fact or row read beside it. */
+type AttachmentColumns = { kyb_pending: string[] | null; kyb_parties: PartyJson[] | null };
+
+/** What the KYB rules read beside the customer's own rows: its waiting documents, its parties with theirs. */
+export type Attachments = { pendingDocumentTypes: string[]; parties: PartyFact[] };
+
 export type Facts = { customer: CustomerFact; parties: PartyFact[] };
 
 /**
- * The types of the API documents uploaded for an owner (the customer itself, or one of its parties) and
- * not yet submitted; repeated types are made one in `decode` (DISTINCT here cost an aggregate per row).
+ * The types of the API documents uploaded for an owner (the customer `$1` itself, or one of its parties)
+ * and not yet submitted; repeated types are made one in `decode` (DISTINCT here cost an aggregate per row).
  */
 const PENDING = `SELECT d.type FROM documents d
-  WHERE d.customer_id = c.id AND d.verification_id IS NULL AND d.source = 'API'`;
+  WHERE d.customer_id = $1 AND d.verification_id IS NULL AND d.source = 'API'`;
 
 /**
- * The facts the KYB rules read of one customer (by id; none for an unknown id): its terms, its
- * verification, the documents waiting for its next submission and its parties with theirs (only a
- * business has parties), in one row, so that it is read in the statement that reads the customer
- * (`combinedFacts`, or a page's `perRow`) rather than after it.
+ * What a customer (`$1`, its id) has beside its own rows: the documents waiting for its next submission
+ * and its parties (only a business has any) with theirs, as one row. It reads no customer or verification
+ * row: it joins the statement that reads those (`combinedFacts`, a page's `perRow`), whose columns give
+ * the rest (`OwnerColumns`); joining them again here cost two index lookups per customer.
  */
-export const requirementFacts = readFact<string, FactColumns, Facts | undefined>({
-  text: `SELECT c.type AS kyb_type, c.tos_required AS kyb_tos_required,
-       c.tos_accepted_at IS NOT NULL AS kyb_tos_accepted, v.status AS kyb_status,
-       v.review_approved_at IS NOT NULL AS kyb_review_approved,
-       (v.status_reason -> 'rejectLabels') @> '["associated_party_rejected"]'::jsonb AS kyb_rejected_for_party,
-       ARRAY(${PENDING} AND d.associated_party_id IS NULL) AS kyb_pending,
-       CASE WHEN c.type = 'BUSINESS' THEN (SELECT json_agg(json_build_object(
+export const attachmentFacts = readFact<string, AttachmentColumns, Attachments>({
+  text: `SELECT ARRAY(${PENDING} AND d.associated_party_id IS NULL) AS kyb_pending,
+       (SELECT json_agg(json_build_object(
                  'id', p.id, 'type', p.type, 'role', p.role, 'name', p.name, 'parentId', p.parent_id,
                  'ownership', (p.ownership_percentage * 100)::int, 'status', pv.status,
                  'reviewApproved', pv.review_approved_at IS NOT NULL,
                  'pending', ARRAY(${PENDING} AND d.associated_party_id = p.id))
                ORDER BY p.created_at, p.id)
           FROM associated_parties p LEFT JOIN verifications pv ON pv.associated_party_id = p.id
-         WHERE p.customer_id = c.id AND p.deleted_at IS NULL) END AS kyb_parties
+         WHERE p.customer_id = $1 AND p.deleted_at IS NULL) AS kyb_parties`,
+  types: ['uuid'],
+  params: (customerId) => [customerId],
+  decode: (row) => ({
+    pendingDocumentTypes: [...new Set(row.kyb_pending ?? [])],
+    parties: (row.kyb_parties ?? []).map((party) => ({
+      id: party.id,
+      type: party.type,
+      role: party.role,
+      name: party.name,
+      parentId: party.parentId,
+      ownership: party.ownership,
+      verification:
+        party.status === null
+          ? null
+          : {
+              status: party.status,
+              reviewApproved: party.reviewApproved,
+              pendingDocumentTypes: [...new Set(party.pending)],
+            },
+    })),
+  }),
+});
+
+/** A customer's own columns (`OwnerColumns`), by id, for the KYB rules' reads outside a customer read. */
+const ownerFacts = readFact<string, OwnerColumns, OwnerColumns | undefined>({
+  text: `SELECT c.type, c.tos_required, c.tos_accepted_at, v.status AS verification_status,
+       v.review_approved_at AS verification_review_approved_at,
+       v.status_reason -> 'rejectLabels' AS verification_reject_labels
   FROM customers c JOIN verifications v ON v.customer_id = c.id
  WHERE c.id = $1`,
   types: ['uuid'],
   params: (customerId) => [customerId],
-  decode: (row) => {
-    if (row.kyb_type === null || row.kyb_type === undefined) return undefined;
-    return {
-      customer: {
-        type: row.kyb_type,
-        tosRequired: row.kyb_tos_required === true,
-        tosAccepted: row.kyb_tos_accepted === true,
-        verification: {
-          status: row.kyb_status!,
-          reviewApproved: row.kyb_review_approved === true,
-          pendingDocumentTypes: [...new Set(row.kyb_pending ?? [])],
-          rejectedForParty: row.kyb_rejected_for_party === true,
-        },
-      },
-      parties: (row.kyb_parties ?? []).map((party) => ({
-        id: party.id,
-        type: party.type,
-        role: party.role,
-        name: party.name,
-        parentId: party.parentId,
-        ownership: party.ownership,
-        verification:
-          party.status === null
-            ? null
-            : {
-                status: party.status,
-                reviewApproved: party.reviewApproved,
-                pendingDocumentTypes: party.pending,
-              },
-      })),
-    };
-  },
+  decode: (row) => (row.type ? (row as OwnerColumns) : undefined),
 });
 
-const requirementsRead = combinedFacts({ facts: requirementFacts });
+/** The facts the rules read, from a customer's own columns and what it has beside them. */
+export function factsOf(owner: OwnerColumns, attachments: Attachments): Facts {
+  return {
+    customer: {
+      type: owner.type,
+      tosRequired: owner.tos_required,
+      tosAccepted: owner.tos_accepted_at !== null && owner.tos_accepted_at !== undefined,
+      verification: {
+        status: owner.verification_status,
+        reviewApproved: owner.verification_review_approved_at !== null,
+        pendingDocumentTypes: attachments.pendingDocumentTypes,
+        rejectedForParty: owner.verification_reject_labels?.includes('associated_party_rejected') === true,
+      },
+    },
+    parties: attachments.parties,
+  };
+}
+
+const factsRead = combinedFacts({ owner: ownerFacts, attachments: attachmentFacts });
+const attachmentsRead = combinedFacts({ attachments: attachmentFacts });
 
 /** The facts of each customer found among `ids`, read in one statement whatever their number. */
 export async function readFacts(db: Executor, ids: readonly string[]): Promise<Map<string, Facts>> {
   if (ids.length === 0) return new Map();
   const each = await readEach(
     db,
-    requirementsRead,
-    ids.map((id) => ({ facts: id })),
+    factsRead,
+    ids.map((id) => ({ owner: id, attachments: id })),
   );
   const facts = new Map<string, Facts>();
   each.forEach((answer, index) => {
-    if (answer?.facts) facts.set(ids[index]!, answer.facts);
+    if (answer?.owner) facts.set(ids[index]!, factsOf(answer.owner, answer.attachments));
   });
   return facts;
+}
+
+/** What each customer among `ids` has beside its own rows, in one statement, in the order of `ids`. */
+export async function readAttachments(db: Executor, ids: readonly string[]): Promise<Attachments[]> {
+  if (ids.length === 0) return [];
+  const each = await readEach(
+    db,
+    attachmentsRead,
+    ids.map((id) => ({ attachments: id })),
+  );
+  return each.map((answer) => answer.attachments);
 }
 
 /** Locks a customer's own verification: every change to the customer's KYB state waits for it. */

@@ -17,29 +17,34 @@ import {
 import type { StatusReason } from './state.ts';
 import { transitionVerification } from './transition.ts';
 
+export type { Attachments, OwnerColumns } from './kyb-repo.ts';
 export {
   acceptTerms,
+  attachmentFacts,
   hasParties,
   lockCustomerVerification,
-  requirementFacts,
   reviewApproved,
   setReviewApproved,
   termsSatisfied,
 } from './kyb-repo.ts';
 export { customerRequirements, type Requirement } from './kyb-rules.ts';
 
-/** A customer's requirements from its facts (`requirementFacts`); none for an unknown customer. */
-export function requirementsFrom(facts: repo.Facts | undefined): Requirement[] {
-  return facts ? customerRequirements(facts.customer, facts.parties) : [];
+/** A customer's requirements from its own columns (every customer read answers them) and its attachments. */
+export function requirementsFrom(owner: repo.OwnerColumns, attachments: repo.Attachments): Requirement[] {
+  const facts = repo.factsOf(owner, attachments);
+  return customerRequirements(facts.customer, facts.parties);
 }
 
-/** The requirements of each customer among `ids` (absent for an unknown id). */
+/** The requirements of each customer row among `rows`, their attachments read in one statement. */
 export async function requirementsOf(
   db: Executor,
-  ids: readonly string[],
-): Promise<Map<string, Requirement[]>> {
-  const facts = await repo.readFacts(db, ids);
-  return new Map([...facts].map(([id, fact]) => [id, requirementsFrom(fact)]));
+  rows: readonly (repo.OwnerColumns & { id: string })[],
+): Promise<Requirement[][]> {
+  const attachments = await repo.readAttachments(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row, index) => requirementsFrom(row, attachments[index]!));
 }
 
 /** What each customer among `ids` still lacks before its verification can be APPROVED. */
