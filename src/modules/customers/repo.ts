@@ -32,8 +32,8 @@ export type CustomerWithVerification = CustomerRow & {
   verification_level: 'STANDARD';
   /** whether the customer is asked to accept the terms (customers from before terms are not) */
   tos_required: boolean;
-  /** when the reviewer approved the customer's own documents (a business then waits for its parties) */
-  verification_review_approved_at: Date | null;
+  /** the reviewer approved the customer's own documents (a business then waits for its parties) */
+  verification_review_approved: boolean;
   /** the verification's `statusReason.rejectLabels` */
   verification_reject_labels: string[] | null;
 };
@@ -46,7 +46,7 @@ const COLUMNS = `id, project_id, environment, type, name, tax_id, country, email
  * KYB rules read of it, so that a customer's requirements need no second read of these rows.
  */
 const VERIFICATION_COLUMNS = `v.id AS verification_id, v.status AS verification_status, v.level AS verification_level,
-  v.review_approved_at AS verification_review_approved_at, v.status_reason -> 'rejectLabels' AS verification_reject_labels`;
+  v.review_approved_at IS NOT NULL AS verification_review_approved, v.status_reason -> 'rejectLabels' AS verification_reject_labels`;
 
 const SELECT = `SELECT ${COLUMNS.split(',')
   .map((column) => `c.${column.trim()}`)

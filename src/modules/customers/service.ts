@@ -121,7 +121,7 @@ export function createCustomerService(deps: {
       verification_id: verification.id,
       verification_status: 'NOT_STARTED',
       verification_level: 'STANDARD',
-      verification_review_approved_at: null,
+      verification_review_approved: false,
       verification_reject_labels: null,
     };
     // a new customer has no documents and no parties yet

@@ -13,7 +13,7 @@ export type OwnerColumns = {
   tos_required: boolean;
   tos_accepted_at?: Date | null;
   verification_status: VerificationStatus;
-  verification_review_approved_at: Date | null;
+  verification_review_approved: boolean;
   /** the verification's `statusReason.rejectLabels` */
   verification_reject_labels: string[] | null;
 };
@@ -88,7 +88,7 @@ export const attachmentFacts = readFact<string, AttachmentColumns, Attachments>(
 /** A customer's own columns (`OwnerColumns`), by id, for the KYB rules' reads outside a customer read. */
 const ownerFacts = readFact<string, OwnerColumns, OwnerColumns | undefined>({
   text: `SELECT c.type, c.tos_required, c.tos_accepted_at, v.status AS verification_status,
-       v.review_approved_at AS verification_review_approved_at,
+       v.review_approved_at IS NOT NULL AS verification_review_approved,
        v.status_reason -> 'rejectLabels' AS verification_reject_labels
   FROM customers c JOIN verifications v ON v.customer_id = c.id
  WHERE c.id = $1`,
@@ -106,7 +106,7 @@ export function factsOf(owner: OwnerColumns, attachments: Attachments): Facts {
       tosAccepted: owner.tos_accepted_at !== null && owner.tos_accepted_at !== undefined,
       verification: {
         status: owner.verification_status,
-        reviewApproved: owner.verification_review_approved_at !== null,
+        reviewApproved: owner.verification_review_approved,
         pendingDocumentTypes: attachments.pendingDocumentTypes,
         rejectedForParty: owner.verification_reject_labels?.includes('associated_party_rejected') === true,
       },
