@@ -1,12 +1,15 @@
 import pg from 'pg';
 import { runBeforeCommit } from './commit-hooks.ts';
 import { StatementNames } from './statement-names.ts';
+import { parseTimestamptz } from './timestamps.ts';
 import type { Database, Queryable, Transaction, TxOptions } from './types.ts';
 
 // int8 (counts, money in minor units) as bigint, never a lossy number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => BigInt(value));
 // dates (YYYY-MM-DD) stay strings: they are calendar dates, not instants.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
+// instants read by position (src/db/timestamps.ts), the driver's parser for any other shape
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parseTimestamptz);
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock detected
 /** Tries of a transaction that lost a serialization check or a deadlock, each after a short random pause. */

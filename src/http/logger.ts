@@ -24,13 +24,13 @@ const SCRUBBERS: [mark: string | null, pattern: RegExp, replacement: string][] =
   // invitation links of the dashboard (/invite/) and the console (/console/invite/): one grants access
   ['/invite/', /(\/invite\/)[A-Za-z0-9_-]+/g, '$1[redacted]'],
   // CPF, then CNPJ (numeric or alphanumeric), punctuated or bare; never inside a JSON number (a value right
-  // after ':' or within a decimal): one pass for both. The pattern starts with its first character, the
-  // boundary checked behind it (`(?<![\w./:-]X)`): a pattern that starts with a look behind is tried at
-  // every position of the text, which cost twice as much over a page of answers.
+  // after ':' or within a decimal): one pass for both. The character before the number (or the start of
+  // the text) is matched and put back, rather than looked behind for: a pattern that starts with a look
+  // behind is tried at every position of the text, which cost half as much again over a page of answers.
   [
     null,
-    /[0-9A-Z](?<![\w./:-][0-9A-Z])(?:(?<=\d)\d{2}\.?\d{3}\.?\d{3}-?\d{2}|[0-9A-Z]\.?[0-9A-Z]{3}\.?[0-9A-Z]{3}\/?[0-9A-Z]{4}-?\d{2})(?![\w/-]|\.\d)/g,
-    '[redacted-tax-id]',
+    /(^|[^\w./:-])(?:\d{3}\.?\d{3}\.?\d{3}-?\d{2}|[0-9A-Z]{2}\.?[0-9A-Z]{3}\.?[0-9A-Z]{3}\/?[0-9A-Z]{4}-?\d{2})(?![\w/-]|\.\d)/g,
+    '$1[redacted-tax-id]',
   ],
 ];
 
