@@ -31,7 +31,15 @@ export type PostgresOptions = {
    * the next. Default on.
    */
   preparedStatements?: boolean;
+  /**
+   * The session settings of `Database.planOnce` (the `options` startup parameter). A server or pooler
+   * that refuses them at connection (PgBouncer accepts in `options` only the parameters it tracks, unless
+   * `track_extra_parameters` lists `plan_cache_mode`) leaves those reads on the main pool.
+   */
+  planOnceSettings?: string;
 };
+
+const PLAN_ONCE = '-c plan_cache_mode=force_generic_plan';
 
 /** How long a lost listening session waits before connecting again. */
 const LISTEN_RETRY_MS = 2_000;
@@ -87,6 +95,10 @@ async function listenOn(connectionString: string, channel: string, onNotify: () 
   };
 }
 
+/** Whether a connection was refused for the `planOnce` sessions' settings (`-c plan_cache_mode=...`). */
+const refusedSettings = (error: unknown) =>
+  /plan_cache_mode/.test((error as { message?: unknown }).message as string);
+
 export function connectPostgres(connectionString: string, options: PostgresOptions = {}): Database {
   const openPool = (settings: { max: number; options?: string }) => {
     const opened = new pg.Pool({
@@ -109,7 +121,7 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
   const planOncePool =
     options.preparedStatements === false
       ? undefined
-      : openPool({ max: Math.max(1, Math.ceil(max / 2)), options: '-c plan_cache_mode=force_generic_plan' });
+      : openPool({ max: Math.max(1, Math.ceil(max / 2)), options: options.planOnceSettings ?? PLAN_ONCE });
 
   // Only statements with parameters are named: a text without them may hold several statements,
   // which the extended protocol refuses.
@@ -161,10 +173,32 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
     }
   }
 
+  /**
+   * `Database.planOnce` on its pool, or on the main pool for good once a connection was refused for its
+   * settings: a refusal costs one failed connection, never a read.
+   */
+  function planningOnce(sessions: pg.Pool, main: Queryable): Queryable {
+    const planning = queryable(sessions);
+    let refused = false;
+    return {
+      async query<Row>(text: string, params?: readonly unknown[]) {
+        if (refused) return main.query<Row>(text, params);
+        try {
+          return await planning.query<Row>(text, params);
+        } catch (error) {
+          if (!refusedSettings(error)) throw error;
+          refused = true;
+          void sessions.end().catch(() => {});
+          return main.query<Row>(text, params);
+        }
+      },
+    };
+  }
+
   return {
     kind: 'postgres',
     ...queryable(pool),
-    ...(planOncePool ? { planOnce: queryable(planOncePool) } : {}),
+    ...(planOncePool ? { planOnce: planningOnce(planOncePool, queryable(pool)) } : {}),
     transaction,
     async exec(script) {
       await pool.query(script);
@@ -175,7 +209,7 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
       await pool.query('SELECT 1');
     },
     async close() {
-      await Promise.all([pool.end(), planOncePool?.end()]);
+      await Promise.all([pool.end(), planOncePool?.end().catch(() => {})]);
     },
   };
 }

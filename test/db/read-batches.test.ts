@@ -102,4 +102,17 @@ describe('reads coalesced on PostgreSQL', () => {
       await db.close();
     }
   });
+
+  it('run on the main pool, never failing, where the server refuses the settings of the plan-once sessions', async () => {
+    const url = testConfig().config.databaseUrl;
+    if (!url) return;
+    // what PgBouncer answers when `options` carries a parameter it does not track, here from PostgreSQL
+    const db = connectPostgres(url, { max: 1, planOnceSettings: '-c plan_cache_mode=no_such_mode' });
+    try {
+      const read = squares(db);
+      for (let key = 1; key <= 3; key++) expect((await read(key))?.square).toBe(key * key);
+    } finally {
+      await db.close();
+    }
+  });
 });
