@@ -6,6 +6,7 @@
  * knows nothing of Ponte's domain: it answers status and parsed body, or a failure saying why.
  */
 import { Agent, request as httpsRequest } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import type { PspConfig } from './config.ts';
 
 export type PspAnswer = { status: number; body: unknown };
@@ -33,14 +34,15 @@ const TOKEN_MARGIN_MS = 60_000;
 
 export function createPspHttpClient(config: PspConfig, observer: PspObserver = {}, now = () => Date.now()) {
   const cert = config.certificate;
-  const agent = new Agent({
-    keepAlive: true,
-    maxSockets: 64,
+  // the certificate read once: given as options, every new connection decoded the PKCS#12 file again
+  // (connections are opened again after each idle spell, up to 64 at once)
+  const secureContext = createSecureContext({
     ...('pfx' in cert ? { pfx: cert.pfx } : { cert: cert.pem, key: cert.pem }),
     ...(cert.passphrase !== undefined ? { passphrase: cert.passphrase } : {}),
     ...(config.ca ? { ca: config.ca } : {}),
     minVersion: 'TLSv1.2',
   });
+  const agent = new Agent({ keepAlive: true, maxSockets: 64, secureContext, minVersion: 'TLSv1.2' });
   const base = config.url.href.endsWith('/') ? config.url.href.slice(0, -1) : config.url.href;
   let token: { value: string; until: number } | null = null;
   let fetching: Promise<string> | null = null;
