@@ -34,10 +34,18 @@ const SCRUBBERS: [mark: string | null, pattern: RegExp, replacement: string][] =
   ],
 ];
 
-export function scrubSecrets(text: string): string {
+/**
+ * Every scrubber over `text`. `taxIds`, when given, decides each tax-id match instead (the JSON documents of
+ * the request log keep their numbers: `redact-body.ts`).
+ */
+export function scrubSecrets(
+  text: string,
+  taxIds?: (match: string, before: string, offset: number, whole: string) => string,
+): string {
   let out = text;
   for (const [mark, pattern, replacement] of SCRUBBERS) {
-    if (mark === null || out.includes(mark)) out = out.replace(pattern, replacement);
+    if (mark !== null && !out.includes(mark)) continue;
+    out = mark === null && taxIds ? out.replace(pattern, taxIds) : out.replace(pattern, replacement);
   }
   return out;
 }

@@ -30,6 +30,30 @@ function redactField(key: string, value: unknown): unknown {
   return value;
 }
 
+const QUOTE = 34;
+const BACKSLASH = 92;
+
+/**
+ * The scrubbers over a JSON document, tax ids replaced only inside its strings: a number of a JSON
+ * document shaped like a CPF or CNPJ (`44078.498896708`, after `[`, `,` or `: `) stays a number, where the
+ * marker put in its place left the document unreadable. Whether a match is inside a string is counted from
+ * the unescaped quotes before it, once over the text for all matches (they are rare: tax-id fields are
+ * redacted by their keys first).
+ */
+function scrubDocument(text: string): string {
+  let at = 0;
+  let inString = false;
+  return scrubSecrets(text, (match, before: string, offset: number, whole: string) => {
+    const start = offset + before.length;
+    for (; at < start; at++) {
+      const char = whole.charCodeAt(at);
+      if (char === BACKSLASH && inString) at++;
+      else if (char === QUOTE) inString = !inString;
+    }
+    return inString ? `${before}[redacted-tax-id]` : match;
+  });
+}
+
 /** Cuts `text` to the stored size, saying how long it was. */
 function bounded(text: string): string {
   if (text.length <= MAX_STORED_BODY) return text;
@@ -48,13 +72,11 @@ export function redactParsedBody(body: unknown): string | null {
   } catch {
     return '[body not kept]';
   }
-  return bounded(scrubSecrets(text));
+  return bounded(scrubDocument(text));
 }
 
 /** `[{,]` then a redacted field's key: in JSON text a key can only follow `{` or `,` (and blanks). */
 const REDACTED_KEY = new RegExp(`[{,]\\s*"(?:${[...REDACTED_FIELDS].join('|')})"\\s*:\\s*`, 'g');
-const QUOTE = 34;
-const BACKSLASH = 92;
 
 /** The end (exclusive) of the JSON string opening at `start`. */
 function stringEnd(text: string, start: number): number {
@@ -133,5 +155,5 @@ export function redactBodyText(payload: string | undefined): string | null {
   if (payload.length > MAX_PARSED_BODY) return `[body of ${payload.length} characters, not kept]`;
   // not JSON (a CSV export, a document): its fields cannot be told apart, so none of it is kept
   if (!isJsonDocument(payload)) return `[non-JSON body of ${payload.length} characters, not kept]`;
-  return bounded(scrubSecrets(redactJsonText(payload)));
+  return bounded(scrubDocument(redactJsonText(payload)));
 }

@@ -59,4 +59,13 @@ describe('request log bodies', () => {
       id: 'kept',
     });
   });
+
+  it('scrubs tax ids inside strings and leaves numbers of the same shape as numbers, in any layout', () => {
+    const body = { note: 'cpf 529.982.247-25, cnpj 11222333000181', amounts: [44078.498896708, 52998224725] };
+    for (const text of [JSON.stringify(body), JSON.stringify(body, null, 2)]) {
+      const stored = JSON.parse(redactBodyText(text)!);
+      expect(stored.note).toBe('cpf [redacted-tax-id], cnpj [redacted-tax-id]');
+      expect(stored.amounts).toEqual([44078.498896708, 52998224725]);
+    }
+  });
 });
