@@ -98,6 +98,8 @@ async function listenOn(connectionString: string, channel: string, onNotify: () 
 /** Whether a connection was refused for the `planOnce` sessions' settings (`-c plan_cache_mode=...`). */
 const refusedSettings = (error: unknown) =>
   /plan_cache_mode/.test((error as { message?: unknown }).message as string);
+/** Whether the server had no connection left for a new `planOnce` session (`too_many_connections`). */
+const noConnectionLeft = (error: unknown) => (error as { code?: unknown }).code === '53300';
 
 export function connectPostgres(connectionString: string, options: PostgresOptions = {}): Database {
   const openPool = (settings: { max: number; options?: string }) => {
@@ -121,7 +123,7 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
   const planOncePool =
     options.preparedStatements === false
       ? undefined
-      : openPool({ max: Math.max(1, Math.ceil(max / 2)), options: options.planOnceSettings ?? PLAN_ONCE });
+      : openPool({ max: Math.max(1, Math.ceil(max / 4)), options: options.planOnceSettings ?? PLAN_ONCE });
 
   // Only statements with parameters are named: a text without them may hold several statements,
   // which the extended protocol refuses.
@@ -174,8 +176,9 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
   }
 
   /**
-   * `Database.planOnce` on its pool, or on the main pool for good once a connection was refused for its
-   * settings: a refusal costs one failed connection, never a read.
+   * `Database.planOnce` on its pool, or on the main pool: for good once a connection was refused for its
+   * settings (one failed connection, never a read), and for a read that found the server out of
+   * connections.
    */
   function planningOnce(sessions: pg.Pool, main: Queryable): Queryable {
     const planning = queryable(sessions);
@@ -186,6 +189,8 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
         try {
           return await planning.query<Row>(text, params);
         } catch (error) {
+          // the server out of connections: this read goes on the main pool's, never failing for want of one
+          if (noConnectionLeft(error)) return main.query<Row>(text, params);
           if (!refusedSettings(error)) throw error;
           refused = true;
           void sessions.end().catch(() => {});
