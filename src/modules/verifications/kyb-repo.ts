@@ -1,7 +1,7 @@
 /** The facts the KYB rules read: customers, their parties, verifications and waiting documents. SQL only. */
 import { combinedFacts, readEach, readFact } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
-import type { CustomerFact, PartyFact, PartyRole, PartyType } from './kyb-rules.ts';
+import type { PartyFact, PartyRole, PartyType } from './kyb-rules.ts';
 import type { VerificationStatus } from './state.ts';
 
 /**
@@ -36,8 +36,6 @@ type AttachmentColumns = { kyb_pending: string[] | null; kyb_parties: PartyJson[
 
 /** What the KYB rules read beside the customer's own rows: its waiting documents, its parties with theirs. */
 export type Attachments = { pendingDocumentTypes: string[]; parties: PartyFact[] };
-
-export type Facts = { customer: CustomerFact; parties: PartyFact[] };
 
 /**
  * The types of the API documents uploaded for an owner (the customer `$1` itself, or one of its parties)
@@ -97,40 +95,25 @@ const ownerFacts = readFact<string, OwnerColumns, OwnerColumns | undefined>({
   decode: (row) => (row.type ? (row as OwnerColumns) : undefined),
 });
 
-/** The facts the rules read, from a customer's own columns and what it has beside them. */
-export function factsOf(owner: OwnerColumns, attachments: Attachments): Facts {
-  return {
-    customer: {
-      type: owner.type,
-      tosRequired: owner.tos_required,
-      tosAccepted: owner.tos_accepted_at !== null && owner.tos_accepted_at !== undefined,
-      verification: {
-        status: owner.verification_status,
-        reviewApproved: owner.verification_review_approved,
-        pendingDocumentTypes: attachments.pendingDocumentTypes,
-        rejectedForParty: owner.verification_reject_labels?.includes('associated_party_rejected') === true,
-      },
-    },
-    parties: attachments.parties,
-  };
-}
-
 const factsRead = combinedFacts({ owner: ownerFacts, attachments: attachmentFacts });
 const attachmentsRead = combinedFacts({ attachments: attachmentFacts });
 
-/** The facts of each customer found among `ids`, read in one statement whatever their number. */
-export async function readFacts(db: Executor, ids: readonly string[]): Promise<Map<string, Facts>> {
+/** Each customer found among `ids`: its own columns and what it has beside them, in one statement. */
+export async function readOwners(
+  db: Executor,
+  ids: readonly string[],
+): Promise<Map<string, { owner: OwnerColumns; attachments: Attachments }>> {
   if (ids.length === 0) return new Map();
   const each = await readEach(
     db,
     factsRead,
     ids.map((id) => ({ owner: id, attachments: id })),
   );
-  const facts = new Map<string, Facts>();
-  each.forEach((answer, index) => {
-    if (answer?.owner) facts.set(ids[index]!, factsOf(answer.owner, answer.attachments));
+  const owners = new Map<string, { owner: OwnerColumns; attachments: Attachments }>();
+  each.forEach(({ owner, attachments }, index) => {
+    if (owner) owners.set(ids[index]!, { owner, attachments });
   });
-  return facts;
+  return owners;
 }
 
 /** What each customer among `ids` has beside its own rows, in one statement, in the order of `ids`. */

@@ -8,10 +8,12 @@
 import type { Executor } from '../../db/types.ts';
 import * as repo from './kyb-repo.ts';
 import {
+  type CustomerFact,
   customerRequirements,
   finallyRejectedParty,
   missingForApproval,
   ownRequirements,
+  type PartyFact,
   type Requirement,
 } from './kyb-rules.ts';
 import type { StatusReason } from './state.ts';
@@ -27,11 +29,40 @@ export {
   setReviewApproved,
   termsSatisfied,
 } from './kyb-repo.ts';
-export { customerRequirements, type Requirement } from './kyb-rules.ts';
+export type { Requirement } from './kyb-rules.ts';
+
+/** The reject label of a customer's verification sent back because one of its parties was finally rejected. */
+const PARTY_REJECTED = 'associated_party_rejected';
+
+type Facts = { customer: CustomerFact; parties: PartyFact[] };
+
+/** The facts the rules read, from a customer's own columns and what it has beside them. */
+function factsOf(owner: repo.OwnerColumns, attachments: repo.Attachments): Facts {
+  return {
+    customer: {
+      type: owner.type,
+      tosRequired: owner.tos_required,
+      tosAccepted: owner.tos_accepted_at !== null && owner.tos_accepted_at !== undefined,
+      verification: {
+        status: owner.verification_status,
+        reviewApproved: owner.verification_review_approved,
+        pendingDocumentTypes: attachments.pendingDocumentTypes,
+        rejectedForParty: owner.verification_reject_labels?.includes(PARTY_REJECTED) === true,
+      },
+    },
+    parties: attachments.parties,
+  };
+}
+
+/** The facts of each customer found among `ids`, read in one statement. */
+async function readFacts(db: Executor, ids: readonly string[]): Promise<Map<string, Facts>> {
+  const owners = await repo.readOwners(db, ids);
+  return new Map([...owners].map(([id, { owner, attachments }]) => [id, factsOf(owner, attachments)]));
+}
 
 /** A customer's requirements from its own columns (every customer read answers them) and its attachments. */
 export function requirementsFrom(owner: repo.OwnerColumns, attachments: repo.Attachments): Requirement[] {
-  const facts = repo.factsOf(owner, attachments);
+  const facts = factsOf(owner, attachments);
   return customerRequirements(facts.customer, facts.parties);
 }
 
@@ -49,21 +80,21 @@ export async function requirementsOf(
 
 /** What each customer among `ids` still lacks before its verification can be APPROVED. */
 export async function missingOf(db: Executor, ids: readonly string[]): Promise<Map<string, string[]>> {
-  const facts = await repo.readFacts(db, ids);
+  const facts = await readFacts(db, ids);
   return new Map([...facts].map(([id, fact]) => [id, missingForApproval(fact.customer, fact.parties)]));
 }
 
 /** The reason a customer's verification goes back to TEMPORARY_REJECTION: the party to replace. */
 export function partyRejectionReason(party: { id: string; name: string }): StatusReason {
   return {
-    rejectLabels: ['associated_party_rejected'],
+    rejectLabels: [PARTY_REJECTED],
     rejectSubLabels: [],
     documents: [
       {
         type: 'ASSOCIATED_PARTY',
         status: 'FINAL_REJECTION',
         comment: `The associated party ${party.name} (${party.id}) was finally rejected; replace it and submit again.`,
-        rejectLabels: ['associated_party_rejected'],
+        rejectLabels: [PARTY_REJECTED],
       },
     ],
   };
@@ -81,7 +112,7 @@ export async function settleCustomer(
 ): Promise<'APPROVED' | 'TEMPORARY_REJECTION' | null> {
   const verification = await repo.lockCustomerVerification(tx, customerId);
   if (verification?.status !== 'UNDER_VERIFICATION') return null;
-  const facts = (await repo.readFacts(tx, [customerId])).get(customerId)!;
+  const facts = (await readFacts(tx, [customerId])).get(customerId)!;
   const rejected = finallyRejectedParty(facts.parties);
   if (rejected) {
     await repo.setReviewApproved(tx, verification.id, null);
@@ -108,7 +139,7 @@ export async function unmetForSubmission(
   customerId: string,
   associatedPartyId: string | null,
 ): Promise<Requirement[]> {
-  const facts = (await repo.readFacts(db, [customerId])).get(customerId);
+  const facts = (await readFacts(db, [customerId])).get(customerId);
   if (!facts) return [];
   let own: Requirement[];
   if (associatedPartyId === null) {
