@@ -36,21 +36,25 @@ const BACKSLASH = 92;
 /**
  * The scrubbers over a JSON document, tax ids replaced only inside its strings: a number of a JSON
  * document shaped like a CPF or CNPJ (`44078.498896708`, after `[`, `,` or `: `) stays a number, where the
- * marker put in its place left the document unreadable. Whether a match is inside a string is counted from
- * the unescaped quotes before it, once over the text for all matches (they are rare: tax-id fields are
- * redacted by their keys first).
+ * marker put in its place left the document unreadable. Whether a match is inside a string is found by
+ * walking the strings before it (`stringEnd`), once over the text for all matches (they are rare: tax-id
+ * fields are redacted by their keys first).
  */
 function scrubDocument(text: string): string {
+  // the scan's place: outside any string, or at the opening quote of the string it is in
   let at = 0;
-  let inString = false;
-  return scrubSecrets(text, (match, before: string, offset: number, whole: string) => {
+  return scrubSecrets(text, (match, before, offset, whole) => {
     const start = offset + before.length;
-    for (; at < start; at++) {
-      const char = whole.charCodeAt(at);
-      if (char === BACKSLASH && inString) at++;
-      else if (char === QUOTE) inString = !inString;
+    for (;;) {
+      const quote = whole.indexOf('"', at);
+      if (quote < 0 || quote >= start) return match;
+      const end = stringEnd(whole, quote);
+      if (end > start) {
+        at = quote;
+        return `${before}[redacted-tax-id]`;
+      }
+      at = end;
     }
-    return inString ? `${before}[redacted-tax-id]` : match;
   });
 }
 
@@ -91,6 +95,9 @@ function stringEnd(text: string, start: number): number {
   }
 }
 
+/** What ends a number, `true`, `false`: the next comma, closing bracket or blank. */
+const SCALAR_END = /[,}\]\s]/g;
+
 /** The end (exclusive) of the JSON value starting at `start`: a string, an object or array, or a scalar. */
 function valueEnd(text: string, start: number): number {
   const first = text.charCodeAt(start);
@@ -113,9 +120,8 @@ function valueEnd(text: string, start: number): number {
     }
     return text.length;
   }
-  const end = /[,}\]\s]/g;
-  end.lastIndex = start;
-  return end.exec(text)?.index ?? text.length;
+  SCALAR_END.lastIndex = start;
+  return SCALAR_END.exec(text)?.index ?? text.length;
 }
 
 /**
