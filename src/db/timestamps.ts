@@ -52,7 +52,6 @@ export function parseTimestamptz(text: string): Date {
   if (!(year >= 100)) return fallback(text);
   let at = 19;
   let ms = 0;
-  let fractionDigits = 0;
   if (text.charCodeAt(at) === DOT) {
     // milliseconds: the fraction's first three digits (100, 10, 1 each), the rest cut
     let place = 100;
@@ -61,7 +60,6 @@ export function parseTimestamptz(text: string): Date {
       if (digit < 0 || digit > 9) break;
       ms += digit * place;
       place = place > 1 ? place / 10 : 0;
-      fractionDigits++;
     }
   }
   const sign = text.charCodeAt(at);
@@ -85,7 +83,6 @@ export function parseTimestamptz(text: string): Date {
   if (Number.isNaN(instant) || text.charCodeAt(13) !== COLON || text.charCodeAt(16) !== COLON)
     return fallback(text);
   if (offset !== 0) return new Date(instant);
-  const millis =
-    fractionDigits >= 3 ? text.slice(20, 23) : `${text.slice(20, 20 + fractionDigits)}000`.slice(0, 3);
+  const millis = String(ms).padStart(3, '0');
   return new ReadInstant(instant, `${text.slice(0, 10)}T${text.slice(11, 19)}.${millis}Z`);
 }
