@@ -71,6 +71,12 @@ export type Config = {
   operatorUrl: URL;
   dashboardUrl: URL;
   databaseUrl: string | undefined;
+  /**
+   * Connections one process opens to PostgreSQL for requests and workers (a quarter more for the reads
+   * planned once, and one that listens for work): every process's share must fit the server's
+   * `max_connections`.
+   */
+  databasePoolSize: number;
   /** Named prepared statements on PostgreSQL; off behind a transaction-mode pooler that drops them. */
   databasePreparedStatements: boolean;
   /** LISTEN on a session of its own so that workers wake on work; off where there is no session (a pooler). */
@@ -279,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorUrl: url(env, 'PONTE_OPERATOR_URL', 'http://127.0.0.1:8090'),
     dashboardUrl: url(env, 'PONTE_DASHBOARD_URL', 'http://localhost:8082'),
     databaseUrl,
+    databasePoolSize: atLeastOne(env, 'PONTE_DATABASE_POOL_SIZE', 20),
     databasePreparedStatements: flag(env, 'PONTE_DATABASE_PREPARED_STATEMENTS', true),
     databaseNotifications: flag(
       env,

@@ -29,6 +29,7 @@ export async function openContext(
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       preparedStatements: config.databasePreparedStatements,
+      poolSize: config.databasePoolSize,
     }));
   try {
     await migrate(db);

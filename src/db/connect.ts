@@ -7,8 +7,12 @@ export async function connectDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir: string;
   preparedStatements?: boolean;
+  poolSize?: number;
 }): Promise<Database> {
   return options.databaseUrl
-    ? connectPostgres(options.databaseUrl, { preparedStatements: options.preparedStatements ?? true })
+    ? connectPostgres(options.databaseUrl, {
+        preparedStatements: options.preparedStatements ?? true,
+        ...(options.poolSize === undefined ? {} : { max: options.poolSize }),
+      })
     : connectPglite(options.dataDir);
 }

@@ -23,6 +23,8 @@ function backoff(attempt: number): Promise<void> {
 
 export type PostgresOptions = {
   max?: number;
+  /** The pause before the next try of a transaction or of a refused connection (tests pass their own). */
+  pause?: (attempt: number) => Promise<void>;
   /**
    * Named (server-side prepared) statements: parsed and planned once per connection. Off behind a
    * pooler that hands a client a different server connection per transaction and does not track
@@ -98,7 +100,11 @@ async function listenOn(connectionString: string, channel: string, onNotify: () 
 /** Whether a connection was refused for the `planOnce` sessions' settings (`-c plan_cache_mode=...`). */
 const refusedSettings = (error: unknown) =>
   /plan_cache_mode/.test((error as { message?: unknown }).message as string);
-/** Whether the server had no connection left for a new `planOnce` session (`too_many_connections`). */
+/**
+ * Whether the server refused a new connection for want of one (`too_many_connections`: its
+ * `max_connections`, or the role's or the database's connection limit). The refusal comes before any
+ * statement ran.
+ */
 const noConnectionLeft = (error: unknown) => (error as { code?: unknown }).code === '53300';
 
 export function connectPostgres(connectionString: string, options: PostgresOptions = {}): Database {
@@ -118,7 +124,25 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
     return opened;
   };
   const max = options.max ?? 20;
+  const pause = options.pause ?? backoff;
   const pool = openPool({ max });
+
+  /**
+   * `work` again, after the pauses of a collided transaction, while the server refuses it a connection:
+   * a refusal applied nothing, and other processes' connections come back within moments. Still refused
+   * after every try, the error stands (answered 503, src/http/problem.ts).
+   */
+  async function whileRefused<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (!noConnectionLeft(error) || attempt >= ATTEMPTS) throw error;
+      }
+      await pause(attempt);
+    }
+  }
+
   // the sessions of `Database.planOnce`: only where statements stay prepared on their session
   const planOncePool =
     options.preparedStatements === false
@@ -139,7 +163,7 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
 
   async function transaction<T>(work: (tx: Transaction) => Promise<T>, options: TxOptions = {}): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const client = await pool.connect();
+      const client = await whileRefused(() => pool.connect());
       let broken = false;
       // A connection lost while the transaction is between statements fails the transaction (its next
       // statement rejects) rather than the process (an unhandled 'error' event).
@@ -171,7 +195,7 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
         client.removeListener('error', onError);
         client.release(broken);
       }
-      await backoff(attempt);
+      await pause(attempt);
     }
   }
 
@@ -200,10 +224,15 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
     };
   }
 
+  const pooled = queryable(pool);
+  const main: Queryable = {
+    query: <Row>(text: string, params?: readonly unknown[]) =>
+      whileRefused(() => pooled.query<Row>(text, params)),
+  };
   return {
     kind: 'postgres',
-    ...queryable(pool),
-    ...(planOncePool ? { planOnce: planningOnce(planOncePool, queryable(pool)) } : {}),
+    ...main,
+    ...(planOncePool ? { planOnce: planningOnce(planOncePool, main) } : {}),
     transaction,
     async exec(script) {
       await pool.query(script);

@@ -130,15 +130,16 @@ export function isConcurrencyConflict(error: unknown): boolean {
 }
 
 /**
- * The database could not be reached (refused, dropped, timed out, shutting down): a temporary
- * condition the client may retry, answered 503 rather than as an internal error.
+ * The database could not be reached (refused, dropped, timed out, shutting down, out of connections):
+ * a temporary condition the client may retry, answered 503 rather than as an internal error.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
     if (UNAVAILABLE_NODE_CODES.has(code)) return true;
-    // SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, cannot connect now)
-    if (/^08[0-9A-Z]{3}$/.test(code) || /^57P0[123]$/.test(code)) return true;
+    // SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, cannot connect now), 53300 (no
+    // connection left: src/db/postgres.ts tried again first)
+    if (/^08[0-9A-Z]{3}$/.test(code) || /^57P0[123]$/.test(code) || code === '53300') return true;
   }
   return (
     typeof message === 'string' &&

@@ -35,6 +35,13 @@ export type TestServer = {
   close(): Promise<void>;
 };
 
+/**
+ * Connections each test server and each spawned process opens for requests and workers: test files run
+ * three at once, some with two processes besides their server, and all of them fit the test server's
+ * default `max_connections` of 100.
+ */
+export const TEST_POOL_SIZE = '8';
+
 export function testConfig(overrides: NodeJS.ProcessEnv = {}): { config: Config; operatorToken: string } {
   const operatorToken = `bootstrap-${randomBase62(32)}`;
   const databaseUrl = injected('testDatabaseUrl');
@@ -48,6 +55,7 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): { config: Config;
     PONTE_WORKER_MAX_IDLE_MS: '250',
     // Suites try many wrong keys on purpose from one address; the throttle has tests of its own.
     PONTE_AUTH_FAILURE_BURST: '1000000',
+    PONTE_DATABASE_POOL_SIZE: TEST_POOL_SIZE,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...overrides,
   });

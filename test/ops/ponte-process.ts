@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { randomBase62 } from '../../src/lib/secrets.ts';
 import { pgliteCopy } from '../helpers/database.ts';
+import { TEST_POOL_SIZE } from '../helpers/server.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -102,6 +103,8 @@ async function spawnOnce(env: NodeJS.ProcessEnv, options: { imports?: string[] }
       PONTE_DASHBOARD_URL: `http://127.0.0.1:${dashboard}`,
       PONTE_OPERATOR_TOKEN: operatorToken,
       PONTE_LOG_LEVEL: 'info',
+      // the test servers' share of the server's connections (test/helpers/server.ts)
+      PONTE_DATABASE_POOL_SIZE: TEST_POOL_SIZE,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
