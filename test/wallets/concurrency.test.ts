@@ -39,6 +39,18 @@ async function sandboxKey(ponte: PonteProcess): Promise<string> {
   return issued.key;
 }
 
+type Amount = { currency: string; amount: string };
+/** The parts of the answers this file reads. */
+type Answer = {
+  id?: string;
+  status?: string;
+  code?: string;
+  verification?: { status: string };
+  data?: { blockchain: string; address: string; balances: Amount[] }[];
+  balances?: Amount[];
+  request?: { to: string };
+};
+
 describe.runIf(usingPostgres())('concurrent transfers on two processes', () => {
   it('accepts at most 4 of 10 concurrent transfers of a quarter of the balance each, exactly reconciled', async () => {
     // each process on its own dashboard port too
@@ -52,20 +64,20 @@ describe.runIf(usingPostgres())('concurrent transfers on two processes', () => {
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-      return { status: response.status, body: (await response.json()) as Record<string, any> };
+      return { status: response.status, body: (await response.json()) as Answer };
     };
     const approved = async () => {
       const created = await call(a, 'POST', '/customers', individualBody());
       for (let i = 0; i < 200; i++) {
         const read = await call(a, 'GET', `/customers/${created.body.id}`);
-        if (read.body.verification.status === 'APPROVED') return created.body.id as string;
+        if (read.body.verification?.status === 'APPROVED') return created.body.id as string;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       throw new Error('customer not approved in time');
     };
     const [sender, recipient] = await Promise.all([approved(), approved()]);
-    const wallets = (await call(a, 'GET', `/customers/${sender}/wallets`)).body.data;
-    const ethereum = wallets.find((w: { blockchain: string }) => w.blockchain === 'ETHEREUM');
+    const wallets = (await call(a, 'GET', `/customers/${sender}/wallets`)).body.data ?? [];
+    const ethereum = wallets.find((w) => w.blockchain === 'ETHEREUM')!;
     const funded = await call(a, 'POST', `/sandbox/wallets/${ethereum.address}/deposit`, {
       currency: 'USDC',
       amount: '100.000000',
@@ -90,17 +102,17 @@ describe.runIf(usingPostgres())('concurrent transfers on two processes', () => {
     for (const r of refused) expect(r).toMatchObject({ status: 422, body: { code: 'insufficient_funds' } });
 
     const balanceOf = async (customer: string) =>
-      (await call(b, 'GET', `/customers/${customer}/balances`)).body.balances.find(
-        (x: { currency: string }) => x.currency === 'USDC',
-      ).amount;
+      (await call(b, 'GET', `/customers/${customer}/balances`)).body.balances?.find(
+        (x) => x.currency === 'USDC',
+      )?.amount;
     expect(await balanceOf(sender)).toBe('0.000000');
-    const toRecipient = accepted.filter((r) => r.body.request.to === recipient).length;
+    const toRecipient = accepted.filter((r) => r.body.request?.to === recipient).length;
     expect(await balanceOf(recipient)).toBe(`${25 * toRecipient}.000000`);
-    const senderWallets = (await call(b, 'GET', `/customers/${sender}/wallets`)).body.data;
+    const senderWallets = (await call(b, 'GET', `/customers/${sender}/wallets`)).body.data ?? [];
     const total = senderWallets
-      .flatMap((w: { balances: { currency: string; amount: string }[] }) => w.balances)
-      .filter((x: { currency: string }) => x.currency === 'USDC')
-      .reduce((sum: number, x: { amount: string }) => sum + Number(x.amount), 0);
+      .flatMap((w) => w.balances)
+      .filter((x) => x.currency === 'USDC')
+      .reduce((sum, x) => sum + Number(x.amount), 0);
     expect(total).toBe(0);
   }, 240_000);
 });
