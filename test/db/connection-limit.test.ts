@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { connectDatabase } from '../../src/db/connect.ts';
 import { connectPostgres } from '../../src/db/postgres.ts';
+import type { Database } from '../../src/db/types.ts';
 import { randomBase62 } from '../../src/lib/secrets.ts';
 import { testConfig } from '../helpers/server.ts';
 
@@ -62,37 +63,29 @@ describe.runIf(url)('a database out of connections', () => {
     }
   });
 
-  it('runs a transaction once a connection is free again, after one pause', async () => {
+  const ONE = [{ one: 1 }];
+  it.each([
+    {
+      what: 'a transaction',
+      options: {},
+      run: (db: Database) => db.transaction((tx) => tx.query('SELECT 1 AS one')),
+    },
+    {
+      what: 'a read',
+      options: { preparedStatements: false },
+      run: (db: Database) => db.query('SELECT $1::int AS one', [1]),
+    },
+    {
+      what: 'a read planned once, on the main pool',
+      options: {},
+      run: (db: Database) => db.planOnce!.query('SELECT $1::int AS one', [1]),
+    },
+  ])('runs $what once a connection is free again, after one pause', async ({ options, run }) => {
     const held = await holdTheOnlyConnection();
     const { seen, pause } = pauses(held);
-    const db = connectPostgres(limitedUrl, { max: 1, pause });
+    const db = connectPostgres(limitedUrl, { max: 1, ...options, pause });
     try {
-      const rows = await db.transaction((tx) => tx.query<{ one: number }>('SELECT 1 AS one'));
-      expect(rows).toEqual([{ one: 1 }]);
-      expect(seen).toEqual([1]);
-    } finally {
-      await db.close();
-    }
-  });
-
-  it('answers a read once a connection is free again, after one pause', async () => {
-    const held = await holdTheOnlyConnection();
-    const { seen, pause } = pauses(held);
-    const db = connectPostgres(limitedUrl, { max: 1, preparedStatements: false, pause });
-    try {
-      expect(await db.query<{ one: number }>('SELECT $1::int AS one', [1])).toEqual([{ one: 1 }]);
-      expect(seen).toEqual([1]);
-    } finally {
-      await db.close();
-    }
-  });
-
-  it('answers a read planned once on the main pool, once a connection is free again', async () => {
-    const held = await holdTheOnlyConnection();
-    const { seen, pause } = pauses(held);
-    const db = connectPostgres(limitedUrl, { max: 1, pause });
-    try {
-      expect(await db.planOnce!.query<{ one: number }>('SELECT $1::int AS one', [1])).toEqual([{ one: 1 }]);
+      expect(await run(db)).toEqual(ONE);
       expect(seen).toEqual([1]);
     } finally {
       await db.close();
