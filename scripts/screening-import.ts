@@ -35,6 +35,7 @@ const db = await connectDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
   preparedStatements: config.databasePreparedStatements,
+  poolSize: config.databasePoolSize,
 });
 try {
   await migrate(db);

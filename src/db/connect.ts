@@ -7,12 +7,13 @@ export async function connectDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir: string;
   preparedStatements?: boolean;
-  poolSize?: number;
+  /** Connections to PostgreSQL for requests and workers (`PONTE_DATABASE_POOL_SIZE`). */
+  poolSize: number;
 }): Promise<Database> {
   return options.databaseUrl
     ? connectPostgres(options.databaseUrl, {
+        max: options.poolSize,
         preparedStatements: options.preparedStatements ?? true,
-        ...(options.poolSize === undefined ? {} : { max: options.poolSize }),
       })
     : connectPglite(options.dataDir);
 }

@@ -12,7 +12,10 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parseTimestamptz);
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock detected
-/** Tries of a transaction that lost a serialization check or a deadlock, each after a short random pause. */
+/**
+ * Tries of a transaction that lost a serialization check or a deadlock, and of a connection the server
+ * refused for want of one, each after a short random pause.
+ */
 const ATTEMPTS = 8;
 
 /** A pause of up to 5·2^attempt ms (at most 320 ms), so that transactions that collided spread out. */
