@@ -42,7 +42,7 @@ export function createPspHttpClient(config: PspConfig, observer: PspObserver = {
     ...(config.ca ? { ca: config.ca } : {}),
     minVersion: 'TLSv1.2',
   });
-  const agent = new Agent({ keepAlive: true, maxSockets: 64, secureContext, minVersion: 'TLSv1.2' });
+  const agent = new Agent({ keepAlive: true, maxSockets: 64, secureContext });
   const base = config.url.href.endsWith('/') ? config.url.href.slice(0, -1) : config.url.href;
   let token: { value: string; until: number } | null = null;
   let fetching: Promise<string> | null = null;
