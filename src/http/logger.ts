@@ -37,7 +37,8 @@ const TAX_ID =
 
 /** What replaces a tax id: the character before it, then the marker. */
 export type TaxIdReplacer = (match: string, before: string, offset: number, text: string) => string;
-const replaceTaxId: TaxIdReplacer = (_match, before) => `${before}[redacted-tax-id]`;
+/** The usual replacement: the marker in the tax id's place. */
+export const replaceTaxId: TaxIdReplacer = (_match, before) => `${before}[redacted-tax-id]`;
 
 /**
  * Every scrubber over `text`; `taxIds` decides each tax-id match (the request log's JSON documents keep

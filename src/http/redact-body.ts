@@ -4,7 +4,7 @@
  * hosted-page and invitation tokens, CPF/CNPJ wherever they appear), and the result cut to a bounded size
  * with a marker saying so. A body that is not JSON is not kept, only its size.
  */
-import { PERSONAL_FIELDS, SECRET_FIELDS, scrubSecrets } from './logger.ts';
+import { PERSONAL_FIELDS, replaceTaxId, SECRET_FIELDS, scrubSecrets } from './logger.ts';
 
 /** Characters kept of one body (JSON text) in the request log. */
 export const MAX_STORED_BODY = 16_384;
@@ -51,7 +51,7 @@ function scrubDocument(text: string): string {
       const end = stringEnd(whole, quote);
       if (end > start) {
         at = quote;
-        return `${before}[redacted-tax-id]`;
+        return replaceTaxId(match, before, offset, whole);
       }
       at = end;
     }
