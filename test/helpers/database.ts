@@ -12,6 +12,13 @@ import { inject } from 'vitest';
 import { connectPglite } from '../../src/db/pglite.ts';
 import type { Database } from '../../src/db/types.ts';
 
+/**
+ * Connections each test server and each spawned process opens for requests and workers: test files run
+ * three at once, some with two processes besides their server, and all of them fit the test server's
+ * default `max_connections` of 100.
+ */
+export const TEST_POOL_SIZE = '8';
+
 export type TestDatabase = { url: string; name: string; drop(): Promise<void> };
 
 async function onServer(adminUrl: string, sql: string): Promise<void> {

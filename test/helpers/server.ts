@@ -13,7 +13,7 @@ import type { Environment } from '../../src/lib/environment.ts';
 import { randomBase62 } from '../../src/lib/secrets.ts';
 import { openContext } from '../../src/runtime.ts';
 import { startConfiguredWorkers } from '../../src/workers/index.ts';
-import { ownDatabase, pgliteCopy, sharedPglite } from './database.ts';
+import { ownDatabase, pgliteCopy, sharedPglite, TEST_POOL_SIZE } from './database.ts';
 import { checkAnswersAgainstDocument } from './document-check.ts';
 
 export const usingPostgres = (): boolean => injected('testDatabaseUrl') !== null;
@@ -34,13 +34,6 @@ export type TestServer = {
   databaseUrl: string | null;
   close(): Promise<void>;
 };
-
-/**
- * Connections each test server and each spawned process opens for requests and workers: test files run
- * three at once, some with two processes besides their server, and all of them fit the test server's
- * default `max_connections` of 100.
- */
-export const TEST_POOL_SIZE = '8';
 
 export function testConfig(overrides: NodeJS.ProcessEnv = {}): { config: Config; operatorToken: string } {
   const operatorToken = `bootstrap-${randomBase62(32)}`;

@@ -13,8 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { randomBase62 } from '../../src/lib/secrets.ts';
-import { pgliteCopy } from '../helpers/database.ts';
-import { TEST_POOL_SIZE } from '../helpers/server.ts';
+import { pgliteCopy, TEST_POOL_SIZE } from '../helpers/database.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
