@@ -19,6 +19,7 @@ import { loggerOptions } from './http/logger.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './http/metrics.ts';
 import { readOutboxDepth } from './http/metrics-repo.ts';
 import { finishDocument, serversFor } from './http/openapi/document.ts';
+import { pixWebhookDetail } from './http/pix-readiness.ts';
 import { frameworkErrorHandler, registerProblemHandlers } from './http/problem.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { genRequestId } from './http/request-id.ts';
@@ -140,7 +141,7 @@ export async function buildPublicApp(
   const app = baseApp(ctx, options, true);
   registerRequestMetrics(app, environment);
   await registerOpenApi(app, ctx, environment);
-  registerHealthRoutes(app, ctx.db);
+  registerHealthRoutes(app, ctx.db, () => pixWebhookDetail(ctx.pix, [environment], false));
   for (const plugin of openPublicRoutes) await app.register(plugin, { ctx, environment });
   const recorder = createRequestRecorder(ctx.db, {
     intervalMs: ctx.config.requestLog.flushIntervalMs,
@@ -163,7 +164,7 @@ export async function buildOperatorApp(
 ): Promise<FastifyInstance> {
   const app = baseApp(ctx, options);
   registerRequestMetrics(app, 'operator');
-  registerHealthRoutes(app, ctx.db);
+  registerHealthRoutes(app, ctx.db, () => pixWebhookDetail(ctx.pix, ['production', 'sandbox'], true));
   registerMetricsRoute(app, ctx.db, readOutboxDepth);
   await app.register(async (api) => {
     registerOperatorAuth(api, operatorLookup(ctx.db), ctx.config.operatorToken);

@@ -6,7 +6,8 @@ import { connectDatabase } from './db/connect.ts';
 import { loadInstanceKeys } from './db/instance-secrets.ts';
 import { migrate } from './db/migrate.ts';
 import type { Database } from './db/types.ts';
-import { pspObserver, watchPixRail } from './http/pix-metrics.ts';
+import { processLogger } from './http/logger.ts';
+import { pspObserver, watchPixRail, watchPixWebhooks } from './http/pix-metrics.ts';
 import { pendingSends } from './modules/off-ramp/payout-repo.ts';
 import { pixHandlers } from './modules/off-ramp/pix-handlers.ts';
 import { sweepStates } from './modules/off-ramp/pix-sweep-repo.ts';
@@ -35,7 +36,13 @@ export async function openContext(
     await migrate(db);
     const instanceKeys = await loadInstanceKeys(db, config.instanceSecret, clock());
     const chains = await openChainRegistry(db, config.chains, instanceKeys.encryption, clock());
-    const pix = openPixRails(config.pix, pspObserver);
+    const pix = openPixRails(config.pix, pspObserver, processLogger(config.logLevel));
+    watchPixWebhooks(() =>
+      (['production', 'sandbox'] as const).flatMap((environment) => {
+        const registration = pix.webhookRegistration(environment);
+        return registration ? [{ environment, registered: registration.registered }] : [];
+      }),
+    );
     handleDeliveriesWith(deliveryHandler);
     const deps = { db, clock, config, chains };
     pix.register(pixHandlers(deps, depositHandler(deps)));

@@ -4,8 +4,16 @@ import { sendProblem } from './problem.ts';
 
 const READY_TIMEOUT_MS = 1_000;
 
-/** `/healthz`: the process answers. `/readyz`: the database answers too (within a second). */
-export function registerHealthRoutes(app: FastifyInstance, db: Database): void {
+/**
+ * `/healthz`: the process answers. `/readyz`: the database answers too (within a second); `detail`, when
+ * given, adds what is degraded without making the process unready (a PIX webhook the PSP has not
+ * accepted: payments still come in through the sweep, payouts wait).
+ */
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  db: Database,
+  detail: () => Record<string, unknown> | null = () => null,
+): void {
   app.get('/healthz', { schema: { hide: true }, config: { auth: 'none' } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true }, config: { auth: 'none' } }, async (request, reply) => {
     let timer: NodeJS.Timeout | undefined;
@@ -16,7 +24,7 @@ export function registerHealthRoutes(app: FastifyInstance, db: Database): void {
           timer = setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS);
         }),
       ]);
-      return { status: 'ready' };
+      return { status: 'ready', ...detail() };
     } catch {
       return sendProblem(reply, request, 'service_unavailable', 'The database is not reachable');
     } finally {

@@ -1,6 +1,7 @@
 /**
  * The PIX rail in `/metrics`: calls to the PSP by environment, route and outcome (and their duration),
- * token refreshes, how long ago the last complete reconciliation sweep ended, and sends not yet settled.
+ * token refreshes, items the PSP answered that could not be read, whether the webhook is registered at
+ * the PSP, how long ago the last complete reconciliation sweep ended, and sends not yet settled.
  */
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Executor } from '../db/types.ts';
@@ -28,8 +29,37 @@ const tokenRefreshes = new Counter({
   registers: [metrics.registry],
 });
 
+const unreadableItems = new Counter({
+  name: 'ponte_pix_unreadable_items_total',
+  help: 'Items a PSP answered or notified that could not be read (kept for operators), by environment',
+  labelNames: ['environment'] as const,
+  registers: [metrics.registry],
+});
+
+let webhookState: (() => { environment: string; registered: boolean }[]) | null = null;
+
+/** Where the webhook registration of each environment with a PSP is read when `/metrics` is scraped. */
+export function watchPixWebhooks(read: NonNullable<typeof webhookState>): void {
+  webhookState = read;
+}
+
+new Gauge({
+  name: 'ponte_pix_webhook_registered',
+  help: 'Whether the PSP accepted the webhook of the PIX key (1) or not yet (0), by environment',
+  labelNames: ['environment'] as const,
+  registers: [metrics.registry],
+  collect() {
+    if (!webhookState) return;
+    this.reset();
+    for (const row of webhookState()) this.set({ environment: row.environment }, row.registered ? 1 : 0);
+  },
+});
+
 export function pspObserver(environment: Environment): PspObserver {
   return {
+    unreadable() {
+      unreadableItems.inc({ environment });
+    },
     call(route, outcome, seconds) {
       pspCalls.inc({ environment, route, outcome });
       pspDuration.observe({ environment, route }, seconds);
@@ -54,7 +84,9 @@ export function watchPixRail(db: Executor, read: NonNullable<typeof railState>):
 async function collectRailState(this: Gauge<'environment'>, which: 'lag' | 'pending'): Promise<void> {
   if (!railState || !stateDb) return;
   this.reset();
-  for (const row of await railState(stateDb)) {
+  // a database that does not answer leaves these gauges out; every other figure is still served
+  const rows = await railState(stateDb).catch(() => []);
+  for (const row of rows) {
     if (which === 'lag' && row.lagSeconds !== null)
       this.set({ environment: row.environment }, row.lagSeconds);
     if (which === 'pending') this.set({ environment: row.environment }, row.pendingSends);

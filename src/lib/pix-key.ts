@@ -1,7 +1,8 @@
 /**
  * PIX keys (chaves Pix), the identifiers the DICT directory resolves to a Brazilian account. Each key
  * type is checked and brought to the one canonical form the directory uses:
- * - CPF / CNPJ: valid check digits (alphanumeric CNPJ included), punctuated: 123.456.789-09, 12.345.678/0001-95
+ * - CPF / CNPJ: valid check digits (alphanumeric CNPJ included), punctuated for people: 123.456.789-09,
+ *   12.345.678/0001-95 (the directory itself holds them bare: see `dictKey`)
  * - EMAIL: a deliverable-looking address of at most 77 characters (the DICT limit), lower case
  * - PHONE: a Brazilian mobile number in E.164: +5511987654321 (PIX phone keys are mobile numbers)
  * - EVP: the random key, a UUID, lower case
@@ -68,6 +69,21 @@ export function normalizePixKey(keyType: PixKeyType, value: string): string | nu
     case 'EVP':
       return normalizePixEvp(value);
   }
+}
+
+/**
+ * The key as the DICT directory holds it, which is what a PSP's send API takes as the payee's key
+ * (Efí, `favorecido.chave`: dev.efipay.com.br/docs/api-pix/envio-pagamento-pix): a CPF its 11 digits, a
+ * CNPJ its 14 characters, both without punctuation; a phone in E.164 (`+55…`); an e-mail and a random
+ * key (EVP) in lower case. `value` is a key as Ponte stores it (canonical, CPF/CNPJ punctuated); null
+ * when it is not a valid key of its type.
+ */
+export function dictKey(keyType: PixKeyType, value: string): string | null {
+  const canonical = normalizePixKey(keyType, value);
+  if (canonical === null) return null;
+  return keyType === 'CPF' || keyType === 'CNPJ'
+    ? canonical.replace(/[^0-9A-Za-z]/g, '').toUpperCase()
+    : canonical;
 }
 
 /** What a valid key of each type looks like, for error messages. */

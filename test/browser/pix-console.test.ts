@@ -11,7 +11,13 @@ import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
 import { offRamp } from '../money-out/support.ts';
 import type { PspSimulator } from '../psp/simulator.ts';
-import { expectNoViolations, pspEnv, startSimulator, WEBHOOK_URL } from '../psp/support.ts';
+import {
+  expectNoViolations,
+  pspEnv,
+  startSimulator,
+  terminatedDelivery,
+  WEBHOOK_URL,
+} from '../psp/support.ts';
 import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
 import { checkPage, hasChromium, launch, listen, newPage, pathOf, submit } from './web-support.ts';
 
@@ -48,9 +54,7 @@ describe.skipIf(!hasChromium)('the PIX rail in the operator console', { timeout:
   beforeAll(async () => {
     simulator = await startSimulator({
       maxPageSize: 2,
-      deliver: async (url, body) =>
-        (await server.production.inject({ method: 'POST', url: new URL(url).pathname, payload: body }))
-          .statusCode,
+      deliver: terminatedDelivery(() => server?.production),
     });
     server = await startIsolatedServer({
       env: pspEnv(simulator, {

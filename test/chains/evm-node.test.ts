@@ -17,7 +17,7 @@ import { openContext } from '../../src/runtime.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, usingPostgres } from '../helpers/server.ts';
 import type { PspSimulator } from '../psp/simulator.ts';
-import { pspEnv, startSimulator } from '../psp/support.ts';
+import { pspEnv, startSimulator, terminatedDelivery } from '../psp/support.ts';
 import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
 import { type Anvil, startAnvil } from './anvil.ts';
 
@@ -36,9 +36,7 @@ describe.skipIf(!anvil)('on a real EVM node (anvil)', () => {
 
   beforeAll(async () => {
     simulator = await startSimulator({
-      deliver: async (url, body) =>
-        (await server.production.inject({ method: 'POST', url: new URL(url).pathname, payload: body }))
-          .statusCode,
+      deliver: terminatedDelivery(() => server?.production),
     });
     usdc = await node.deployToken('USD Coin (test)', 'USDC');
     usdt = await node.deployToken('Tether USD (test)', 'USDT');

@@ -10,7 +10,7 @@ import { selfBody } from '../bank-accounts/bodies.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
 import type { PspSimulator } from '../psp/simulator.ts';
-import { expectNoViolations, PIX_KEY, pspEnv, startSimulator } from '../psp/support.ts';
+import { expectNoViolations, PIX_KEY, pspEnv, startSimulator, terminatedDelivery } from '../psp/support.ts';
 import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
 import { balances, offRamp, settled, unbalanced } from './support.ts';
 
@@ -20,9 +20,7 @@ let production: Client;
 
 beforeAll(async () => {
   simulator = await startSimulator({
-    deliver: async (url, body) =>
-      (await server.production.inject({ method: 'POST', url: new URL(url).pathname, payload: body }))
-        .statusCode,
+    deliver: terminatedDelivery(() => server?.production),
   });
   server = await startIsolatedServer({
     env: pspEnv(simulator, {
@@ -93,7 +91,8 @@ describe('off-ramp payouts as PSP sends', () => {
     expect(send).toMatchObject({
       valor: '5.00',
       chave: PIX_KEY,
-      favorecido: { chave: customer.taxId, cpf: customer.taxId.replace(/\D/g, '') },
+      // the key as the DICT holds it: a CPF key bare (Efí refuses it punctuated)
+      favorecido: { chave: customer.taxId.replace(/\D/g, ''), cpf: customer.taxId.replace(/\D/g, '') },
     });
     expect(done.payout.endToEndId).toBe(send.e2eId);
     expect((await balances(production, customer.id)).USDC).toBe((Number(before.USDC) - 1).toFixed(6));

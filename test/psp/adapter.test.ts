@@ -11,18 +11,30 @@ import {
   testCertificates,
   WEBHOOK_URL,
 } from './support.ts';
+import { startTerminator, type Terminator } from './terminator.ts';
 
 let simulator: PspSimulator;
+let terminator: Terminator;
+/** What reached the webhook address through the terminator. */
+const reached: string[] = [];
 beforeAll(async () => {
   simulator = await startSimulator();
+  terminator = await startTerminator(testCertificates(), new URL(WEBHOOK_URL).pathname, async (request) => {
+    reached.push(request.path);
+    return { status: 200, body: '{}' };
+  });
 });
 afterAll(async () => {
   await simulator.close();
+  await terminator.close();
 });
 expectNoViolations(() => simulator);
 
 const rail = (overrides: NodeJS.ProcessEnv = {}) => {
-  const config = parsePspConfig(pspEnv(simulator, overrides), 'PONTE_PIX_')!;
+  const config = parsePspConfig(
+    pspEnv(simulator, { PONTE_PIX_WEBHOOK_URL: terminator.url, ...overrides }),
+    'PONTE_PIX_',
+  )!;
   const observed = { calls: [] as string[], refreshes: 0 };
   const adapter = createPspRail(config, {
     call: (route, outcome) => observed.calls.push(`${route} ${outcome}`),
@@ -154,7 +166,8 @@ describe('the PSP adapter: OAuth2 over mutual TLS', () => {
     const { adapter } = rail();
     await adapter.registerWebhook();
     await adapter.registerWebhook();
-    expect(simulator.webhooks.get(PIX_KEY)).toBe(WEBHOOK_URL);
+    expect(simulator.webhooks.get(PIX_KEY)?.url).toBe(terminator.url);
+    expect(await adapter.webhook()).toEqual({ webhookUrl: terminator.url });
     adapter.close();
   });
 });
@@ -176,7 +189,7 @@ describe('the PSP simulator', () => {
     const order = (sendId: string, amount: bigint) => ({
       sendId,
       amount,
-      payee: { key: 'a@b.com', cpf: '52998224725', name: 'Ana' },
+      payee: { key: 'ana@example.com', cpf: '52998224725', name: 'Ana' },
       info: 'payout',
     });
     const ok = await adapter.send(order(`S${Date.now()}ok`, 1000n));

@@ -23,6 +23,12 @@ export type PspCertificates = {
   clientPemPath: string;
   /** A client certificate from a CA the PSP does not know. */
   strangerPemPath: string;
+  /**
+   * The PSP's own client certificate, which it presents to Ponte's webhook address (Efí publishes the
+   * chain a TLS terminator must require: dev.efipay.com.br/docs/api-pix/webhooks); issued by the same CA.
+   */
+  webhookClientKey: string;
+  webhookClientCert: string;
 };
 
 function openssl(dir: string, args: string[]): void {
@@ -93,6 +99,7 @@ export function makeCertificates(): PspCertificates {
   );
   issue(dir, 'client', '/CN=ponte-client', 'ca', 'extendedKeyUsage=clientAuth\n');
   issue(dir, 'stranger', '/CN=stranger', 'stranger-ca', 'extendedKeyUsage=clientAuth\n');
+  issue(dir, 'psp-webhook', '/CN=psp-webhooks', 'ca', 'extendedKeyUsage=clientAuth\n');
   const passphrase = 'p12-passphrase-for-tests';
   openssl(dir, [
     'pkcs12',
@@ -119,5 +126,7 @@ export function makeCertificates(): PspCertificates {
     passphrase,
     clientPemPath: join(dir, 'client.pem'),
     strangerPemPath: join(dir, 'stranger.pem'),
+    webhookClientKey: read('psp-webhook.key'),
+    webhookClientCert: read('psp-webhook.crt'),
   };
 }

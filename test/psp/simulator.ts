@@ -8,16 +8,42 @@
  * Homologation outcomes of a send (Efí's documentation): 0.01–10.00 confirmed (by notification);
  * 10.01–20.00 rejected (by notification); above 20.00 refused at once (no notification); 4.00 confirmed
  * and then given back by the receiving bank as two returns of 2.00.
+ *
+ * Held to Efí's published behaviour, not to Ponte's reading of it:
+ * - every request on an Efí route is checked against the official Node SDK's zod schemas (request body,
+ *   listing query) and every 2xx answer the simulator gives against the SDK's response schemas
+ *   (efi-schemas.ts); a mismatch on either side is a violation;
+ * - each route needs its scope in the token (a configured grant; 403 without it);
+ * - `PUT /v2/webhook/{chave}` first checks the address as Efí does (dev.efipay.com.br/docs/api-pix/webhooks):
+ *   a POST to the address itself without a client certificate, which must be refused, then one with the
+ *   PSP's certificate, which must get a 2xx; otherwise `400 webhook_invalido` and nothing is stored;
+ * - unknown ids are `400 pix_nao_encontrado` / `400 devolucao_nao_encontrada`
+ *   (dev.efipay.com.br/docs/api-pix/gestao-de-pix), not the standard's 404;
+ * - a send's returns are `devolucoes: [{rtrId, valor, horario}]` (`PixSendDetailResponseSchema`), a send
+ *   Efí did not make carries `gnExtras.erro.motivo`, and a send from a key with no webhook is refused
+ *   (`webhook_nao_cadastrado`, dev.efipay.com.br/docs/api-pix/envio-pagamento-pix);
+ * - `favorecido.chave` must be a key in its DICT form (CPF 11 digits, CNPJ 14 characters, `+55…`, an
+ *   e-mail, a lower-case EVP).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
+import { createServer, request as httpsRequest, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createDynamicPix, hasError } from 'pix-utils';
 import type { PspCertificates } from './certificates.ts';
+import { checkEfiAnswer, checkEfiRequest, EFI_SCOPES, type EfiRoute, efiRoute } from './efi-schemas.ts';
 import { createSpecValidator } from './spec.ts';
 
-export type Delivery = (url: string, body: { pix: unknown[] }) => Promise<number>;
+/**
+ * How the PSP's requests reach Ponte's webhook address: with or without the PSP's client certificate.
+ * Answers the HTTP status, or 0 when the connection was refused (a TLS terminator that requires the
+ * certificate ends the handshake).
+ */
+export type Delivery = (
+  url: string,
+  body: unknown,
+  options: { clientCertificate: boolean },
+) => Promise<number>;
 
 export type Faults = {
   /** Notifications are not sent at all. */
@@ -66,15 +92,10 @@ type Send = {
   status: 'EM_PROCESSAMENTO' | 'REALIZADO' | 'NAO_REALIZADO';
   motivo?: string;
   chave: string;
-  favorecido: unknown;
+  favorecido: { chave: string; cpf?: string; cnpj?: string };
   horario: { solicitacao: string; liquidacao?: string };
-  devolucoes: {
-    id: string;
-    rtrId: string;
-    valor: string;
-    status: 'DEVOLVIDO';
-    horario: { solicitacao: string; liquidacao: string };
-  }[];
+  /** Efí's shape of a return on a sent PIX: no id, no status, `horario` a string. */
+  devolucoes: { rtrId: string; valor: string; horario: string }[];
 };
 
 export type SimulatorOptions = {
@@ -88,6 +109,8 @@ export type SimulatorOptions = {
   port?: number;
   /** The most items the PSP puts on one page of a listing, whatever is asked (real PSPs cap it). */
   maxPageSize?: number;
+  /** The scopes the Efí application is granted (default: every scope Ponte needs). */
+  scopes?: readonly string[];
 };
 
 const AMOUNT = /^\d{1,10}\.\d{2}$/;
@@ -101,27 +124,60 @@ function e2e(ispb: string, at: Date): string {
   return `E${ispb}${stamp}${[...bytes].map((b) => alphabet[b % 62]).join('')}`;
 }
 
-async function postJson(url: string, body: unknown): Promise<number> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  await response.body?.cancel();
-  return response.status;
+/** A DICT key: CPF 11 digits, CNPJ 14 characters, E.164 phone, e-mail, or a lower-case EVP. */
+const DICT_KEY = [
+  /^\d{11}$/,
+  /^[0-9A-Z]{12}\d{2}$/,
+  /^\+[1-9]\d{7,14}$/,
+  /^[^\s@A-Z]{1,64}@[^\s@A-Z]+\.[^\s@A-Z]+$/,
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+];
+
+/**
+ * Posts to Ponte's webhook address over HTTPS as Efí does, presenting the PSP's client certificate or
+ * not; the address's server certificate is checked against the test CA. 0: the connection was refused.
+ */
+export function httpsDelivery(certificates: PspCertificates): Delivery {
+  return (url, body, { clientCertificate }) =>
+    new Promise<number>((resolve) => {
+      const payload = JSON.stringify(body);
+      const req = httpsRequest(
+        url,
+        {
+          method: 'POST',
+          ca: certificates.ca,
+          ...(clientCertificate
+            ? { key: certificates.webhookClientKey, cert: certificates.webhookClientCert }
+            : {}),
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+          timeout: 5_000,
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('timeout', () => req.destroy());
+      req.on('error', () => resolve(0));
+      req.end(payload);
+    });
 }
 
 export async function startPspSimulator(options: SimulatorOptions) {
   const clientId = options.clientId ?? 'ponte-client-id';
   const clientSecret = options.clientSecret ?? 'ponte-client-secret';
   const spec = createSpecValidator();
-  const deliver = options.deliver ?? postJson;
+  const deliver = options.deliver ?? httpsDelivery(options.certificates);
+  let granted = new Set<string>(options.scopes ?? EFI_SCOPES);
 
   const charges = new Map<string, Charge>();
   const received = new Map<string, Received>();
   const sends = new Map<string, Send>();
-  const webhooks = new Map<string, string>();
-  const tokens = new Map<string, number>();
+  const webhooks = new Map<string, { url: string; criacao: string }>();
+  const webhookChecks: { url: string; withoutCertificate: number; withCertificate: number | null }[] = [];
+  const tokens = new Map<string, { until: number; scopes: Set<string> }>();
+  /** The Efí route each answer is for, so that `json` checks the answer against its schema. */
+  const answering = new WeakMap<ServerResponse, EfiRoute>();
   const violations: string[] = [];
   const calls: { method: string; path: string; status: number }[] = [];
   const failures: { route: RegExp; status: number; count: number }[] = [];
@@ -138,7 +194,7 @@ export async function startPspSimulator(options: SimulatorOptions) {
   }
 
   async function notify(key: string, items: unknown[]): Promise<void> {
-    const url = webhooks.get(key);
+    const url = webhooks.get(key)?.url;
     if (!url || faults.drop) return;
     if (faults.reorder) {
       held.push(items);
@@ -146,11 +202,35 @@ export async function startPspSimulator(options: SimulatorOptions) {
     }
     const times = faults.duplicate ? 2 : 1;
     for (let i = 0; i < times; i++) {
-      await track(deliver(`${url.replace(/\/$/, '')}/pix`, { pix: items }).catch(() => 0));
+      await track(
+        deliver(`${url.replace(/\/$/, '')}/pix`, { pix: items }, { clientCertificate: true }).catch(() => 0),
+      );
     }
   }
 
+  /**
+   * Efí's check of a webhook address before it stores it: a request without the client certificate must
+   * be refused (any answer but a 2xx, or no connection), then one with it must get a 2xx. The body of the
+   * test request is not documented; this one names the check.
+   */
+  async function checkWebhookAddress(url: string): Promise<string | null> {
+    const probe = { evento: 'teste_webhook', horario: new Date().toISOString() };
+    const without = await deliver(url, probe, { clientCertificate: false }).catch(() => 0);
+    const check = { url, withoutCertificate: without, withCertificate: null as number | null };
+    webhookChecks.push(check);
+    if (without >= 200 && without < 300) {
+      return 'A URL aceitou uma requisição sem o certificado de cliente da Efí (mTLS não exigido)';
+    }
+    check.withCertificate = await deliver(url, probe, { clientCertificate: true }).catch(() => 0);
+    if (check.withCertificate < 200 || check.withCertificate >= 300) {
+      return `A URL não respondeu 2xx à requisição com o certificado de cliente (HTTP ${check.withCertificate || 'sem conexão'})`;
+    }
+    return null;
+  }
+
   const json = (res: ServerResponse, status: number, body?: unknown) => {
+    const route = answering.get(res);
+    if (route) violations.push(...checkEfiAnswer(route, status, body));
     res.writeHead(
       status,
       body === undefined
@@ -175,7 +255,10 @@ export async function startPspSimulator(options: SimulatorOptions) {
       chave: pix.chave,
       horario: pix.horario,
       ...(pix.infoPagador ? { infoPagador: pix.infoPagador } : {}),
-      ...(pix.devolucoes.length ? { devolucoes: pix.devolucoes } : {}),
+      // a refund's reason is on its own detail, not in the PIX's list (PixDetailReceivedResponseSchema)
+      ...(pix.devolucoes.length
+        ? { devolucoes: pix.devolucoes.map(({ motivo: _, ...refund }) => refund) }
+        : {}),
     };
   }
 
@@ -190,7 +273,7 @@ export async function startPspSimulator(options: SimulatorOptions) {
       calendario: { criacao: charge.criacao, expiracao: charge.expiracao },
       txid: charge.txid,
       revisao: charge.revisao,
-      loc: { id: 1, location: charge.location, tipoCob: 'cob' },
+      loc: { id: 1, location: charge.location, tipoCob: 'cob', criacao: charge.criacao },
       location: charge.location,
       status: charge.status,
       ...(charge.devedor ? { devedor: charge.devedor } : {}),
@@ -202,15 +285,14 @@ export async function startPspSimulator(options: SimulatorOptions) {
 
   function sendView(send: Send) {
     return {
-      idEnvio: send.idEnvio,
-      e2eId: send.e2eId,
       endToEndId: send.e2eId,
+      idEnvio: send.idEnvio,
       valor: send.valor,
       chave: send.chave,
       status: send.status,
-      ...(send.motivo ? { motivo: send.motivo } : {}),
       horario: send.horario,
-      favorecido: send.favorecido,
+      favorecido: { chave: send.favorecido.chave },
+      ...(send.motivo ? { gnExtras: { erro: { motivo: send.motivo } } } : {}),
       ...(send.devolucoes.length ? { devolucoes: send.devolucoes } : {}),
     };
   }
@@ -258,19 +340,18 @@ export async function startPspSimulator(options: SimulatorOptions) {
       horario: now,
       status: send.status,
       tipo: 'SOLICITACAO',
-      gnExtras: { idEnvio: send.idEnvio },
+      gnExtras: {
+        idEnvio: send.idEnvio,
+        ...(send.motivo ? { erro: { codigo: 'AC03', motivo: send.motivo } } : {}),
+      },
     };
     await notify(send.chave, [item]);
     if (send.status === 'REALIZADO' && amount === 400n) {
       for (let i = 0; i < 2; i++) {
-        const at = new Date().toISOString();
-        const id = `D${randomUUID().replace(/-/g, '').slice(0, 30)}`;
         send.devolucoes.push({
-          id,
           rtrId: e2e('99999999', new Date()).replace(/^E/, 'D'),
           valor: '2.00',
-          status: 'DEVOLVIDO',
-          horario: { solicitacao: at, liquidacao: at },
+          horario: new Date().toISOString(),
         });
         await notify(send.chave, [{ ...item, tipo: 'DEVOLUCAO', devolucoes: send.devolucoes }]);
       }
@@ -308,20 +389,36 @@ export async function startPspSimulator(options: SimulatorOptions) {
       }
       const token = randomBytes(24).toString('base64url');
       const seconds = options.tokenSeconds ?? 3600;
-      tokens.set(token, Date.now() + seconds * 1000);
+      tokens.set(token, { until: Date.now() + seconds * 1000, scopes: new Set(granted) });
       tokensIssued++;
       return json(res, 200, {
         access_token: token,
         token_type: 'Bearer',
         expires_in: seconds,
-        scope: 'cob.write cob.read pix.read pix.write webhook.write pix.send',
+        scope: [...granted].join(' '),
       });
     }
 
     const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-    const until = tokens.get(bearer);
-    if (!until || until < Date.now()) return problem(res, 401, 'AcessoNegado', 'token missing or expired');
+    const session = tokens.get(bearer);
+    if (!session || session.until < Date.now())
+      return problem(res, 401, 'AcessoNegado', 'token missing or expired');
 
+    const efiCall = efiRoute(method, url.pathname);
+    if (efiCall) {
+      if (!session.scopes.has(efiCall.scope)) {
+        return json(res, 403, {
+          nome: 'acesso_negado',
+          mensagem: `Requisição de acesso negada: o escopo ${efiCall.scope} não está liberado para a aplicação`,
+        });
+      }
+      const shape = checkEfiRequest(efiCall, url.searchParams, body);
+      if (shape.length > 0) {
+        violations.push(...shape);
+        return json(res, 400, { nome: 'json_invalido', mensagem: shape.join('; ') });
+      }
+      answering.set(res, efiCall);
+    }
     if (url.pathname.startsWith('/v2/gn/') || url.pathname.startsWith('/v3/gn/'))
       return efi(method, url, body, res);
     if (!url.pathname.startsWith('/v2/')) return problem(res, 404, 'NaoEncontrado');
@@ -379,11 +476,18 @@ export async function startPspSimulator(options: SimulatorOptions) {
     m = /^\/pix\/([A-Za-z0-9]+)\/devolucao\/([A-Za-z0-9]+)$/.exec(path);
     if (m) {
       const pix = received.get(m[1]!);
-      if (!pix) return problem(res, 404, 'NaoEncontrado');
+      if (!pix) return json(res, 400, { nome: 'pix_nao_encontrado', mensagem: 'Pix não encontrado' });
       const id = m[2]!;
       const found = pix.devolucoes.find((d) => d.id === id);
-      if (method === 'GET') return found ? json(res, 200, found) : problem(res, 404, 'NaoEncontrado');
-      if (found) return json(res, 201, found);
+      if (method === 'GET')
+        return found
+          ? json(res, 200, found)
+          : json(res, 400, { nome: 'devolucao_nao_encontrada', mensagem: 'Devolução não encontrada' });
+      if (found)
+        return json(res, 400, {
+          nome: 'devolucao_id_duplicado',
+          mensagem: 'Já existe uma devolução com este id',
+        });
       const valor = (body as { valor: string }).valor;
       const refunded = pix.devolucoes
         .filter((d) => d.status !== 'NAO_REALIZADO')
@@ -412,7 +516,9 @@ export async function startPspSimulator(options: SimulatorOptions) {
     m = /^\/pix\/([A-Za-z0-9]+)$/.exec(path);
     if (m) {
       const pix = received.get(m[1]!);
-      return pix ? json(res, 200, pixView(pix)) : problem(res, 404, 'NaoEncontrado');
+      return pix
+        ? json(res, 200, pixView(pix))
+        : json(res, 400, { nome: 'pix_nao_encontrado', mensagem: 'Pix não encontrado' });
     }
     if (path === '/pix') {
       const items = [...received.values()]
@@ -422,10 +528,18 @@ export async function startPspSimulator(options: SimulatorOptions) {
     }
     m = /^\/webhook\/(.+)$/.exec(path);
     if (m) {
+      const key = decodeURIComponent(m[1]!);
       if (method === 'PUT') {
-        webhooks.set(decodeURIComponent(m[1]!), (body as { webhookUrl: string }).webhookUrl);
-        return json(res, 200);
+        const webhookUrl = (body as { webhookUrl: string }).webhookUrl;
+        const refused = await checkWebhookAddress(webhookUrl);
+        if (refused) return json(res, 400, { nome: 'webhook_invalido', mensagem: refused });
+        webhooks.set(key, { url: webhookUrl, criacao: new Date().toISOString() });
+        return json(res, 200, { webhookUrl });
       }
+      const webhook = webhooks.get(key);
+      return webhook
+        ? json(res, 200, { webhookUrl: webhook.url, chave: key, criacao: webhook.criacao })
+        : json(res, 404, { nome: 'webhook_nao_encontrado', mensagem: 'Webhook não encontrado para a chave' });
     }
     return problem(res, 404, 'NaoEncontrado');
   }
@@ -454,13 +568,17 @@ export async function startPspSimulator(options: SimulatorOptions) {
       )
         shape.push('pagador.infoPagador has at most 140 characters');
       if (typeof b?.favorecido?.chave !== 'string') shape.push('favorecido.chave is required');
+      else if (!DICT_KEY.some((form) => form.test(b.favorecido!.chave as string)))
+        shape.push(
+          `favorecido.chave ${b.favorecido.chave} is not a key in its DICT form (a CPF or CNPJ bare)`,
+        );
       if (b?.favorecido?.cpf !== undefined && !/^\d{11}$/.test(String(b.favorecido.cpf)))
         shape.push('favorecido.cpf has 11 digits');
       if (b?.favorecido?.cnpj !== undefined && !/^[0-9A-Z]{14}$/.test(String(b.favorecido.cnpj)))
         shape.push('favorecido.cnpj has 14 characters');
       if (shape.length > 0) {
         violations.push(...shape.map((s) => `PUT /v3/gn/pix/{idEnvio}: ${s}`));
-        return json(res, 400, { nome: 'valor_invalido', mensagem: shape.join('; ') });
+        return json(res, 400, { nome: 'chave_invalida', mensagem: shape.join('; ') });
       }
       if (!webhooks.has(b!.pagador!.chave as string)) {
         return json(res, 400, {
@@ -487,14 +605,14 @@ export async function startPspSimulator(options: SimulatorOptions) {
         valor: b!.valor as string,
         status: 'EM_PROCESSAMENTO',
         chave: b!.pagador!.chave as string,
-        favorecido: b!.favorecido,
+        favorecido: b!.favorecido as Send['favorecido'],
         horario: { solicitacao: now.toISOString() },
         devolucoes: [],
       };
       sends.set(idEnvio, send);
       json(res, 201, {
         idEnvio,
-        e2eId: send.e2eId,
+        endToEndId: send.e2eId,
         valor: send.valor,
         horario: send.horario,
         status: send.status,
@@ -567,8 +685,14 @@ export async function startPspSimulator(options: SimulatorOptions) {
     },
     /** Every token issued so far stops working (the next call is answered 401). */
     expireTokens() {
-      for (const token of tokens.keys()) tokens.set(token, 0);
+      for (const session of tokens.values()) session.until = 0;
     },
+    /** The scopes granted to tokens issued from now on. */
+    grant(scopes: readonly string[]) {
+      granted = new Set(scopes);
+    },
+    /** Each check of a webhook address: what it answered without and with the PSP's certificate. */
+    webhookChecks,
     /** The next `count` calls whose `METHOD /path` matches answer `status`. */
     fail(routePattern: RegExp, status: number, count = 1) {
       failures.push({ route: routePattern, status, count });

@@ -1,4 +1,5 @@
 /** The PSP simulator and the environment variables that point a Ponte at it. */
+import type { FastifyInstance } from 'fastify';
 import { afterEach, expect } from 'vitest';
 import { makeCertificates, type PspCertificates } from './certificates.ts';
 import { type Delivery, type PspSimulator, startPspSimulator } from './simulator.ts';
@@ -13,8 +14,33 @@ export function testCertificates(): PspCertificates {
   return certificates;
 }
 
+/**
+ * The PSP's requests delivered into a Ponte listener (`app.inject`) through what the README's TLS
+ * terminator does: a request without the PSP's client certificate is refused with nginx's answer to it
+ * (`ssl_verify_client on`: 400 "No required SSL certificate was sent"); one with it is passed on. `app`
+ * answers the listener of the moment (null: Ponte is down, and the PSP's request fails).
+ */
+export function terminatedDelivery(app: () => FastifyInstance | null | undefined): Delivery {
+  return async (url, body, { clientCertificate }) => {
+    if (!clientCertificate) return 400;
+    const listener = app();
+    if (!listener) return 503;
+    const answer = await listener.inject({
+      method: 'POST',
+      url: new URL(url).pathname,
+      payload: body as Record<string, unknown>,
+    });
+    return answer.statusCode;
+  };
+}
+
 export async function startSimulator(
-  options: { deliver?: Delivery; tokenSeconds?: number; maxPageSize?: number } = {},
+  options: {
+    deliver?: Delivery;
+    tokenSeconds?: number;
+    maxPageSize?: number;
+    scopes?: readonly string[];
+  } = {},
 ): Promise<PspSimulator> {
   return startPspSimulator({ certificates: testCertificates(), ...options });
 }

@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
 import type { PspSimulator } from '../psp/simulator.ts';
-import { expectNoViolations, PIX_KEY, pspEnv, startSimulator, WEBHOOK_URL } from '../psp/support.ts';
+import {
+  expectNoViolations,
+  PIX_KEY,
+  pspEnv,
+  startSimulator,
+  terminatedDelivery,
+  WEBHOOK_URL,
+} from '../psp/support.ts';
 import { createOnRamp, type IsolatedServer, onRamp, setRate, startIsolatedServer } from './support.ts';
 
 let server: IsolatedServer;
@@ -18,14 +25,10 @@ let clockOffset = 0;
 
 beforeAll(async () => {
   simulator = await startSimulator({
-    deliver: async (url, body) => {
-      const response = await server.production.inject({
-        method: 'POST',
-        url: new URL(url).pathname,
-        payload: body,
-      });
-      deliveries.push(response.statusCode);
-      return response.statusCode;
+    deliver: async (url, body, options) => {
+      const status = await terminatedDelivery(() => server?.production)(url, body, options);
+      if (options.clientCertificate) deliveries.push(status);
+      return status;
     },
   });
   server = await startIsolatedServer({

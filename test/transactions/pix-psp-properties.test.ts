@@ -19,7 +19,7 @@ import { individualBody } from '../helpers/factories.ts';
 import { client, eventually } from '../helpers/server.ts';
 import { offRamp, unbalanced } from '../money-out/support.ts';
 import type { PspSimulator } from '../psp/simulator.ts';
-import { expectNoViolations, pspEnv, startSimulator } from '../psp/support.ts';
+import { expectNoViolations, pspEnv, startSimulator, terminatedDelivery } from '../psp/support.ts';
 import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from './support.ts';
 
 /** The homologation amounts of a send, in USDC at 5 BRL: confirmed, rejected, refused, returned 2 + 2. */
@@ -218,12 +218,8 @@ const cents = (valor: string) => BigInt(valor.replace('.', ''));
 beforeAll(async () => {
   simulator = await startSimulator({
     maxPageSize: 3,
-    deliver: async (url, body) => {
-      const process = current;
-      if (!process) return 503; // down: the PSP's delivery fails and is not tried again
-      return (await process.production.inject({ method: 'POST', url: new URL(url).pathname, payload: body }))
-        .statusCode;
-    },
+    // down: the PSP's delivery fails and is not tried again
+    deliver: terminatedDelivery(() => current?.production),
   });
   server = await startIsolatedServer({
     workers: false,

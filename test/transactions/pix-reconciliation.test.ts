@@ -6,7 +6,13 @@ import { reconcilePix, sweepEnvironment } from '../../src/modules/off-ramp/pix-s
 import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
 import type { PspSimulator } from '../psp/simulator.ts';
-import { expectNoViolations, pspEnv, startSimulator, WEBHOOK_URL } from '../psp/support.ts';
+import {
+  expectNoViolations,
+  pspEnv,
+  startSimulator,
+  terminatedDelivery,
+  WEBHOOK_URL,
+} from '../psp/support.ts';
 import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from './support.ts';
 
 let server: IsolatedServer;
@@ -16,9 +22,7 @@ let production: Client;
 beforeAll(async () => {
   simulator = await startSimulator({
     maxPageSize: 2,
-    deliver: async (url, body) =>
-      (await server.production.inject({ method: 'POST', url: new URL(url).pathname, payload: body }))
-        .statusCode,
+    deliver: terminatedDelivery(() => server?.production),
   });
   server = await startIsolatedServer({
     workers: false,

@@ -189,13 +189,13 @@ export async function payoutDestination(db: Executor, bankAccountId: string): Pr
 export async function recordSendReturn(
   db: Executor,
   key: string,
-  part: { id: string; amount: bigint; at: Date },
+  part: { id: string; amount: bigint; at: Date | null },
   at: Date,
 ): Promise<bigint | null> {
   const inserted = await db.query(
     `INSERT INTO pix_send_returns (payout_key, return_id, amount, returned_at, recorded_at)
      VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING return_id`,
-    [key, part.id, part.amount, part.at, at],
+    [key, part.id, part.amount, part.at ?? at, at],
   );
   if (inserted.length === 0) return null;
   const rows = await db.query<{ total: bigint }>(

@@ -32,7 +32,7 @@ export async function applySendReturn(
   tx: Executor,
   environment: Environment,
   key: string,
-  part: { id: string; amount: bigint; at: Date },
+  part: { id: string; amount: bigint; at: Date | null },
   at: Date,
 ): Promise<PayoutOutcome> {
   const payout = await lockPayout(tx, environment, key);

@@ -88,8 +88,8 @@ export function pixHandlers(deps: PixHandlerDeps, deposit: PixHandlers['received
     received: receivedPixHandler(deps, deposit),
     sent: sentPixHandler(deps),
     sendIdOf: (environment, endToEndId) => payoutKeyOfEndToEndId(deps.db, environment, endToEndId),
-    async unreadable(environment, item, reason) {
-      await recordUnreadableItem(deps.db, item, reason, deps.clock(), environment);
+    async unreadable(environment, item, reason, source) {
+      await recordUnreadableItem(deps.db, item, reason, deps.clock(), environment, source);
     },
   };
 }

@@ -14,11 +14,20 @@ const Notification = Type.Object(
   { additionalProperties: true },
 );
 
+/** The most a registration check's body is read (Efí sends a small one; it is not kept). */
+const CHECK_BODY_LIMIT = 64 * 1024;
+
 /**
- * The PSP's notifications: `POST` on the registered webhook address + `/pix` (API Pix callback), served
- * on the listener of the environment whose PSP registered it. No API key: the PSP authenticates itself
- * by mutual TLS at the TLS terminator in front of Ponte, and the body is a hint confirmed with the PSP
- * (rails/pix/psp/notifications.ts), so a forged one changes nothing. Answered 200 at once.
+ * The PSP's requests, served on the listener of the environment whose PSP registered the webhook, with
+ * no API key: the PSP authenticates itself by mutual TLS at the TLS terminator in front of Ponte (README:
+ * the terminator requires the PSP's client certificate on both paths).
+ * - `POST` on the registered address itself: Efí's check of the address when the webhook is registered
+ *   (a request without a client certificate, which the terminator refuses, then one with it, which must
+ *   get a 2xx: dev.efipay.com.br/docs/api-pix/webhooks). Any body, any content type, answered 200 and
+ *   kept nowhere.
+ * - `POST` on the registered address + `/pix` (API Pix callback): notifications, `{pix: [...]}`, each
+ *   item a hint confirmed with the PSP (rails/pix/psp/notifications.ts), so a forged one changes nothing.
+ *   Answered 200 at once.
  */
 export const pixWebhookRoutes: FastifyPluginAsyncTypebox<{
   ctx: { pix: PixRails };
@@ -26,9 +35,26 @@ export const pixWebhookRoutes: FastifyPluginAsyncTypebox<{
 }> = async (app, { ctx, environment }) => {
   const psp = ctx.pix.config(environment);
   if (!psp) return;
-  const path = `${psp.webhookUrl.pathname.replace(/\/+$/, '')}/pix`;
+  const registered = psp.webhookUrl.pathname.replace(/\/+$/, '');
+
+  await app.register(async (check) => {
+    // whatever the PSP sends to test the address is read as bytes and dropped
+    check.removeAllContentTypeParsers();
+    check.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: CHECK_BODY_LIMIT }, (_req, _body, done) =>
+      done(null, undefined),
+    );
+    check.post(
+      registered || '/',
+      {
+        config: { auth: 'none' },
+        schema: { hide: true, response: { 200: Type.Object({}), ...problems(413) } },
+      },
+      async () => ({}),
+    );
+  });
+
   app.post(
-    path,
+    `${registered}/pix`,
     {
       config: { auth: 'none' },
       schema: {

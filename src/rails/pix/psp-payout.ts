@@ -5,6 +5,7 @@
  * looked up, and sent again only when the PSP does not have it: paid at most once. The PSP's answer is
  * mapped to the rail's terms; the PSP's end-to-end id is handed back to be recorded.
  */
+import { dictKey, PIX_KEY_TYPES, type PixKeyType } from '../../lib/pix-key.ts';
 import type {
   PayoutOrder,
   PayoutRail,
@@ -70,17 +71,25 @@ export function pspPayoutRail(rail: PixRail): PayoutRail {
         if (!('unknown' in known)) return asSubmit(known);
       }
       if (ref.kind === 'REFUND') {
-        const answer = await rail.refund(ref.refundOf!, ref.key, order.amount, 'Devolução pela Ponte');
+        const answer = await rail.refund(ref.refundOf!, ref.key, order.amount);
         if ('state' in answer) return asSubmit(ofRefund(answer.state));
         return 'refused' in answer ? refused(answer.refused) : answer;
       }
       const destination = order.destination!;
       const taxId = destination.taxId.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+      // the key as the DICT holds it (CPF/CNPJ bare), not as people read it
+      const keyType = destination.keyType as PixKeyType;
+      const key = PIX_KEY_TYPES.includes(keyType) ? dictKey(keyType, destination.keyValue) : null;
+      if (key === null) {
+        return {
+          result: { status: 'REJECTED', reason: `the payee's PIX key is not a valid ${keyType} key` },
+        };
+      }
       const answer = await rail.send({
         sendId: ref.key,
         amount: order.amount,
         payee: {
-          key: destination.keyValue,
+          key,
           name: destination.name,
           ...(taxId.length === 11 ? { cpf: taxId } : taxId.length === 14 ? { cnpj: taxId } : {}),
         },

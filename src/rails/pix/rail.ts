@@ -47,7 +47,8 @@ export type SendState = {
   amount: bigint;
   status: SendStatus;
   reason: string | null;
-  returns: { id: string; amount: bigint; at: Date }[];
+  /** Each part given back, by its `rtrId`; `at` is null when the PSP's record gave no readable instant. */
+  returns: { id: string; amount: bigint; at: Date | null }[];
 };
 
 export type SendOrder = {
@@ -75,13 +76,15 @@ export type PixRail = {
   withdrawCharge(txid: string): Promise<void>;
   confirmPayment(endToEndId: string): Promise<LookUp<ReceivedPix>>;
   listReceived(from: Date, to: Date): Promise<Listing<ReceivedPix>>;
-  refund(endToEndId: string, refundId: string, amount: bigint, description: string): Promise<RefundAnswer>;
+  refund(endToEndId: string, refundId: string, amount: bigint): Promise<RefundAnswer>;
   lookUpRefund(endToEndId: string, refundId: string): Promise<LookUp<RefundState>>;
   send(order: SendOrder): Promise<SendAnswer>;
   lookUpSend(sendId: string): Promise<LookUp<SendState>>;
   listSent(from: Date, to: Date): Promise<Listing<SendState>>;
   /** Registers the webhook for the account's key (idempotent: a PUT of the same address). */
   registerWebhook(): Promise<void>;
+  /** The address the PSP holds for the key's webhook, or null when it holds none. */
+  webhook(): Promise<{ webhookUrl: string } | null>;
 };
 
 /** 26–35 letters and digits derived from an id (a UUID gives its 32 hex digits). */

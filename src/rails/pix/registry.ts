@@ -8,6 +8,7 @@ import type { PspConfig } from './psp/config.ts';
 import type { PspObserver } from './psp/http-client.ts';
 import { createPspRail } from './psp/rail.ts';
 import type { PixRail, ReceivedPix, SendState } from './rail.ts';
+import type { UnreadableSource } from './repo.ts';
 
 /** What the owning modules do with what a PSP rail confirms (each call applies at most once). */
 export type PixHandlers = {
@@ -17,9 +18,36 @@ export type PixHandlers = {
   sent(environment: Environment, state: SendState): Promise<void>;
   /** Whether an end-to-end id is one of Ponte's own sends, and its idEnvio. */
   sendIdOf(environment: Environment, endToEndId: string): Promise<string | null>;
-  /** A notification item that could not be read, kept for operations. */
-  unreadable(environment: Environment, item: unknown, reason: string): Promise<void>;
+  /** An item a PSP notified or answered that could not be read, kept for operations. */
+  unreadable(
+    environment: Environment,
+    item: unknown,
+    reason: string,
+    source: UnreadableSource,
+  ): Promise<void>;
 };
+
+/** Where the registration of an environment's webhook at its PSP stands. */
+export type WebhookRegistration = {
+  registered: boolean;
+  /** Why the last attempt failed (the PSP's words, e.g. `webhook_invalido`), null once registered. */
+  lastError: string | null;
+  lastAttemptAt: Date | null;
+  attempts: number;
+};
+
+type Log = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+
+/** The identifying fields of something a PSP answered (no payer's name or document), for a log line. */
+export function referenceOf(item: unknown): Record<string, string> {
+  if (item === null || typeof item !== 'object') return {};
+  const record = item as Record<string, unknown>;
+  const reference: Record<string, string> = {};
+  for (const key of ['endToEndId', 'txid', 'idEnvio', 'rtrId', 'id']) {
+    if (typeof record[key] === 'string') reference[key] = (record[key] as string).slice(0, 80);
+  }
+  return reference;
+}
 
 export type PixRails = {
   /** The PSP rail of an environment, or null when it has none (production: 503; sandbox: simulated). */
@@ -33,24 +61,54 @@ export type PixRails = {
   inFlight(): number;
   /** Resolves once no notification work is under way. */
   settled(): Promise<void>;
+  /** The webhook registration of an environment with a PSP (null without one). */
+  webhookRegistration(environment: Environment): WebhookRegistration | null;
+  /** Records the outcome of one registration attempt. */
+  noteWebhookAttempt(environment: Environment, error: string | null, at: Date): void;
   close(): void;
 };
 
+/**
+ * `log` takes what the rails report: each item a PSP answered that could not be read is logged with its
+ * reference, counted (the observer), and kept for operators (the `unreadable` handler), never blocking
+ * the rest.
+ */
 export function openPixRails(
   configs: { production: PspConfig | undefined; sandbox: PspConfig | undefined },
   observer: (environment: Environment) => PspObserver = () => ({}),
+  log: Log = { info() {}, warn() {} },
 ): PixRails {
-  const rails = {
-    production: configs.production ? createPspRail(configs.production, observer('production')) : null,
-    sandbox: configs.sandbox ? createPspRail(configs.sandbox, observer('sandbox')) : null,
-  };
   let registered: PixHandlers | null = null;
   const work = new Set<Promise<unknown>>();
+  const track = (promise: Promise<unknown>) => {
+    const tracked = promise
+      .catch((error: Error) => log.warn({ reason: error.message }, 'PIX rail work failed'))
+      .finally(() => work.delete(tracked));
+    work.add(tracked);
+  };
+  const observe = (environment: Environment): PspObserver => {
+    const base = observer(environment);
+    return {
+      ...base,
+      unreadable(item, reason) {
+        base.unreadable?.(item, reason);
+        log.warn({ environment, ...referenceOf(item), reason }, 'PSP answer item could not be read');
+        if (registered) track(registered.unreadable(environment, item, reason, 'psp-answer'));
+      },
+    };
+  };
+  const rails = {
+    production: configs.production ? createPspRail(configs.production, observe('production')) : null,
+    sandbox: configs.sandbox ? createPspRail(configs.sandbox, observe('sandbox')) : null,
+  };
+  const webhooks: Partial<Record<Environment, WebhookRegistration>> = {};
+  for (const environment of ['production', 'sandbox'] as const) {
+    if (configs[environment]) {
+      webhooks[environment] = { registered: false, lastError: null, lastAttemptAt: null, attempts: 0 };
+    }
+  }
   return {
-    track(promise) {
-      const tracked = promise.catch(() => {}).finally(() => work.delete(tracked));
-      work.add(tracked);
-    },
+    track,
     inFlight: () => work.size,
     async settled() {
       while (work.size > 0) await Promise.allSettled([...work]);
@@ -61,6 +119,16 @@ export function openPixRails(
       registered = handlers;
     },
     handlers: () => registered,
+    webhookRegistration: (environment) => webhooks[environment] ?? null,
+    noteWebhookAttempt(environment, error, at) {
+      const state = webhooks[environment];
+      if (!state) return;
+      state.attempts++;
+      state.lastAttemptAt = at;
+      state.lastError = error;
+      // once registered, a later failed attempt (a re-registration) does not unregister what the PSP holds
+      state.registered = state.registered || error === null;
+    },
     close() {
       rails.production?.close();
       rails.sandbox?.close();
@@ -71,11 +139,15 @@ export function openPixRails(
 /**
  * Registers each PSP's webhook for the account's key (`PUT /webhook/{chave}`, idempotent), trying again
  * with back-off until the PSP takes it or `stop` is called; meanwhile the reconciliation sweep alone
- * brings payments in.
+ * brings payments in, and payouts wait (Efí refuses a send from a key without a webhook). Efí checks the
+ * address before it stores it (two requests to the address itself, the first without a client
+ * certificate: dev.efipay.com.br/docs/api-pix/webhooks) and answers `400 webhook_invalido` when the
+ * check fails; every failed attempt is logged, counted and shown (`webhookRegistration`).
  */
 export function registerWebhooks(
   rails: PixRails,
-  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void },
+  log: Log,
+  now: () => Date = () => new Date(),
 ): { stop(): void } {
   let stopped = false;
   const timers = new Set<NodeJS.Timeout>();
@@ -85,9 +157,16 @@ export function registerWebhooks(
     const attempt = (delayMs: number) => {
       if (stopped) return;
       rail.registerWebhook().then(
-        () => log.info({ environment }, 'PIX webhook registered at the PSP'),
+        () => {
+          rails.noteWebhookAttempt(environment, null, now());
+          log.info({ environment }, 'PIX webhook registered at the PSP');
+        },
         (err: Error) => {
-          log.warn({ environment, reason: err.message }, 'PIX webhook not registered yet; trying again');
+          rails.noteWebhookAttempt(environment, err.message, now());
+          log.warn(
+            { environment, reason: err.message, retryInMs: delayMs },
+            'PIX webhook not registered at the PSP; payouts wait for it; trying again',
+          );
           const timer = setTimeout(() => {
             timers.delete(timer);
             attempt(Math.min(delayMs * 2, 300_000));

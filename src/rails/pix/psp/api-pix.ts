@@ -14,17 +14,11 @@ import type {
   RefundState,
   RefundStatus,
 } from '../rail.ts';
+import { cents, notFound, reasonOf, refusedForGood } from './answers.ts';
 import { type PspHttpClient, PspUnreachable } from './http-client.ts';
-import { listEveryPage } from './paged-list.ts';
+import { listEveryPage, type ReportUnreadable } from './paged-list.ts';
 
-const AMOUNT = /^\d{1,10}\.\d{2}$/;
 const E2E = /^[A-Za-z0-9]{32}$/;
-
-function cents(value: unknown): bigint | null {
-  if (typeof value !== 'string' || !AMOUNT.test(value)) return null;
-  const [whole, fraction] = value.split('.');
-  return BigInt(whole!) * 100n + BigInt(fraction!);
-}
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
@@ -36,12 +30,6 @@ export function instant(value: unknown): Date | null {
   const at = new Date(value);
   const year = at.getUTCFullYear();
   return Number.isNaN(at.getTime()) || year < 1 || year > 9999 ? null : at;
-}
-
-function reasonOf(body: unknown, status: number): string {
-  const b = body as { title?: unknown; detail?: unknown; mensagem?: unknown; nome?: unknown } | null;
-  const text = [b?.title, b?.detail, b?.nome, b?.mensagem].filter((v) => typeof v === 'string').join(': ');
-  return text ? `${text.slice(0, 300)} (HTTP ${status})` : `HTTP ${status}`;
 }
 
 function readRefund(value: unknown): RefundState | null {
@@ -91,7 +79,16 @@ function debtor(payer: NonNullable<ChargeRequest['payer']>) {
   return 'cpf' in payer ? { nome, cpf: payer.cpf } : { nome, cnpj: payer.cnpj };
 }
 
-export function createApiPix(http: PspHttpClient, prefix: string) {
+/**
+ * `payments` carries the calls that move money (refunds), paced per key; every other call goes on `http`.
+ * A listed item that cannot be read is handed to `report`.
+ */
+export function createApiPix(
+  http: PspHttpClient,
+  prefix: string,
+  payments: PspHttpClient = http,
+  report: ReportUnreadable = () => {},
+) {
   async function putCob(
     charge: ChargeRequest,
     key: string,
@@ -118,9 +115,7 @@ export function createApiPix(http: PspHttpClient, prefix: string) {
       }
       return { retry: 'the PSP answered the charge without its pixCopiaECola' };
     }
-    if (answer.status >= 400 && answer.status < 500 && answer.status !== 408 && answer.status !== 429) {
-      return { refused: reasonOf(answer.body, answer.status) };
-    }
+    if (refusedForGood(answer.status)) return { refused: reasonOf(answer.body, answer.status) };
     return { retry: reasonOf(answer.body, answer.status) };
   }
 
@@ -144,7 +139,7 @@ export function createApiPix(http: PspHttpClient, prefix: string) {
       path: `${prefix}/pix/${e2eid}`,
       route: 'GET /pix/{e2eid}',
     });
-    if (answer.status === 404) return { unknown: true };
+    if (notFound(answer)) return { unknown: true };
     if (answer.status !== 200) return { retry: reasonOf(answer.body, answer.status) };
     const pix = readPix(answer.body);
     if (!pix || pix.endToEndId !== e2eid) return { retry: 'the PSP answered something that is not this PIX' };
@@ -152,30 +147,30 @@ export function createApiPix(http: PspHttpClient, prefix: string) {
   }
 
   async function listPix(from: Date, to: Date): Promise<Listing<ReceivedPix>> {
-    return listEveryPage(http, { path: `${prefix}/pix`, route: 'GET /pix', from, to }, (item) =>
-      readPix(item),
+    return listEveryPage(
+      http,
+      { path: `${prefix}/pix`, route: 'GET /pix', from, to },
+      (item) => readPix(item) ?? 'not a received PIX (endToEndId, valor, horario and its refunds)',
+      report,
     );
   }
 
-  async function putDevolucao(
-    e2eid: string,
-    id: string,
-    amount: bigint,
-    description: string,
-  ): Promise<RefundAnswer> {
-    const answer = await http.call({
+  /**
+   * Asks for a refund: `{valor}` alone, the only field Efí documents for `PUT /v2/pix/{e2eId}/devolucao/{id}`
+   * (dev.efipay.com.br/docs/api-pix/gestao-de-pix; `PixDevolutionBodySchema` of sdk-node-apis-efi).
+   */
+  async function putDevolucao(e2eid: string, id: string, amount: bigint): Promise<RefundAnswer> {
+    const answer = await payments.call({
       method: 'PUT',
       path: `${prefix}/pix/${e2eid}/devolucao/${id}`,
       route: 'PUT /pix/{e2eid}/devolucao/{id}',
-      body: { valor: formatAmount(amount), natureza: 'ORIGINAL', descricao: description.slice(0, 140) },
+      body: { valor: formatAmount(amount) },
     });
     if (answer.status === 200 || answer.status === 201) {
       const state = readRefund(answer.body);
       return state ? { state } : { retry: 'the PSP answered the refund with something that is not one' };
     }
-    if (answer.status >= 400 && answer.status < 500 && answer.status !== 408 && answer.status !== 429) {
-      return { refused: reasonOf(answer.body, answer.status) };
-    }
+    if (refusedForGood(answer.status)) return { refused: reasonOf(answer.body, answer.status) };
     return { retry: reasonOf(answer.body, answer.status) };
   }
 
@@ -185,7 +180,7 @@ export function createApiPix(http: PspHttpClient, prefix: string) {
       path: `${prefix}/pix/${e2eid}/devolucao/${id}`,
       route: 'GET /pix/{e2eid}/devolucao/{id}',
     });
-    if (answer.status === 404) return { unknown: true };
+    if (notFound(answer)) return { unknown: true };
     if (answer.status !== 200) return { retry: reasonOf(answer.body, answer.status) };
     const state = readRefund(answer.body);
     return state && state.id === id
@@ -207,5 +202,20 @@ export function createApiPix(http: PspHttpClient, prefix: string) {
     }
   }
 
-  return { putCob, withdrawCob, getPix, listPix, putDevolucao, getDevolucao, putWebhook };
+  /** The address the PSP holds for the key's webhook, or null when it holds none. */
+  async function getWebhook(key: string): Promise<{ webhookUrl: string } | null> {
+    const answer = await http.call({
+      method: 'GET',
+      path: `${prefix}/webhook/${encodeURIComponent(key)}`,
+      route: 'GET /webhook/{chave}',
+    });
+    if (notFound(answer)) return null;
+    const url = (answer.body as { webhookUrl?: unknown } | null)?.webhookUrl;
+    if (answer.status !== 200 || typeof url !== 'string') {
+      throw new PspUnreachable(`the PSP did not show the webhook: ${reasonOf(answer.body, answer.status)}`);
+    }
+    return { webhookUrl: url };
+  }
+
+  return { putCob, withdrawCob, getPix, listPix, putDevolucao, getDevolucao, putWebhook, getWebhook };
 }

@@ -29,6 +29,8 @@ export type PspConfig = {
   reconcileEveryMs: number;
   /** The longest one call to the PSP may take, connection to last byte. */
   timeoutMs: number;
+  /** How many sends and refunds the key has under way at once (Efí advises one after another's result). */
+  sendConcurrency: number;
 };
 
 const PSPS = ['efi'] as const;
@@ -59,7 +61,7 @@ function httpsUrl(name: string, raw: string): URL {
   return parsed;
 }
 
-function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < 1)
@@ -95,7 +97,8 @@ export function parsePspConfig(env: NodeJS.ProcessEnv, prefix: string): PspConfi
     ca: caRaw ? readMaterial(`${prefix}PSP_CA`, caRaw).toString('utf8') : undefined,
     key: required(env, `${prefix}KEY`),
     webhookUrl: httpsUrl(webhookName, required(env, webhookName)),
-    reconcileEveryMs: milliseconds(env, `${prefix}RECONCILE_EVERY_MS`, 60_000),
-    timeoutMs: milliseconds(env, `${prefix}PSP_TIMEOUT_MS`, 10_000),
+    reconcileEveryMs: wholeNumber(env, `${prefix}RECONCILE_EVERY_MS`, 60_000),
+    timeoutMs: wholeNumber(env, `${prefix}PSP_TIMEOUT_MS`, 10_000),
+    sendConcurrency: wholeNumber(env, `${prefix}SEND_CONCURRENCY`, 4),
   };
 }

@@ -1,72 +1,99 @@
 /**
- * Efí's send API ("envio de Pix"), which the API Pix standard does not cover: `PUT /v3/gn/pix/{idEnvio}`
- * sends (the same `idEnvio` is the same payment: Efí refuses a second one), `GET
- * /v2/gn/pix/enviados/id-envio/{idEnvio}` looks one up and `GET /v2/gn/pix/enviados` lists a window.
- * Efí reports the result (REALIZADO / NAO_REALIZADO) on the webhook of the payer key; amounts the
- * receiving bank gives back are listed on the send as `devolucoes`.
+ * Efí's send API ("envio de Pix", dev.efipay.com.br/docs/api-pix/envio-pagamento-pix), which the API Pix
+ * standard does not cover: `PUT /v3/gn/pix/{idEnvio}` sends (the same `idEnvio` is the same payment: Efí
+ * refuses a second one), `GET /v2/gn/pix/enviados/id-envio/{idEnvio}` looks one up and
+ * `GET /v2/gn/pix/enviados` lists a window. Efí reports the result (REALIZADO / NAO_REALIZADO) on the
+ * webhook of the payer key; amounts the receiving bank gives back are listed on the send as
+ * `devolucoes: [{rtrId, valor, horario}]` (`PixSendDetailResponseSchema` of the official Node SDK,
+ * sdk-node-apis-efi). The request and answer shapes are those of that SDK's schemas.
  */
 import { formatAmount } from '../../../core/money.ts';
 import type { Listing, LookUp, SendAnswer, SendOrder, SendState } from '../rail.ts';
+import { cents, notFound, reasonOf, refusedForGood } from './answers.ts';
 import type { PspHttpClient } from './http-client.ts';
-import { listEveryPage } from './paged-list.ts';
+import { listEveryPage, type ReportUnreadable } from './paged-list.ts';
 
-const AMOUNT = /^\d{1,10}\.\d{2}$/;
+const E2E = /^[A-Za-z0-9]{32}$/;
+const STATUSES = new Set(['EM_PROCESSAMENTO', 'REALIZADO', 'NAO_REALIZADO']);
 
-function cents(value: unknown): bigint | null {
-  if (typeof value !== 'string' || !AMOUNT.test(value)) return null;
-  const [whole, fraction] = value.split('.');
-  return BigInt(whole!) * 100n + BigInt(fraction!);
+type SendRecord = {
+  idEnvio?: unknown;
+  endToEndId?: unknown;
+  e2eId?: unknown;
+  valor?: unknown;
+  status?: unknown;
+  motivo?: unknown;
+  gnExtras?: { erro?: { motivo?: unknown; nome?: unknown } };
+  devolucoes?: unknown;
+};
+
+/** Why Efí did not make a PIX: `gnExtras.erro.motivo` (its webhook and send records), else `motivo`. */
+export function refusalOf(value: unknown): string | null {
+  const v = value as SendRecord | null;
+  const reason = v?.gnExtras?.erro?.motivo ?? v?.motivo;
+  return typeof reason === 'string' && reason.trim() !== '' ? reason.slice(0, 500) : null;
 }
 
-function reasonOf(body: unknown, status: number): string {
-  const b = body as { nome?: unknown; mensagem?: unknown; title?: unknown; detail?: unknown } | null;
-  const text = [b?.nome, b?.mensagem, b?.title, b?.detail].filter((v) => typeof v === 'string').join(': ');
-  return text ? `${text.slice(0, 300)} (HTTP ${status})` : `HTTP ${status}`;
+/** One part the receiving bank gave back: `{rtrId, valor, horario}`, `horario` an instant as text. */
+function readReturn(item: unknown): SendState['returns'][number] | string {
+  const r = item as { rtrId?: unknown; valor?: unknown; horario?: unknown } | null;
+  const amount = cents(r?.valor);
+  if (typeof r?.rtrId !== 'string' || r.rtrId === '') return 'a return without its rtrId';
+  if (amount === null || amount <= 0n) return `return ${r.rtrId.slice(0, 40)} has no amount like 2.00`;
+  const at = typeof r.horario === 'string' ? new Date(r.horario) : new Date(Number.NaN);
+  return { id: r.rtrId, amount, at: Number.isNaN(at.getTime()) ? null : at };
 }
 
-/** Efí's record of a send (the PUT answer or a look-up), or null when it is not one. */
-export function readSend(value: unknown, sendId?: string): SendState | null {
-  const v = value as {
-    idEnvio?: unknown;
-    e2eId?: unknown;
-    endToEndId?: unknown;
-    valor?: unknown;
-    status?: unknown;
-    motivo?: unknown;
-    devolucoes?: unknown;
-  } | null;
-  const amount = cents(v?.valor);
-  const id = typeof v?.idEnvio === 'string' ? v.idEnvio : sendId;
-  if (!id || (sendId && id !== sendId) || amount === null) return null;
-  if (v!.status !== 'EM_PROCESSAMENTO' && v!.status !== 'REALIZADO' && v!.status !== 'NAO_REALIZADO')
-    return null;
-  const e2e =
-    typeof v!.e2eId === 'string' ? v!.e2eId : typeof v!.endToEndId === 'string' ? v!.endToEndId : null;
+/**
+ * Efí's record of a send (the PUT answer, a look-up or a listing's item), or a sentence saying why it is
+ * not one. A return that cannot be read does not hide the send: the send is read, and the return is
+ * reported to be shown to operators.
+ */
+export function readSend(
+  value: unknown,
+  sendId?: string,
+  report: ReportUnreadable = () => {},
+): SendState | string {
+  const v = value as SendRecord | null;
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return 'a send must be an object';
+  const id = typeof v.idEnvio === 'string' ? v.idEnvio : sendId;
+  if (!id) return 'a send without its idEnvio';
+  if (sendId && id !== sendId) return `the PSP answered send ${id.slice(0, 40)} for ${sendId}`;
+  const amount = cents(v.valor);
+  if (amount === null) return `send ${id} has no amount like 10.00`;
+  if (typeof v.status !== 'string' || !STATUSES.has(v.status)) return `send ${id} has no known status`;
+  const e2e = typeof v.endToEndId === 'string' ? v.endToEndId : typeof v.e2eId === 'string' ? v.e2eId : null;
   const returns: SendState['returns'] = [];
-  for (const item of Array.isArray(v!.devolucoes) ? v!.devolucoes : []) {
-    const r = item as { id?: unknown; valor?: unknown; status?: unknown; horario?: { liquidacao?: unknown } };
-    const returned = cents(r?.valor);
-    if (typeof r?.id !== 'string' || returned === null) return null;
-    if (r.status !== undefined && r.status !== 'DEVOLVIDO') continue;
-    const at = typeof r.horario?.liquidacao === 'string' ? new Date(r.horario.liquidacao) : new Date(0);
-    returns.push({ id: r.id, amount: returned, at: Number.isNaN(at.getTime()) ? new Date(0) : at });
+  for (const item of Array.isArray(v.devolucoes) ? v.devolucoes : []) {
+    const read = readReturn(item);
+    if (typeof read === 'string') report({ idEnvio: id, devolucao: item }, `send ${id}: ${read}`);
+    else returns.push(read);
   }
   return {
     sendId: id,
-    endToEndId: e2e && /^[A-Za-z0-9]{32}$/.test(e2e) ? e2e : null,
+    endToEndId: e2e && E2E.test(e2e) ? e2e : null,
     amount,
-    status: v!.status,
-    reason: typeof v!.motivo === 'string' ? v!.motivo.slice(0, 500) : null,
+    status: v.status as SendState['status'],
+    reason: refusalOf(v),
     returns,
   };
 }
 
-export function createEfiSend(http: PspHttpClient, payerKey: string) {
+/**
+ * `payments` carries the sends, paced per key; look-ups and listings go on `http`. What the PSP answers
+ * that cannot be read is handed to `report` (logged, counted and shown to operators by the wiring).
+ */
+export function createEfiSend(
+  http: PspHttpClient,
+  payerKey: string,
+  payments: PspHttpClient = http,
+  report: ReportUnreadable = () => {},
+) {
   async function send(order: SendOrder): Promise<SendAnswer> {
     const favorecido: Record<string, string> = { chave: order.payee.key };
     if (order.payee.cpf) favorecido.cpf = order.payee.cpf;
-    if (order.payee.cnpj) favorecido.cnpj = order.payee.cnpj;
-    const answer = await http.call({
+    else if (order.payee.cnpj) favorecido.cnpj = order.payee.cnpj;
+    const answer = await payments.call({
       method: 'PUT',
       path: `/v3/gn/pix/${order.sendId}`,
       route: 'PUT /v3/gn/pix/{idEnvio}',
@@ -77,13 +104,17 @@ export function createEfiSend(http: PspHttpClient, payerKey: string) {
       },
     });
     if (answer.status === 200 || answer.status === 201) {
-      const state = readSend(answer.body, order.sendId);
-      return state ? { state } : { retry: 'the PSP answered the send with something that is not one' };
+      const state = readSend(answer.body, order.sendId, report);
+      if (typeof state !== 'string') return { state };
+      report(answer.body, state);
+      return { retry: `the PSP answered the send with ${state}` };
     }
     if (answer.status === 409) return { retry: 'the PSP has this idEnvio already' };
-    if (answer.status >= 400 && answer.status < 500 && answer.status !== 408 && answer.status !== 429) {
-      return { refused: reasonOf(answer.body, answer.status) };
+    // the payer key has no webhook (yet): a fault of the rail, not of this payment, which waits for it
+    if ((answer.body as { nome?: unknown } | null)?.nome === 'webhook_nao_cadastrado') {
+      return { retry: reasonOf(answer.body, answer.status) };
     }
+    if (refusedForGood(answer.status)) return { refused: reasonOf(answer.body, answer.status) };
     return { retry: reasonOf(answer.body, answer.status) };
   }
 
@@ -93,17 +124,20 @@ export function createEfiSend(http: PspHttpClient, payerKey: string) {
       path: `/v2/gn/pix/enviados/id-envio/${sendId}`,
       route: 'GET /v2/gn/pix/enviados/id-envio/{idEnvio}',
     });
-    if (answer.status === 404) return { unknown: true };
+    if (notFound(answer)) return { unknown: true };
     if (answer.status !== 200) return { retry: reasonOf(answer.body, answer.status) };
-    const state = readSend(answer.body, sendId);
-    return state ? { state } : { retry: 'the PSP answered something that is not this send' };
+    const state = readSend(answer.body, sendId, report);
+    if (typeof state !== 'string') return { state };
+    report(answer.body, state);
+    return { retry: `the PSP answered ${state}` };
   }
 
   async function list(from: Date, to: Date): Promise<Listing<SendState>> {
     return listEveryPage(
       http,
       { path: '/v2/gn/pix/enviados', route: 'GET /v2/gn/pix/enviados', from, to },
-      (item) => readSend(item),
+      (item) => readSend(item, undefined, report),
+      report,
     );
   }
 

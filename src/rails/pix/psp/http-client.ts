@@ -9,7 +9,17 @@ import { Agent, request as httpsRequest } from 'node:https';
 import { createSecureContext } from 'node:tls';
 import type { PspConfig } from './config.ts';
 
-export type PspAnswer = { status: number; body: unknown };
+/** The PSP's answer: its status, its parsed body and, on a 429 or 503, how long it asked to wait. */
+export type PspAnswer = { status: number; body: unknown; retryAfterMs?: number };
+
+/** `Retry-After` in seconds or as an HTTP date, in milliseconds from `now`; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | string[] | undefined, now: number): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  if (/^\d{1,6}$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
 
 /** A call that got no answer: refused, reset, timed out, or a body that is not JSON. */
 export class PspUnreachable extends Error {}
@@ -18,6 +28,8 @@ export type PspObserver = {
   /** One call ended: its route template (`PUT /v2/cob/{txid}`) and outcome (`2xx`, `4xx`, `5xx`, `timeout`, `error`). */
   call?(route: string, outcome: string, seconds: number): void;
   tokenRefreshed?(): void;
+  /** Something the PSP answered that could not be read, and why (never blocks the rest). */
+  unreadable?(item: unknown, reason: string): void;
 };
 
 export type PspCall = {
@@ -85,12 +97,16 @@ export function createPspHttpClient(config: PspConfig, observer: PspObserver = {
             const status = res.statusCode ?? 0;
             done(`${Math.floor(status / 100)}xx`);
             const text = Buffer.concat(chunks).toString('utf8');
-            if (text.trim() === '') return resolve({ status, body: null });
+            const wait =
+              status === 429 || status === 503 ? retryAfterMs(res.headers['retry-after'], now()) : undefined;
+            const answered = (body: unknown): PspAnswer =>
+              wait === undefined ? { status, body } : { status, body, retryAfterMs: wait };
+            if (text.trim() === '') return resolve(answered(null));
             try {
-              resolve({ status, body: JSON.parse(text) });
+              resolve(answered(JSON.parse(text)));
             } catch {
               // a refusal may come as text; a success must be JSON
-              if (status >= 400) resolve({ status, body: text.slice(0, 500) });
+              if (status >= 400) resolve(answered(text.slice(0, 500)));
               else reject(new PspUnreachable(`the PSP answered HTTP ${status} with a body that is not JSON`));
             }
           });

@@ -8,19 +8,27 @@
 import type { Environment } from '../../../lib/environment.ts';
 import type { PixRail } from '../rail.ts';
 import type { PixRails } from '../registry.ts';
+import { refusalOf } from './efi-send.ts';
 
 const E2E = /^[A-Za-z0-9]{32}$/;
 const SEND_ID = /^[A-Za-z0-9]{1,35}$/;
 /** Beyond this many confirmations under way, new hints are left to the sweep (a flood costs nothing). */
 const MAX_IN_FLIGHT = 512;
+/** The unreadable items of one notification that are kept; the rest are only counted. */
+const KEPT_PER_NOTIFICATION = 10;
 
-type Hint = { kind: 'pix'; endToEndId: string } | { kind: 'send'; sendId: string };
+/**
+ * What a notification item points at. A send's item may carry Efí's reason for not making it
+ * (`gnExtras.erro.motivo`); the status itself is always the PSP's answer to Ponte's own look-up.
+ */
+type Hint = { kind: 'pix'; endToEndId: string } | { kind: 'send'; sendId: string; reason: string | null };
 
 export function readHint(item: unknown): Hint | string {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return 'an item must be an object';
   const value = item as { endToEndId?: unknown; gnExtras?: { idEnvio?: unknown } };
   const sendId = value.gnExtras?.idEnvio;
-  if (typeof sendId === 'string' && SEND_ID.test(sendId)) return { kind: 'send', sendId };
+  if (typeof sendId === 'string' && SEND_ID.test(sendId))
+    return { kind: 'send', sendId, reason: refusalOf(item) };
   if (typeof value.endToEndId === 'string' && E2E.test(value.endToEndId)) {
     return { kind: 'pix', endToEndId: value.endToEndId };
   }
@@ -43,7 +51,13 @@ async function confirm(rails: PixRails, rail: PixRail, environment: Environment,
   }
   if (!sendId) return;
   const send = await rail.lookUpSend(sendId);
-  if ('state' in send) await handlers.sent(environment, send.state);
+  if (!('state' in send)) return;
+  const said = hint.kind === 'send' ? hint.reason : null;
+  const state =
+    said && send.state.status === 'NAO_REALIZADO' && !send.state.reason
+      ? { ...send.state, reason: said }
+      : send.state;
+  await handlers.sent(environment, state);
 }
 
 /** Takes a notification's items: each is confirmed with the PSP in the background. */
@@ -53,10 +67,13 @@ export function acceptNotification(rails: PixRails, environment: Environment, it
   if (!rail || !handlers) return;
   const seen = new Set<string>();
   const hints: Hint[] = [];
+  let unreadable = 0;
   for (const item of items) {
     const hint = readHint(item);
     if (typeof hint === 'string') {
-      rails.track(handlers.unreadable(environment, item, hint));
+      if (++unreadable <= KEPT_PER_NOTIFICATION) {
+        rails.track(handlers.unreadable(environment, item, hint, 'notification'));
+      }
       continue;
     }
     const key = hint.kind === 'pix' ? hint.endToEndId : `send:${hint.sendId}`;

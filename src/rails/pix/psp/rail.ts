@@ -9,7 +9,8 @@ import { RailUnavailable } from '../rail.ts';
 import { createApiPix } from './api-pix.ts';
 import type { PspConfig } from './config.ts';
 import { createEfiSend } from './efi-send.ts';
-import { createPspHttpClient, type PspObserver, PspUnreachable } from './http-client.ts';
+import { createPspHttpClient, type PspHttpClient, type PspObserver, PspUnreachable } from './http-client.ts';
+import { createSendPacer } from './pacing.ts';
 
 function retryOf(error: unknown): { retry: string } {
   if (error instanceof PspUnreachable) return { retry: error.message };
@@ -18,8 +19,12 @@ function retryOf(error: unknown): { retry: string } {
 
 export function createPspRail(config: PspConfig, observer: PspObserver = {}): PixRail & { close(): void } {
   const http = createPspHttpClient(config, observer);
-  const pix = createApiPix(http, '/v2');
-  const sends = createEfiSend(http, config.key);
+  // payments out of the key (sends, refunds) go one pace; look-ups and listings are not held back
+  const pacer = createSendPacer(config.sendConcurrency);
+  const payments: PspHttpClient = { ...http, call: (spec) => pacer.run(() => http.call(spec)) };
+  const report = (item: unknown, reason: string) => observer.unreadable?.(item, reason);
+  const pix = createApiPix(http, '/v2', payments, report);
+  const sends = createEfiSend(http, config.key, payments, report);
 
   return {
     async registerCharge(charge: ChargeRequest) {
@@ -41,13 +46,13 @@ export function createPspRail(config: PspConfig, observer: PspObserver = {}): Pi
     },
     confirmPayment: (e2eid) => pix.getPix(e2eid).catch(retryOf),
     listReceived: (from, to) => pix.listPix(from, to),
-    refund: (e2eid, id, amount, description) =>
-      pix.putDevolucao(e2eid, id, amount, description).catch(retryOf),
+    refund: (e2eid, id, amount) => pix.putDevolucao(e2eid, id, amount).catch(retryOf),
     lookUpRefund: (e2eid, id) => pix.getDevolucao(e2eid, id).catch(retryOf),
     send: (order) => sends.send(order).catch(retryOf),
     lookUpSend: (sendId) => sends.lookUp(sendId).catch(retryOf),
     listSent: (from, to) => sends.list(from, to),
     registerWebhook: () => pix.putWebhook(config.key, config.webhookUrl.href),
+    webhook: () => pix.getWebhook(config.key),
     close: () => http.close(),
   };
 }

@@ -1,10 +1,12 @@
 /**
  * The PIX rail in the console, per environment: the last complete reconciliation sweep (when it finished,
  * the window it read, the PSP listing pages and the items listed), the sends awaiting their result at the
- * PSP (off-ramp payouts and refunds, oldest first, with the idEnvio they were sent under), and the items
- * that could not be applied with the reason (newest first).
+ * PSP (off-ramp payouts and refunds, oldest first, with the idEnvio they were sent under), the items
+ * that could not be applied or read with the reason (newest first), and whether the PSP accepted the
+ * webhook of the key (payouts wait until it does).
  */
 import type { AppContext } from '../../../context.ts';
+import type { Environment } from '../../../lib/environment.ts';
 import { type Html, html } from '../../../lib/html.ts';
 import { createPixOperationsService, type RailOverview } from '../../../modules/off-ramp/pix-operations.ts';
 import { badge, dateTime, idCell, when } from '../../kit/parts.ts';
@@ -25,7 +27,17 @@ function failuresTable(failures: RailOverview['failures'], empty: string): Html 
   );
 }
 
-function section(rail: RailOverview): Html {
+type Registration = ReturnType<AppContext['pix']['webhookRegistration']>;
+
+function webhookPanel(environment: Environment, registration: Registration): Html {
+  if (!registration) return html``;
+  if (registration.registered) {
+    return html`<p data-field="webhook">Webhook: ${badge('REGISTERED')} the PSP accepted the webhook of the key.</p>`;
+  }
+  return html`<div class="notice error" role="alert" data-field="webhook">Webhook: ${badge('NOT_REGISTERED')} the PSP has not accepted the webhook of the ${environment} key${registration.lastError ? html` (${registration.attempts} attempts; last: ${registration.lastError})` : html``}. Payouts wait until it does; check the TLS terminator and run <code>npm run pix:check</code>.</div>`;
+}
+
+function section(rail: RailOverview & { webhook: Registration }): Html {
   const id = `pix-${rail.environment}`;
   const sweep = rail.lastCompleteSweep;
   const sweepPanel = sweep
@@ -38,6 +50,7 @@ function section(rail: RailOverview): Html {
 <dt>Next sweep due</dt><dd>${dateTime(iso(rail.nextSweepAt))}</dd></dl>`
     : html`<p class="empty">No complete sweep yet.</p>`;
   return html`<section aria-labelledby="${id}"><h2 id="${id}">${rail.environment === 'production' ? 'Production' : 'Sandbox'}</h2>
+${webhookPanel(rail.environment, rail.webhook)}
 <h3>Last complete sweep</h3>${sweepPanel}
 ${when(rail.lastSweepError, () => html`<div class="notice error" role="alert">The last sweep did not complete: ${rail.lastSweepError ?? ''}</div>`)}
 <h3>Sends awaiting the PSP (oldest first)</h3>
@@ -54,7 +67,19 @@ ${table(
 ${failuresTable(rail.failures, 'Every item received was applied.')}</section>`;
 }
 
-export const load = (operations: ReturnType<typeof createPixOperationsService>) => operations.overview();
+export async function load(
+  operations: ReturnType<typeof createPixOperationsService>,
+  pix: AppContext['pix'],
+) {
+  const overview = await operations.overview();
+  return {
+    ...overview,
+    environments: overview.environments.map((rail) => ({
+      ...rail,
+      webhook: pix.webhookRegistration(rail.environment),
+    })),
+  };
+}
 
 export function view({ environments, unattributedFailures }: Awaited<ReturnType<typeof load>>): Html {
   return html`<p class="hint">What the PSP reconciliation sweep last read completely, the payments sent through the PSP whose result is not known yet, and the PSP items Ponte could not apply.</p>
@@ -69,6 +94,6 @@ ${when(
 export function register(app: WebApp, ctx: AppContext) {
   const operations = createPixOperationsService(ctx);
   app.get('/console/pix', async (request, reply) =>
-    sendConsole(request, reply, 'PIX rail', view(await load(operations))),
+    sendConsole(request, reply, 'PIX rail', view(await load(operations, ctx.pix))),
   );
 }
