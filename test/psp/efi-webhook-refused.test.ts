@@ -57,9 +57,7 @@ describe('a webhook registration Efí refuses', () => {
       const metrics = await unreachable.operator.inject({ method: 'GET', url: '/metrics' });
       expect(metrics.body).toMatch(/ponte_pix_webhook_registered\{environment="production"\} 0/);
       // the console's PIX rail page says so, with the PSP's words
-      const page = view(
-        await load(createPixOperationsService(unreachable.ctx), unreachable.ctx.pix),
-      ).safe;
+      const page = view(await load(createPixOperationsService(unreachable.ctx), unreachable.ctx.pix)).safe;
       expect(page).toMatch(/NOT REGISTERED/);
       expect(page).toMatch(/webhook_invalido/);
     } finally {
