@@ -56,7 +56,7 @@ export function createPspHttpClient(config: PspConfig, observer: PspObserver = {
   });
   const agent = new Agent({ keepAlive: true, maxSockets: 64, secureContext });
   const base = config.url.href.endsWith('/') ? config.url.href.slice(0, -1) : config.url.href;
-  let token: { value: string; until: number } | null = null;
+  let token: { value: string; until: number; scopes: string[] | null; seconds: number } | null = null;
   let fetching: Promise<string> | null = null;
 
   function send(
@@ -137,14 +137,15 @@ export function createPspHttpClient(config: PspConfig, observer: PspObserver = {
       JSON.stringify({ grant_type: 'client_credentials' }),
       'POST /oauth/token',
     );
-    const body = answer.body as { access_token?: unknown; expires_in?: unknown } | null;
+    const body = answer.body as { access_token?: unknown; expires_in?: unknown; scope?: unknown } | null;
     if (answer.status !== 200 || typeof body?.access_token !== 'string' || body.access_token === '') {
       throw new PspUnreachable(`the PSP refused the client credentials (HTTP ${answer.status})`);
     }
     const seconds = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 300;
     // a token that lives less than twice the margin is used for half its life
     const margin = Math.min(TOKEN_MARGIN_MS, (seconds * 1000) / 2);
-    token = { value: body.access_token, until: now() + seconds * 1000 - margin };
+    const scopes = typeof body.scope === 'string' ? body.scope.split(/\s+/).filter(Boolean) : null;
+    token = { value: body.access_token, until: now() + seconds * 1000 - margin, scopes, seconds };
     observer.tokenRefreshed?.();
     return body.access_token;
   }
@@ -173,6 +174,12 @@ export function createPspHttpClient(config: PspConfig, observer: PspObserver = {
 
   return {
     call,
+    /** A new token: the scopes the PSP granted (null when its answer does not list them) and its lifetime. */
+    async authenticate(): Promise<{ scopes: string[] | null; seconds: number }> {
+      token = null;
+      await currentToken();
+      return { scopes: token!.scopes, seconds: token!.seconds };
+    },
     close() {
       agent.destroy();
     },
