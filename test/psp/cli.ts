@@ -1,28 +1,35 @@
 /**
  * `npm run psp-simulator`: the PSP simulator for local runs. Makes certificates, listens with HTTPS and
- * mutual TLS, prints the variables that point Ponte at it, and posts notifications to Ponte's production
- * listener (`PONTE_PRODUCTION_URL`, default http://localhost:8080) at the registered webhook's path.
- * Commands on standard input: `pay <txid> [valor]` pays a charge; `faults drop|duplicate|reorder on|off`.
+ * mutual TLS, and starts a local TLS terminator in front of Ponte's production listener
+ * (`PONTE_PRODUCTION_URL`, default http://localhost:8080) standing for the nginx or Caddy of the README:
+ * it requires the PSP's client certificate and passes the webhook address and its `/pix` on to Ponte, so
+ * that Efí's registration check and notifications go the way they go in production. Prints the variables
+ * that point Ponte at both. Commands on standard input: `pay <txid> [valor]` pays a charge;
+ * `faults drop|duplicate|reorder on|off`.
  */
 import { createInterface } from 'node:readline';
 import { makeCertificates } from './certificates.ts';
 import { startPspSimulator } from './simulator.ts';
+import { startTerminator } from './terminator.ts';
 
 const ponte = new URL(process.env.PONTE_PRODUCTION_URL ?? 'http://localhost:8080');
 const certificates = makeCertificates();
+const terminator = await startTerminator(
+  certificates,
+  '/rails/pix/webhook',
+  async (request) => {
+    const response = await fetch(new URL(request.path, ponte), {
+      method: 'POST',
+      headers: request.contentType ? { 'content-type': request.contentType } : {},
+      body: new Uint8Array(request.body),
+    });
+    return { status: response.status, body: await response.text() };
+  },
+  Number(process.env.PSP_TERMINATOR_PORT ?? 9444),
+);
 const simulator = await startPspSimulator({
   certificates,
   port: Number(process.env.PSP_SIMULATOR_PORT ?? 9443),
-  deliver: async (url, body) => {
-    const target = new URL(new URL(url).pathname, ponte);
-    const response = await fetch(target, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    await response.body?.cancel();
-    return response.status;
-  },
 });
 
 const env = {
@@ -34,10 +41,13 @@ const env = {
   PONTE_PIX_CERT_PASSPHRASE: certificates.passphrase,
   PONTE_PIX_PSP_CA: certificates.caPath,
   PONTE_PIX_KEY: 'f3a9c1d2-4b5e-4f60-8a7b-9c0d1e2f3a4b',
-  PONTE_PIX_WEBHOOK_URL: 'https://pix.example.com/rails/pix/webhook',
+  PONTE_PIX_WEBHOOK_URL: terminator.url,
 };
 process.stdout.write(
   `PSP simulator listening on ${simulator.url} (mutual TLS; certificates in ${certificates.dir})\n`,
+);
+process.stdout.write(
+  `TLS terminator for the webhook on ${terminator.url} (requires the PSP's client certificate; passes on to ${ponte.origin})\n`,
 );
 process.stdout.write('Start Ponte with:\n\n');
 process.stdout.write(
@@ -73,6 +83,7 @@ lines.on('line', async (line) => {
 
 const stop = async () => {
   await simulator.close();
+  await terminator.close();
   process.exit(0);
 };
 process.on('SIGINT', stop);
