@@ -11,7 +11,11 @@ export async function startBenchPsp(
 ): Promise<{ simulator: PspSimulator; env: NodeJS.ProcessEnv }> {
   const certificates = makeCertificates();
   // benches pay nothing: notifications have nowhere to go
-  const simulator = await startPspSimulator({ certificates, deliver: async () => 200 });
+  // the terminator in front of the service refuses the PSP's requests without its client certificate
+  const simulator = await startPspSimulator({
+    certificates,
+    deliver: async (_url, _body, { clientCertificate }) => (clientCertificate ? 200 : 0),
+  });
   simulator.faults.delayMs = delayMs;
   return {
     simulator,
