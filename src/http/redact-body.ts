@@ -1,6 +1,7 @@
 /**
  * Bodies as the request log keeps them: the logger's secret and personal-data fields replaced by
- * `[redacted]` at any depth, the logger's scrubbers run over what is left (API keys, signing secrets,
+ * `[redacted]` at any depth but the few places known to hold none (a requirement's `name`), the logger's
+ * scrubbers run over what is left (API keys, signing secrets,
  * hosted-page and invitation tokens, CPF/CNPJ wherever they appear), and the result cut to a bounded size
  * with a marker saying so. A body that is not JSON is not kept, only its size.
  */
@@ -15,15 +16,49 @@ const REDACTED_FIELDS: ReadonlySet<string> = new Set([...SECRET_FIELDS, ...PERSO
 const CENSOR = '[redacted]';
 
 /**
- * The replacer of JSON.stringify that redacts: the walk happens inside the serialisation (building a
- * redacted copy first cost twice as much per body). Binary data and non-plain objects (a form's file
- * part, a stream) are never serialised.
+ * Where a redacted field's key names no personal data: a field redacted everywhere else is kept in the
+ * objects that are the elements of an array under one of these keys. A customer's `requirements` name
+ * what compliance needs (`TERMS_OF_SERVICE`, `SELFIE`…), where every other `name` (a customer's, a
+ * holder's, a party's, a Travel Rule beneficiary's, one the API may add later) stays redacted: a field is
+ * kept only at a place known to hold no personal data.
  */
-function redactField(key: string, value: unknown): unknown {
-  if (REDACTED_FIELDS.has(key) && value !== null) return CENSOR;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+const KEPT_IN_ELEMENTS_OF: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['requirements', new Set(['name'])],
+]);
+
+/** The fields kept in an object of the parsed path, on a copy of it (a symbol: never serialised). */
+const KEPT = Symbol('kept fields');
+type Kept = { [KEPT]?: ReadonlySet<string> };
+
+const isPlainObject = (value: object) => {
   const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return '[not kept]';
+  return prototype === Object.prototype || prototype === null;
+};
+
+/** The elements of an array under a key of KEPT_IN_ELEMENTS_OF, each plain object copied with its kept set. */
+function withKeptFields(elements: unknown[], kept: ReadonlySet<string>): unknown[] {
+  return elements.map((element) => {
+    if (element === null || typeof element !== 'object' || Array.isArray(element)) return element;
+    if (!isPlainObject(element)) return element;
+    const copy: Record<string | symbol, unknown> = { ...element };
+    copy[KEPT] = kept;
+    return copy;
+  });
+}
+
+/**
+ * The replacer of JSON.stringify that redacts: the walk happens inside the serialisation (building a
+ * redacted copy first cost twice as much per body). `this` is the object or array holding `key`. Binary
+ * data and non-plain objects (a form's file part, a stream) are never serialised.
+ */
+function redactField(this: Kept | undefined, key: string, value: unknown): unknown {
+  if (REDACTED_FIELDS.has(key) && value !== null && !this?.[KEPT]?.has(key)) return CENSOR;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const kept = KEPT_IN_ELEMENTS_OF.get(key);
+    return kept === undefined ? value : withKeptFields(value, kept);
+  }
+  if (!isPlainObject(value)) return '[not kept]';
   const buffer = value as { type?: unknown; data?: unknown };
   // a Buffer, as its toJSON() gives it
   if (buffer.type === 'Buffer' && Array.isArray(buffer.data)) return `[binary, ${buffer.data.length} bytes]`;
@@ -79,9 +114,11 @@ export function redactParsedBody(body: unknown): string | null {
   return bounded(scrubDocument(text));
 }
 
-/** `[{,]` then a redacted field's key: in JSON text a key can only follow `{` or `,` (and blanks). */
+/**
+ * `[{,]` then a redacted field's key: in JSON text a key can only follow `{` or `,` (and blanks), so a
+ * match is never inside a string (where a quote follows a backslash).
+ */
 const REDACTED_KEY = new RegExp(`[{,]\\s*"(?:${[...REDACTED_FIELDS].join('|')})"\\s*:\\s*`, 'g');
-
 /** The end (exclusive) of the JSON string opening at `start`. */
 function stringEnd(text: string, start: number): number {
   let at = start + 1;
@@ -124,6 +161,90 @@ function valueEnd(text: string, start: number): number {
   return SCALAR_END.exec(text)?.index ?? text.length;
 }
 
+/** Whether the character at `at` is a JSON blank. */
+const isBlank = (char: number) => char === 32 || char === 10 || char === 13 || char === 9;
+
+/**
+ * Where the array value of the key quoted at `quote` opens, when it is a key (after `{` or `,`) and its
+ * value an array; -1 otherwise (a string's content, another value).
+ */
+function arrayOfKey(text: string, quote: number, length: number): number {
+  let before = quote - 1;
+  while (before >= 0 && isBlank(text.charCodeAt(before))) before--;
+  const opener = text.charCodeAt(before);
+  if (opener !== 123 && opener !== 44) return -1;
+  let at = quote + length;
+  while (isBlank(text.charCodeAt(at))) at++;
+  if (text.charCodeAt(at) !== 58) return -1;
+  at++;
+  while (isBlank(text.charCodeAt(at))) at++;
+  return text.charCodeAt(at) === 91 ? at : -1;
+}
+
+/**
+ * The places (of their opening quotes) of the keys the text keeps although they are redacted elsewhere:
+ * the kept keys of the objects that are direct elements of an array under a key of KEPT_IN_ELEMENTS_OF.
+ * Undefined when the text has no such array. The keys are searched for as text (far cheaper than a
+ * pattern's pass over the whole answer); a key's text inside a string is never after `{` or `,` and a
+ * quote, which in a string follows a backslash.
+ */
+function keptKeyPlaces(text: string): Set<number> | undefined {
+  let places: Set<number> | undefined;
+  for (const [key, kept] of KEPT_IN_ELEMENTS_OF) {
+    // searched for without its opening quote, a character JSON is full of (searching for it first is
+    // several times slower)
+    const unquoted = `${key}"`;
+    for (let at = text.indexOf(unquoted); at >= 0; at = text.indexOf(unquoted, at + 1)) {
+      if (text.charCodeAt(at - 1) !== QUOTE) continue;
+      const open = arrayOfKey(text, at - 1, unquoted.length + 1);
+      if (open < 0) continue;
+      places ??= new Set();
+      elementKeys(text, open, kept, places);
+    }
+  }
+  return places;
+}
+
+/**
+ * Adds to `places` where the keys among `kept` of the array's direct element objects start: the array
+ * opens at `open`. One pass over the array, strings skipped whole; arrays nested in it are found by the
+ * search for their own key.
+ */
+function elementKeys(text: string, open: number, kept: ReadonlySet<string>, places: Set<number>): void {
+  // how deep the place reached is (the array 1, its elements' members 2), and whether a key comes next
+  // in an element that is an object: keys deeper down are never kept
+  let depth = 0;
+  let inObject = false;
+  let keyExpected = false;
+  for (let at = open; at < text.length; ) {
+    const char = text.charCodeAt(at);
+    if (char === QUOTE) {
+      const end = stringEnd(text, at);
+      if (keyExpected && isKept(text, at, end, kept)) places.add(at);
+      keyExpected = false;
+      at = end;
+      continue;
+    }
+    if (char === 123 || char === 91) {
+      depth++;
+      if (depth === 2) inObject = char === 123;
+      keyExpected = depth === 2 && inObject;
+    } else if (char === 125 || char === 93) {
+      depth--;
+      if (depth === 0) return;
+    } else if (char === 44 && depth === 2) keyExpected = inObject;
+    at++;
+  }
+}
+
+/** Whether the JSON string from `quote` to `end` (its quotes included) is one of `kept`, as written. */
+function isKept(text: string, quote: number, end: number, kept: ReadonlySet<string>): boolean {
+  for (const key of kept) {
+    if (end - quote - 2 === key.length && text.startsWith(key, quote + 1)) return true;
+  }
+  return false;
+}
+
 /**
  * The redacted fields' values of a JSON text replaced by `[redacted]`, on the text as it is (null values
  * stay null, as in `redactParsedBody`). Unlike parsing the text and writing it again through the
@@ -131,12 +252,14 @@ function valueEnd(text: string, start: number): number {
  * 90 µs the other way, most of it spent on fields that are never redacted.
  */
 function redactJsonText(text: string): string {
+  const keptPlaces = keptKeyPlaces(text);
   REDACTED_KEY.lastIndex = 0;
   let out = '';
   let kept = 0;
   for (let match = REDACTED_KEY.exec(text); match !== null; match = REDACTED_KEY.exec(text)) {
     const start = match.index + match[0].length;
     if (text.startsWith('null', start)) continue;
+    if (keptPlaces?.has(match.index + match[0].indexOf('"'))) continue;
     const end = valueEnd(text, start);
     out += `${text.slice(kept, start)}"${CENSOR}"`;
     kept = end;

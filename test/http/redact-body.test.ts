@@ -8,7 +8,18 @@ import { describe, expect, it } from 'vitest';
 import { PERSONAL_FIELDS, SECRET_FIELDS } from '../../src/http/logger.ts';
 import { redactBodyText, redactParsedBody } from '../../src/http/redact-body.ts';
 
-const KEYS = [...SECRET_FIELDS, ...PERSONAL_FIELDS, 'id', 'status', 'note', 'data', 'a,b', 'x"y', 'name2'];
+const KEYS = [
+  ...SECRET_FIELDS,
+  ...PERSONAL_FIELDS,
+  'id',
+  'status',
+  'note',
+  'data',
+  'a,b',
+  'x"y',
+  'name2',
+  'requirements',
+];
 
 /** JSON documents whose keys are often redacted fields, with strings full of JSON's own punctuation. */
 const text = fc.string({
@@ -25,7 +36,17 @@ const { document } = fc.letrec((tie) => ({
     tie('object'),
     fc.array(tie('value'), { maxLength: 4 }),
   ),
-  object: fc.dictionary(fc.constantFrom(...KEYS), tie('value'), { maxKeys: 6 }),
+  object: fc.oneof(
+    { depthSize: 'small' },
+    fc.dictionary(fc.constantFrom(...KEYS), tie('value'), { maxKeys: 6 }),
+    // an array of objects under a key whose elements keep a field redacted elsewhere (a requirement's name)
+    fc
+      .tuple(
+        fc.dictionary(fc.constantFrom(...KEYS), tie('value'), { maxKeys: 3 }),
+        fc.array(fc.oneof(tie('object'), tie('value')), { maxLength: 3 }),
+      )
+      .map(([object, requirements]) => ({ ...object, requirements })),
+  ),
   document: fc.oneof(tie('object'), fc.array(tie('value'), { maxLength: 4 })),
 }));
 
@@ -67,5 +88,37 @@ describe('request log bodies', () => {
       expect(stored.note).toBe('cpf [redacted-tax-id], cnpj [redacted-tax-id]');
       expect(stored.amounts).toEqual([44078.498896708, 52998224725]);
     }
+  });
+
+  it("keeps a requirement's name and redacts every other name: a customer's, a party's, a beneficiary's", () => {
+    const customer = {
+      id: 'c1',
+      name: 'Maria Silva',
+      requirements: [
+        { name: 'TERMS_OF_SERVICE', status: 'NOT_SENT' },
+        { name: 'SELFIE', status: 'SENT', associatedPartyId: 'p1' },
+        { name: { first: 'Maria' }, status: 'SENT' },
+      ],
+      parties: [{ name: 'João Sócio', requirements: 'none' }],
+      travelRule: { beneficiary: { name: 'Ana Beneficiária', requirements: [[{ name: 'nested' }]] } },
+      metadata: { requirements: { name: 'Not a requirement' } },
+    };
+    const expected = {
+      id: 'c1',
+      name: '[redacted]',
+      requirements: [
+        { name: 'TERMS_OF_SERVICE', status: 'NOT_SENT' },
+        { name: 'SELFIE', status: 'SENT', associatedPartyId: 'p1' },
+        { name: { first: 'Maria' }, status: 'SENT' },
+      ],
+      parties: [{ name: '[redacted]', requirements: 'none' }],
+      travelRule: { beneficiary: { name: '[redacted]', requirements: [[{ name: '[redacted]' }]] } },
+      metadata: { requirements: { name: '[redacted]' } },
+    };
+    expect(JSON.parse(redactParsedBody(customer)!)).toEqual(expected);
+    expect(JSON.parse(redactBodyText(JSON.stringify(customer))!)).toEqual(expected);
+    expect(JSON.parse(redactBodyText(JSON.stringify({ data: [customer, customer] }, null, 2))!)).toEqual({
+      data: [expected, expected],
+    });
   });
 });

@@ -131,6 +131,23 @@ describe('GET /{env}/requests/{id}', () => {
     expect(`${stored!.request_body}${stored!.response_body}`).not.toContain(taxId.replace(/\D/g, ''));
   });
 
+  it("shows a customer's requirement names (TERMS_OF_SERVICE, SELFIE…) while its own name stays redacted", async () => {
+    const created = await sandbox.post(
+      '/customers',
+      individualBody({ name: 'Requisito Pessoal', taxId: validCpf('6') }),
+    );
+    expect(created.statusCode).toBe(201);
+    const names = (created.json().requirements as { name: string }[]).map((requirement) => requirement.name);
+    expect(names).toContain('TERMS_OF_SERVICE');
+    const id = await entryOf(created.headers['x-request-id'] as string);
+    const detail = await page(await sessionOf(tenant.projectId), `/sandbox/requests/${id}`);
+    expect(detail.statusCode).toBe(200);
+    for (const name of names) expect(detail.body).toContain(`&quot;name&quot;: &quot;${name}&quot;`);
+    expect(detail.body).toContain('&quot;name&quot;: &quot;[redacted]&quot;');
+    expect(detail.body).not.toContain('Requisito');
+    expect(detail.body).not.toContain('Pessoal');
+  });
+
   it('shows a webhook endpoint creation without its signing secret', async () => {
     const created = await sandbox.post('/webhook-endpoints', { url: 'https://93.184.215.14/ponte-hooks' });
     expect(created.statusCode).toBe(201);
