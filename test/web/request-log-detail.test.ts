@@ -22,12 +22,12 @@ let tenant: { projectId: string; sandboxKey: string; productionKey: string };
 let other: { projectId: string; sandboxKey: string; productionKey: string };
 let sandbox: Client;
 
-/** A signed-in dashboard session of a new admin of `projectId`: its cookie. */
-async function sessionOf(projectId: string): Promise<string> {
+/** A signed-in dashboard session of a new user of `projectId` (an admin unless told): its cookie. */
+async function sessionOf(projectId: string, role: 'admin' | 'developer' = 'admin'): Promise<string> {
   const email = `user-${randomUUID()}@partner.example`;
   const invited = await users.invite(
     { id: null, name: 'test' },
-    { surface: 'dashboard', projectId, role: 'admin' },
+    { surface: 'dashboard', projectId, role },
     email,
   );
   await users.acceptInvite('dashboard', invited.inviteUrl.split('/').pop()!, PASSWORD);
@@ -146,6 +146,32 @@ describe('GET /{env}/requests/{id}', () => {
     expect(detail.body).toContain('&quot;name&quot;: &quot;[redacted]&quot;');
     expect(detail.body).not.toContain('Requisito');
     expect(detail.body).not.toContain('Pessoal');
+  });
+
+  it("shows a developer a terms link's creation with no usable token in it", async () => {
+    const customer = await sandbox.post('/customers', individualBody({ taxId: validCpf('5') }));
+    expect(customer.statusCode).toBe(201);
+    const created = await sandbox.post(`/customers/${customer.json().id}/tos`, {});
+    expect(created.statusCode).toBe(201);
+    const url = new URL(created.json().url as string);
+    const token = url.pathname.split('/').pop()!;
+    expect(url.pathname).toBe(`/tos/${token}`);
+    const id = await entryOf(created.headers['x-request-id'] as string);
+
+    const detail = await page(await sessionOf(tenant.projectId, 'developer'), `/sandbox/requests/${id}`);
+    expect(detail.statusCode).toBe(200);
+    expect(detail.body).toContain('/tos/[redacted]');
+    expect(detail.body).not.toContain(token);
+    const [stored] = await server.ctx.db.query<{ response_body: string }>(
+      'SELECT response_body FROM request_log WHERE id = $1',
+      [id],
+    );
+    expect(stored!.response_body).not.toContain(token);
+    // what the page shows after /tos/ opens nothing
+    const shown = /\/tos\/([^&"<\s]+)/.exec(detail.body)![1]!;
+    const opened = await server.sandbox.inject({ method: 'GET', url: `/tos/${shown}` });
+    expect(opened.statusCode).toBe(404);
+    expect((await server.sandbox.inject({ method: 'GET', url: url.pathname })).statusCode).toBe(200);
   });
 
   it('shows a webhook endpoint creation without its signing secret', async () => {
