@@ -73,8 +73,9 @@ export const SECRET_FIELDS = [
 
 /**
  * Fields of the API's bodies that carry personal data (names, e-mails, birth dates, addresses, PIX keys,
- * account numbers, phones). Log lines never carry bodies; the request log keeps bodies with these fields,
- * and the secret fields above, redacted.
+ * account numbers, phones, and the Travel Rule's identifiers of an originator or a beneficiary: national
+ * identifiers, account numbers, addresses, birth dates). Log lines never carry bodies; the request log
+ * keeps bodies with these fields, and the secret fields above, redacted.
  */
 export const PERSONAL_FIELDS = [
   'name',
@@ -85,6 +86,7 @@ export const PERSONAL_FIELDS = [
   'address',
   'pixKey',
   'identifier',
+  'nationalIdentifier',
   'accountNumber',
   'phone',
 ] as const;

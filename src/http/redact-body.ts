@@ -1,10 +1,12 @@
 /**
  * Bodies as the request log keeps them: the logger's secret and personal-data fields replaced by
- * `[redacted]` at any depth but the few places known to hold none (a requirement's `name`), the logger's
- * scrubbers run over what is left (API keys, signing secrets,
- * hosted-page and invitation tokens, CPF/CNPJ wherever they appear), and the result cut to a bounded size
- * with a marker saying so. A body that is not JSON is not kept, only its size.
+ * `[redacted]` at any depth but the few places known to hold none (a requirement's `name`), personal data
+ * written in free-text fields (metadata, memos, comments) replaced where it is found, the logger's
+ * scrubbers run over what is left (API keys, signing secrets, hosted-page and invitation tokens, CPF/CNPJ
+ * wherever they appear), and the result cut to a bounded size with a marker saying so. A body that is not
+ * JSON is not kept, only its size.
  */
+import { mayHoldPersonalText, scrubPersonalText } from '../lib/personal-text.ts';
 import { PERSONAL_FIELDS, replaceTaxId, SECRET_FIELDS, scrubSecrets } from './logger.ts';
 
 /** Characters kept of one body (JSON text) in the request log. */
@@ -14,6 +16,29 @@ export const MAX_PARSED_BODY = 262_144;
 
 const REDACTED_FIELDS: ReadonlySet<string> = new Set([...SECRET_FIELDS, ...PERSONAL_FIELDS]);
 const CENSOR = '[redacted]';
+const CENSORED_JSON = `"${CENSOR}"`;
+
+/**
+ * Fields of free text (a partner's metadata, keys and values; a memo; a reason; a compliance comment):
+ * no name says what they hold, so the personal data written in them (e-mails, tax ids, phones, document
+ * numbers: `src/lib/personal-text.ts`) is replaced where it is found, the rest kept.
+ */
+export const FREE_TEXT_FIELDS: ReadonlySet<string> = new Set(['metadata', 'memo', 'reason', 'comment']);
+
+/**
+ * A free-text field's value with personal data replaced in its strings, its keys too; `field` names the
+ * field a string is the value of (an identity document's number is replaced whole).
+ */
+function scrubFreeText(value: unknown, field: string): unknown {
+  if (typeof value === 'string') return scrubPersonalText(value, field);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((element) => scrubFreeText(element, field));
+  if (!isPlainObject(value)) return value;
+  const scrubbed: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value))
+    scrubbed[scrubPersonalText(key)] = scrubFreeText(inner, key);
+  return scrubbed;
+}
 
 /**
  * Where a redacted field's key names no personal data: a field redacted everywhere else is kept in the
@@ -51,8 +76,9 @@ function withKeptFields(elements: unknown[], kept: ReadonlySet<string>): unknown
  * redacted copy first cost twice as much per body). `this` is the object or array holding `key`. Binary
  * data and non-plain objects (a form's file part, a stream) are never serialised.
  */
-function redactField(this: Kept | undefined, key: string, value: unknown): unknown {
-  if (REDACTED_FIELDS.has(key) && value !== null && !this?.[KEPT]?.has(key)) return CENSOR;
+function redactField(this: Kept | undefined, key: string, unscrubbed: unknown): unknown {
+  if (REDACTED_FIELDS.has(key) && unscrubbed !== null && !this?.[KEPT]?.has(key)) return CENSOR;
+  const value = FREE_TEXT_FIELDS.has(key) ? scrubFreeText(unscrubbed, key) : unscrubbed;
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     const kept = KEPT_IN_ELEMENTS_OF.get(key);
@@ -115,10 +141,13 @@ export function redactParsedBody(body: unknown): string | null {
 }
 
 /**
- * `[{,]` then a redacted field's key: in JSON text a key can only follow `{` or `,` (and blanks), so a
+ * `[{,]` then a redacted or free-text field's key (captured): in JSON text a key can only follow `{` or `,` (and blanks), so a
  * match is never inside a string (where a quote follows a backslash).
  */
-const REDACTED_KEY = new RegExp(`[{,]\\s*"(?:${[...REDACTED_FIELDS].join('|')})"\\s*:\\s*`, 'g');
+const REDACTED_KEY = new RegExp(
+  `[{,]\\s*"(${[...REDACTED_FIELDS, ...FREE_TEXT_FIELDS].join('|')})"\\s*:\\s*`,
+  'g',
+);
 /** The end (exclusive) of the JSON string opening at `start`. */
 function stringEnd(text: string, start: number): number {
   let at = start + 1;
@@ -182,6 +211,12 @@ function arrayOfKey(text: string, quote: number, length: number): number {
 }
 
 /**
+ * The keys of KEPT_IN_ELEMENTS_OF as the text is searched for them: without their opening quote, a
+ * character JSON is full of (a search for it first is several times slower), with what they keep.
+ */
+const KEPT_ARRAY_KEYS = [...KEPT_IN_ELEMENTS_OF].map(([key, kept]) => [`${key}"`, kept] as const);
+
+/**
  * The places (of their opening quotes) of the keys the text keeps although they are redacted elsewhere:
  * the kept keys of the objects that are direct elements of an array under a key of KEPT_IN_ELEMENTS_OF.
  * Undefined when the text has no such array. The keys are searched for as text (far cheaper than a
@@ -190,10 +225,7 @@ function arrayOfKey(text: string, quote: number, length: number): number {
  */
 function keptKeyPlaces(text: string): Set<number> | undefined {
   let places: Set<number> | undefined;
-  for (const [key, kept] of KEPT_IN_ELEMENTS_OF) {
-    // searched for without its opening quote, a character JSON is full of (searching for it first is
-    // several times slower)
-    const unquoted = `${key}"`;
+  for (const [unquoted, kept] of KEPT_ARRAY_KEYS) {
     for (let at = text.indexOf(unquoted); at >= 0; at = text.indexOf(unquoted, at + 1)) {
       if (text.charCodeAt(at - 1) !== QUOTE) continue;
       const open = arrayOfKey(text, at - 1, unquoted.length + 1);
@@ -259,13 +291,38 @@ function redactJsonText(text: string): string {
   for (let match = REDACTED_KEY.exec(text); match !== null; match = REDACTED_KEY.exec(text)) {
     const start = match.index + match[0].length;
     if (text.startsWith('null', start)) continue;
-    if (keptPlaces?.has(match.index + match[0].indexOf('"'))) continue;
-    const end = valueEnd(text, start);
-    out += `${text.slice(kept, start)}"${CENSOR}"`;
+    let replacement = CENSORED_JSON;
+    let end: number;
+    const key = match[1]!;
+    if (FREE_TEXT_FIELDS.has(key)) {
+      end = valueEnd(text, start);
+      // most metadata is empty
+      if (end === start + 2 && text.charCodeAt(start) === 123) continue;
+      const value = text.slice(start, end);
+      // nothing to replace: the search goes on inside the value, for the redacted fields it may hold
+      if (!mayHoldPersonalText(value)) continue;
+      replacement = scrubbedFreeTextJson(value, key);
+    } else {
+      if (keptPlaces?.has(match.index + match[0].indexOf('"'))) continue;
+      end = valueEnd(text, start);
+    }
+    out += text.slice(kept, start) + replacement;
     kept = end;
     REDACTED_KEY.lastIndex = end;
   }
   return kept === 0 ? text : out + text.slice(kept);
+}
+
+/**
+ * A free-text field's value (JSON text) as the parsed way writes it: its personal data replaced, then the
+ * redacted fields it holds. Read and written again only when it may hold personal data, which is rare.
+ */
+function scrubbedFreeTextJson(value: string, field: string): string {
+  try {
+    return JSON.stringify(scrubFreeText(JSON.parse(value), field), redactField);
+  } catch {
+    return CENSORED_JSON;
+  }
 }
 
 /** Whether a payload is a JSON object or array (what the API answers); anything else is not kept. */

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PERSONAL_FIELDS, SECRET_FIELDS } from '../../src/http/logger.ts';
-import { redactBodyText, redactParsedBody } from '../../src/http/redact-body.ts';
+import { FREE_TEXT_FIELDS, redactBodyText, redactParsedBody } from '../../src/http/redact-body.ts';
 
 const KEYS = [
   ...SECRET_FIELDS,
@@ -19,11 +19,28 @@ const KEYS = [
   'x"y',
   'name2',
   'requirements',
+  ...FREE_TEXT_FIELDS,
+  'passportNumber',
+  'rg',
 ];
 
-/** JSON documents whose keys are often redacted fields, with strings full of JSON's own punctuation. */
+/**
+ * JSON documents whose keys are often redacted or free-text fields, with strings full of JSON's own
+ * punctuation and of the personal data free text may hold (pieces of e-mails, tax ids, phones, passports).
+ */
 const text = fc.string({
-  unit: fc.constantFrom('a', 'Z', '{', '}', '[', ']', ',', ':', '"', '\\', ' ', 'é', '🌎', '\n', 'null'),
+  unit: fc.oneof(
+    fc.constantFrom('a', 'Z', '{', '}', '[', ']', ',', ':', '"', '\\', ' ', 'é', '🌎', '\n', 'null'),
+    fc.constantFrom(
+      '@',
+      'maria@x.example',
+      '7',
+      '529 982 247 25',
+      '+55 11 99999-0000',
+      'passport ',
+      'FZ123456',
+    ),
+  ),
 });
 const { document } = fc.letrec((tie) => ({
   value: fc.oneof(
