@@ -34,10 +34,10 @@ function scrubFreeText(value: unknown, field: string): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((element) => scrubFreeText(element, field));
   if (!isPlainObject(value)) return value;
-  const scrubbed: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value))
-    scrubbed[scrubPersonalText(key)] = scrubFreeText(inner, key);
-  return scrubbed;
+  // own properties, a key named __proto__ too (an assignment would set the copy's prototype)
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [scrubPersonalText(key), scrubFreeText(inner, key)]),
+  );
 }
 
 /**

@@ -138,4 +138,15 @@ describe('request log bodies', () => {
       data: [expected, expected],
     });
   });
+
+  it('keeps a free-text key named __proto__ as a key of its own, written the same both ways', () => {
+    const sent = '{"metadata":{"__proto__":{"email":"m@x.example"},"note":"call 11 99999-0000"}}';
+    const expected = { metadata: { ['__proto__']: { email: '[redacted]' }, note: 'call [redacted-phone]' } };
+    const parsedWay = JSON.parse(redactParsedBody(JSON.parse(sent))!);
+    const textWay = JSON.parse(redactBodyText(sent)!);
+    for (const stored of [parsedWay, textWay]) {
+      expect(Object.keys(stored.metadata)).toEqual(['__proto__', 'note']);
+      expect(JSON.stringify(stored)).toBe(JSON.stringify(expected));
+    }
+  });
 });
