@@ -8,7 +8,8 @@ import pino, { type DestinationStream, type LoggerOptions } from 'pino';
  *   `where` echo row values; the embedded driver attaches the statement and its parameters: names,
  *   e-mails, PIX keys, addresses);
  * - every finished line is scrubbed of anything shaped like an API key, an operator token, a webhook
- *   signing secret, a hosted-page link token, an invitation link's token or a CPF/CNPJ, whatever field or message it ended up in.
+ *   signing secret, a hosted-page link token (verification, terms of service), an invitation link's token
+ *   or a CPF/CNPJ, whatever field or message it ended up in.
  * Request lines carry `requestId`, the same id as the `x-request-id` header and problem bodies.
  */
 /**
@@ -21,6 +22,8 @@ const SCRUBBERS: [mark: string, pattern: RegExp, replacement: string][] = [
   ['op_', /\bop_[0-9A-Za-z]{16,}/g, 'op_[redacted]'],
   ['whsec_', /\bwhsec_[A-Za-z0-9+/=_-]+/g, 'whsec_[redacted]'],
   ['/verify/', /(\/verify\/)[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, '$1[redacted]'],
+  // terms-of-service links: whoever holds one accepts the platform's terms for the customer
+  ['/tos/', /(\/tos\/)[A-Za-z0-9_%-]+/g, '$1[redacted]'],
   // invitation links of the dashboard (/invite/) and the console (/console/invite/): one grants access
   ['/invite/', /(\/invite\/)[A-Za-z0-9_-]+/g, '$1[redacted]'],
 ];
@@ -70,8 +73,9 @@ export const SECRET_FIELDS = [
 
 /**
  * Fields of the API's bodies that carry personal data (names, e-mails, birth dates, addresses, PIX keys,
- * account numbers, phones). Log lines never carry bodies; the request log keeps bodies with these fields,
- * and the secret fields above, redacted.
+ * account numbers, phones, and the Travel Rule's identifiers of an originator or a beneficiary: national
+ * identifiers, account numbers, addresses, birth dates). Log lines never carry bodies; the request log
+ * keeps bodies with these fields, and the secret fields above, redacted.
  */
 export const PERSONAL_FIELDS = [
   'name',
@@ -82,6 +86,7 @@ export const PERSONAL_FIELDS = [
   'address',
   'pixKey',
   'identifier',
+  'nationalIdentifier',
   'accountNumber',
   'phone',
 ] as const;

@@ -22,12 +22,12 @@ let tenant: { projectId: string; sandboxKey: string; productionKey: string };
 let other: { projectId: string; sandboxKey: string; productionKey: string };
 let sandbox: Client;
 
-/** A signed-in dashboard session of a new admin of `projectId`: its cookie. */
-async function sessionOf(projectId: string): Promise<string> {
+/** A signed-in dashboard session of a new user of `projectId` (an admin unless told): its cookie. */
+async function sessionOf(projectId: string, role: 'admin' | 'developer' = 'admin'): Promise<string> {
   const email = `user-${randomUUID()}@partner.example`;
   const invited = await users.invite(
     { id: null, name: 'test' },
-    { surface: 'dashboard', projectId, role: 'admin' },
+    { surface: 'dashboard', projectId, role },
     email,
   );
   await users.acceptInvite('dashboard', invited.inviteUrl.split('/').pop()!, PASSWORD);
@@ -129,6 +129,49 @@ describe('GET /{env}/requests/{id}', () => {
     );
     expect(`${stored!.request_body}${stored!.response_body}`).not.toMatch(/Maria|confidencial|1990-04-12/);
     expect(`${stored!.request_body}${stored!.response_body}`).not.toContain(taxId.replace(/\D/g, ''));
+  });
+
+  it("shows a customer's requirement names (TERMS_OF_SERVICE, SELFIE…) while its own name stays redacted", async () => {
+    const created = await sandbox.post(
+      '/customers',
+      individualBody({ name: 'Requisito Pessoal', taxId: validCpf('6') }),
+    );
+    expect(created.statusCode).toBe(201);
+    const names = (created.json().requirements as { name: string }[]).map((requirement) => requirement.name);
+    expect(names).toContain('TERMS_OF_SERVICE');
+    const id = await entryOf(created.headers['x-request-id'] as string);
+    const detail = await page(await sessionOf(tenant.projectId), `/sandbox/requests/${id}`);
+    expect(detail.statusCode).toBe(200);
+    for (const name of names) expect(detail.body).toContain(`&quot;name&quot;: &quot;${name}&quot;`);
+    expect(detail.body).toContain('&quot;name&quot;: &quot;[redacted]&quot;');
+    expect(detail.body).not.toContain('Requisito');
+    expect(detail.body).not.toContain('Pessoal');
+  });
+
+  it("shows a developer a terms link's creation with no usable token in it", async () => {
+    const customer = await sandbox.post('/customers', individualBody({ taxId: validCpf('5') }));
+    expect(customer.statusCode).toBe(201);
+    const created = await sandbox.post(`/customers/${customer.json().id}/tos`, {});
+    expect(created.statusCode).toBe(201);
+    const url = new URL(created.json().url as string);
+    const token = url.pathname.split('/').pop()!;
+    expect(url.pathname).toBe(`/tos/${token}`);
+    const id = await entryOf(created.headers['x-request-id'] as string);
+
+    const detail = await page(await sessionOf(tenant.projectId, 'developer'), `/sandbox/requests/${id}`);
+    expect(detail.statusCode).toBe(200);
+    expect(detail.body).toContain('/tos/[redacted]');
+    expect(detail.body).not.toContain(token);
+    const [stored] = await server.ctx.db.query<{ response_body: string }>(
+      'SELECT response_body FROM request_log WHERE id = $1',
+      [id],
+    );
+    expect(stored!.response_body).not.toContain(token);
+    // what the page shows after /tos/ opens nothing
+    const shown = /\/tos\/([^&"<\s]+)/.exec(detail.body)![1]!;
+    const opened = await server.sandbox.inject({ method: 'GET', url: `/tos/${shown}` });
+    expect(opened.statusCode).toBe(404);
+    expect((await server.sandbox.inject({ method: 'GET', url: url.pathname })).statusCode).toBe(200);
   });
 
   it('shows a webhook endpoint creation without its signing secret', async () => {
