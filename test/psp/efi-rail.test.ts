@@ -15,6 +15,7 @@ import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
 import { balances, offRamp, settled, unbalanced } from '../money-out/support.ts';
 import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
+import { EFI_SCOPES } from './efi-schemas.ts';
 import type { PspSimulator } from './simulator.ts';
 import {
   expectNoViolations,
@@ -264,15 +265,7 @@ describe('Efí behaviours on the money path', () => {
 describe('scopes (each endpoint page: "Requer autorização para o escopo")', () => {
   it('keeps an accepted payout waiting, never FAILED, while gn.pix.send.read is not granted, and settles it once it is', async () => {
     const funded = await fundedCustomer();
-    simulator.grant([
-      'cob.write',
-      'cob.read',
-      'pix.read',
-      'pix.write',
-      'webhook.write',
-      'webhook.read',
-      'pix.send',
-    ]);
+    simulator.grant(EFI_SCOPES.filter((scope) => scope !== 'gn.pix.send.read'));
     simulator.expireTokens();
     simulator.setAutoSettle(false);
     simulator.faults.drop = true;
@@ -287,16 +280,7 @@ describe('scopes (each endpoint page: "Requer autorização para o escopo")', ()
       expect((await production.get(`/transactions/${transaction.id}`)).json().status).toBe(
         'TRANSFERRING_FIAT',
       );
-      simulator.grant([
-        'cob.write',
-        'cob.read',
-        'pix.read',
-        'pix.write',
-        'webhook.write',
-        'webhook.read',
-        'pix.send',
-        'gn.pix.send.read',
-      ]);
+      simulator.grant(EFI_SCOPES);
       simulator.expireTokens();
       // the next sweep lists the sends (the scope now granted) and settles it; look-ups back off meanwhile
       await server.ctx.db.query(
