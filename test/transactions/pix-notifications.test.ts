@@ -3,6 +3,7 @@
  * notifications taken as hints, each payment confirmed with `GET /pix/{e2eid}` before anything is booked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOURLY_CAP, recordUnreadableItem } from '../../src/rails/pix/repo.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
 import type { PspSimulator } from '../psp/simulator.ts';
@@ -347,6 +348,43 @@ describe('PSP notifications (POST {webhook}/pix): hints confirmed with GET /pix/
       `SELECT reason FROM pix_notification_rejects WHERE item->>'endToEndId' = 'short'`,
     );
     expect(rejects.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('keeps at most 10 unreadable items of one notification, each as a sample of at most 2 KB', async () => {
+    const before = await server.ctx.db.query<{ n: bigint }>(
+      'SELECT count(*)::bigint AS n FROM pix_notification_rejects',
+    );
+    const huge = { endToEndId: 'huge', filler: 'x'.repeat(200_000) };
+    const response = await post({
+      pix: [huge, ...Array.from({ length: 29 }, (_, i) => ({ endToEndId: `bad-${i}` }))],
+    });
+    expect(response.statusCode).toBe(200);
+    const after = await server.ctx.db.query<{ n: bigint }>(
+      'SELECT count(*)::bigint AS n FROM pix_notification_rejects',
+    );
+    expect(after[0]!.n - before[0]!.n).toBe(10n);
+    const [kept] = await server.ctx.db.query<{ size: number; item: { sample?: string; bytes?: number } }>(
+      'SELECT octet_length(item::text) AS size, item FROM pix_notification_rejects WHERE item->>\'sample\' LIKE \'{"endToEndId":"huge"%\'',
+    );
+    expect(kept!.size).toBeLessThan(2_300);
+    expect(kept!.item.bytes).toBeGreaterThan(200_000);
+  });
+
+  it('keeps at most 1,000 unreadable items an hour per environment; past that they are only counted', async () => {
+    const at = new Date('2030-01-01T10:00:00Z');
+    await server.ctx.db.query(
+      `INSERT INTO pix_notification_rejects (id, item, reason, received_at, environment, source)
+       SELECT gen_random_uuid(), '{}'::jsonb, 'filler', $1::timestamptz - interval '1 minute', 'sandbox', 'notification'
+         FROM generate_series(1, $2::int)`,
+      [at, HOURLY_CAP],
+    );
+    expect(
+      await recordUnreadableItem(server.ctx.db, { endToEndId: 'over' }, 'unreadable', at, 'sandbox'),
+    ).toBe(false);
+    const later = new Date(at.getTime() + 61 * 60_000);
+    expect(
+      await recordUnreadableItem(server.ctx.db, { endToEndId: 'later' }, 'unreadable', later, 'sandbox'),
+    ).toBe(true);
   });
 
   it('is not served on the sandbox listener, whose rail is simulated', async () => {
