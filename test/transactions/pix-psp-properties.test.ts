@@ -230,11 +230,12 @@ beforeAll(async () => {
       PONTE_TRANSACTION_MIN_FEE: '0.00',
     }),
   });
-  await server.ctx.pix.psp('production')!.registerWebhook();
   productionKey = (await server.newTenant()).productionKey;
   await setRate(server, 'BRL/USDC', '0.2');
   await setRate(server, 'USDC/BRL', '5');
   current = await start();
+  // registered once a listener answers Efí's check of the address
+  await server.ctx.pix.psp('production')!.registerWebhook();
 }, 120_000);
 afterAll(async () => {
   if (current) await stop(current);
