@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidField } from '../../core/errors.ts';
 import { markAuthFailure } from '../../http/auth-throttle.ts';
 import type { Environment } from '../../lib/environment.ts';
-import { sendPage } from '../../lib/hosted-page.ts';
+import { answerErrorsAsPages, sendPage } from '../../lib/hosted-page.ts';
 import { IDENTITY_DOCUMENT_TYPES, type IdentityDocumentType } from '../documents/kinds.ts';
 import { readUpload, registerUploads } from '../documents/multipart.ts';
 import { multipartValidatorCompiler } from '../documents/schema.ts';
@@ -29,13 +29,7 @@ export const hostedVerificationRoutes: FastifyPluginAsyncTypebox<{
   await registerUploads(app);
 
   // Anything that goes wrong on these routes is answered as a page, never as JSON.
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
-    if (status >= 500) request.log.error({ err: error }, 'hosted page failed');
-    return status >= 500
-      ? sendPage(reply, 500, errorPage('Something went wrong', 'Please try again in a few minutes.'))
-      : sendPage(reply, status, errorPage('The request was not understood', 'Please go back and try again.'));
-  });
+  answerErrorsAsPages(app, errorPage);
 
   const action = (token: string) => `/verify/${encodeURIComponent(token)}`;
 

@@ -17,6 +17,8 @@ keep them up to date.</li>
 </ul>
 </div>`;
 
+const WHEN = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+
 function frame(state: string, body: Html, sandbox: boolean): string {
   return layout(
     'Terms of service',
@@ -34,6 +36,8 @@ export function termsPage(input: {
   partner: string;
   action: string;
   sandbox: boolean;
+  /** when the link was used: the terms were accepted through it then */
+  usedAt?: Date | null;
 }): string {
   const firstName = input.customerName.trim().split(/\s+/)[0] ?? '';
   switch (input.state) {
@@ -58,8 +62,10 @@ ${TERMS_SUMMARY}
     case 'USED':
       return frame(
         'USED',
-        html`<h1>This link was already used</h1>
-<p>Each link works once. Ask ${input.partner} for a new one if you need it.</p>`,
+        html`<h1>The terms are already accepted</h1>
+<p>${input.usedAt ? `They were accepted with this link on ${WHEN.format(input.usedAt)} (UTC). ` : ''}There is
+nothing more to do: you can close this page and return to ${input.partner}.</p>
+<p>Each link works once; a second click or a reload changes nothing.</p>`,
         input.sandbox,
       );
     case 'EXPIRED':
@@ -77,6 +83,16 @@ export function invalidTermsLinkPage(): string {
     'INVALID_LINK',
     html`<h1>This link is not valid</h1>
 <p>The link is incorrect. Please ask for a new one from the service that sent it to you.</p>`,
+    false,
+  );
+}
+
+/** A failure that is not about the link: a request the page never sends, or one of ours. */
+export function termsErrorPage(title: string, message: string): string {
+  return frame(
+    'ERROR',
+    html`<h1>${title}</h1>
+<p>${message}</p>`,
     false,
   );
 }
