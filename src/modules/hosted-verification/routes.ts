@@ -83,6 +83,11 @@ export const hostedVerificationRoutes: FastifyPluginAsyncTypebox<{
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         const current = (await hosted.resolve(token)) ?? verification;
+        // The verification moved on meanwhile (a second click of the button, another tab): the page
+        // shows where it stands, with nothing to correct.
+        if (error.code === 'invalid_state_transition') {
+          return sendPage(reply, 409, verificationPage(current, action(token)));
+        }
         const problem = { detail: error.message, errors: error.errors ?? [] };
         return sendPage(reply, error.status, verificationPage(current, action(token), problem));
       }
