@@ -38,6 +38,7 @@ select, input[type=file] { width: 100%; font: inherit; padding: .45rem; border: 
   border-radius: 6px; background: #fff; }
 button { margin-top: 1.5rem; width: 100%; font: inherit; font-weight: 600; color: #fff;
   background: var(--accent); border: 0; border-radius: 8px; padding: .7rem; cursor: pointer; }
+.link { overflow-wrap: anywhere; }
 footer { color: var(--muted); font-size: .8rem; margin-top: 1.5rem; }
 `.trim();
 
