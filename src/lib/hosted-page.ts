@@ -111,3 +111,12 @@ export function answerErrorsAsPages(
     );
   });
 }
+
+/**
+ * How a page names the partner its customer came from: the project's display name (Settings), or neutral
+ * wording when it has none, never the project's internal name. `start` capitalises it for a sentence.
+ */
+export function partnerName(displayName: string | null, start = false): string {
+  if (displayName !== null) return displayName;
+  return start ? 'The service that sent you here' : 'the service that sent you here';
+}

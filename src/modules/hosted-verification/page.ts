@@ -4,7 +4,7 @@
  * answer that accepts nothing more (APPROVED, FINAL_REJECTION).
  */
 import type { FieldError } from '../../core/errors.ts';
-import { layout } from '../../lib/hosted-page.ts';
+import { layout, partnerName } from '../../lib/hosted-page.ts';
 import { type Html, html } from '../../lib/html.ts';
 import {
   COMPANY_DOCUMENT_TYPES,
@@ -122,10 +122,10 @@ function companyForm(action: string, submitLabel: string, problem: FormProblem |
 }
 
 /** The people a company's verification waits for, each sent to their own link. */
-function partiesBox(partner: string, parties: readonly PageParty[]): Html {
+function partiesBox(partner: string | null, parties: readonly PageParty[]): Html {
   if (parties.length === 0) {
     return html`<div class="box" id="parties"><h2>The people behind the company</h2>
-<p>No beneficial owner or legal representative is declared yet. ${partner} adds them, and each person
+<p>No beneficial owner or legal representative is declared yet. ${partnerName(partner, true)} adds them, and each person
 verifies their own identity on their own link.</p></div>`;
   }
   const items = parties.map(
@@ -161,11 +161,12 @@ function termsFirst(row: PageVerificationRow): Html {
 }
 
 function body(row: PageVerificationRow, action: string, problem: FormProblem | undefined): Html {
-  const partner = row.project_name;
+  const partner = partnerName(row.project_name);
+  const Partner = partnerName(row.project_name, true);
   switch (row.status) {
     case 'NOT_STARTED':
       return html`<h1>Verify your identity</h1>
-<p>${partner} needs to confirm who you are. Upload a photo or scan of an identity document and a selfie.
+<p>${Partner} needs to confirm who you are. Upload a photo or scan of an identity document and a selfie.
 It takes about two minutes.</p>
 ${termsFirst(row)}
 ${uploadForm(action, 'Submit for review', problem)}`;
@@ -196,26 +197,27 @@ function companyBody(
   problem: FormProblem | undefined,
   parties: readonly PageParty[],
 ): Html {
-  const partner = row.project_name;
+  const partner = partnerName(row.project_name);
+  const Partner = partnerName(row.project_name, true);
   switch (row.status) {
     case 'NOT_STARTED':
       return html`<h1>Verify your company</h1>
-<p>${partner} needs to confirm who your company is. Upload its articles of incorporation (contrato social)
+<p>${Partner} needs to confirm who your company is. Upload its articles of incorporation (contrato social)
 or its shareholder registry; a proof of its address and its latest financial statement help the review.</p>
 ${termsFirst(row)}
 ${companyForm(action, 'Submit for review', problem)}
-${partiesBox(partner, parties)}`;
+${partiesBox(row.project_name, parties)}`;
     case 'UNDER_VERIFICATION':
       return html`<h1>Thank you, we are reviewing your company</h1>
-<p>The company's documents were received. ${partner} will let you know the outcome.</p>
-${partiesBox(partner, parties)}`;
+<p>The company's documents were received. ${Partner} will let you know the outcome.</p>
+${partiesBox(row.project_name, parties)}`;
     case 'TEMPORARY_REJECTION':
       return html`<h1>We need more from your company</h1>
 <p>We could not complete the review. Please fix the points below and upload the documents again.</p>
 ${reasons(row.status_reason)}
 ${termsFirst(row)}
 ${companyForm(action, 'Submit again', problem)}
-${partiesBox(partner, parties)}`;
+${partiesBox(row.project_name, parties)}`;
     case 'APPROVED':
       return html`<h1>Your company is verified</h1>
 <p>The company and the people behind it are confirmed. You can close this page and return to ${partner}.</p>`;

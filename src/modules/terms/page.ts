@@ -1,6 +1,6 @@
 /** The hosted terms page: the terms, and one button that accepts them (or why the link no longer works). */
 
-import { layout } from '../../lib/hosted-page.ts';
+import { layout, partnerName } from '../../lib/hosted-page.ts';
 import { type Html, html } from '../../lib/html.ts';
 import type { TermsLinkState } from './service.ts';
 
@@ -33,19 +33,21 @@ ${body}
 export function termsPage(input: {
   state: TermsLinkState | 'ACCEPTED';
   customerName: string;
-  partner: string;
+  /** the project's display name, null when unset */
+  partner: string | null;
   action: string;
   sandbox: boolean;
   /** when the link was used: the terms were accepted through it then */
   usedAt?: Date | null;
 }): string {
   const firstName = input.customerName.trim().split(/\s+/)[0] ?? '';
+  const partner = partnerName(input.partner);
   switch (input.state) {
     case 'OPEN':
       return frame(
         'OPEN',
         html`<h1>Accept the terms of service</h1>
-<p>Hello, ${firstName}. ${input.partner} works with Ponte; please read and accept its terms.</p>
+<p>Hello, ${firstName}. ${partnerName(input.partner, true)} works with Ponte; please read and accept the terms.</p>
 ${TERMS_SUMMARY}
 <form method="post" action="${input.action}">
   <button type="submit">I accept the terms of service</button>
@@ -56,7 +58,7 @@ ${TERMS_SUMMARY}
       return frame(
         'ACCEPTED',
         html`<h1>Thank you, the terms are accepted</h1>
-<p>You can close this page and return to ${input.partner}.</p>`,
+<p>You can close this page and return to ${partner}.</p>`,
         input.sandbox,
       );
     case 'USED':
@@ -64,7 +66,7 @@ ${TERMS_SUMMARY}
         'USED',
         html`<h1>The terms are already accepted</h1>
 <p>${input.usedAt ? `They were accepted with this link on ${WHEN.format(input.usedAt)} (UTC). ` : ''}There is
-nothing more to do: you can close this page and return to ${input.partner}.</p>
+nothing more to do: you can close this page and return to ${partner}.</p>
 <p>Each link works once; a second click or a reload changes nothing.</p>`,
         input.sandbox,
       );
@@ -72,7 +74,7 @@ nothing more to do: you can close this page and return to ${input.partner}.</p>
       return frame(
         'EXPIRED',
         html`<h1>This link has expired</h1>
-<p>Links are valid for 24 hours. Ask ${input.partner} for a new one.</p>`,
+<p>Links are valid for 24 hours. Ask ${partner} for a new one.</p>`,
         input.sandbox,
       );
   }
