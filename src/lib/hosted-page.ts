@@ -4,7 +4,7 @@
  * assets, and headers that keep the page (and the token in its address) to itself.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Html, html } from './html.ts';
 
 const STYLE = `
@@ -38,6 +38,7 @@ select, input[type=file] { width: 100%; font: inherit; padding: .45rem; border: 
   border-radius: 6px; background: #fff; }
 button { margin-top: 1.5rem; width: 100%; font: inherit; font-weight: 600; color: #fff;
   background: var(--accent); border: 0; border-radius: 8px; padding: .7rem; cursor: pointer; }
+.link { overflow-wrap: anywhere; }
 footer { color: var(--muted); font-size: .8rem; margin-top: 1.5rem; }
 `.trim();
 
@@ -82,4 +83,40 @@ export function sendPage(reply: FastifyReply, status: number, page: string): Fas
     .header('referrer-policy', 'no-referrer')
     .header('cache-control', 'no-store')
     .send(page);
+}
+
+/**
+ * Answers every error on a hosted page's routes as a page, never as problem+json: a person's browser shows
+ * it. A body the page never sends (another content type, too large) reads as a request not understood; a
+ * failure of ours is logged and shown as one, without detail.
+ */
+export function answerErrorsAsPages(
+  app: FastifyInstance,
+  errorPage: (title: string, message: string) => string,
+): void {
+  app.setErrorHandler((error: Error & { status?: number; statusCode?: number }, request, reply) => {
+    // a domain error names its status; a framework error (415, 413, a body that does not parse) its statusCode
+    const status =
+      (error instanceof Error && typeof error.status === 'number' ? error.status : undefined) ??
+      error.statusCode ??
+      500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'hosted page failed');
+      return sendPage(reply, 500, errorPage('Something went wrong', 'Please try again in a few minutes.'));
+    }
+    return sendPage(
+      reply,
+      status,
+      errorPage('The request was not understood', 'Please go back and try again.'),
+    );
+  });
+}
+
+/**
+ * How a page names the partner its customer came from: the project's display name (Settings), or neutral
+ * wording when it has none, never the project's internal name. `start` capitalises it for a sentence.
+ */
+export function partnerName(displayName: string | null, start = false): string {
+  if (displayName !== null) return displayName;
+  return start ? 'The service that sent you here' : 'the service that sent you here';
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signLinkToken } from '../../src/lib/signed-link.ts';
+import { createProjectService } from '../../src/modules/projects/service.ts';
 import { createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
 import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
 import { GIF, JPEG, MB, PDF, PNG, pngOfSize, TEXT } from './files.ts';
@@ -12,6 +13,12 @@ let operator: Client;
 beforeAll(async () => {
   server = await startTestServer();
   const tenant = await server.newTenant('Banco Exemplo');
+  // the name its customers see on the hosted pages (dashboard, Settings): unset, the pages use neutral wording
+  await createProjectService(server.ctx).setDisplayName(
+    { id: null, name: 'test' },
+    tenant.projectId,
+    'Banco Exemplo',
+  );
   production = client(server.production, tenant.productionKey);
   operator = operatorClient(server);
 });

@@ -289,5 +289,5 @@ export function createAssociatedPartyService(deps: {
   return { create, list, get, remove };
 }
 
-export { presentParty } from './presenter.ts';
+export { partyFact, presentParty } from './presenter.ts';
 export { findPartyById, listParties, type PartyWithVerification } from './repo.ts';

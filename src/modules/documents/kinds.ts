@@ -16,6 +16,10 @@ export type PartnerDocumentType = (typeof PARTNER_DOCUMENT_TYPES)[number];
 export const IDENTITY_DOCUMENT_TYPES = ['PASSPORT', 'ID_CARD', 'DRIVERS_LICENSE'] as const;
 export type IdentityDocumentType = (typeof IDENTITY_DOCUMENT_TYPES)[number];
 
+/** A company's founding records: either satisfies a business's COMPANY_DOCUMENT requirement. */
+export const COMPANY_DOCUMENT_TYPES = ['ARTICLES_OF_INCORPORATION', 'SHAREHOLDER_REGISTRY'] as const;
+export type CompanyDocumentType = (typeof COMPANY_DOCUMENT_TYPES)[number];
+
 /** Documents a verification takes through the API: a person's identity, and a company's records. */
 export const VERIFICATION_DOCUMENT_TYPES = [
   'PASSPORT',

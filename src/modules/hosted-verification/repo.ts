@@ -4,9 +4,12 @@ import type { VerificationRow } from '../verifications/service.ts';
 
 export type PageVerificationRow = VerificationRow & {
   customer_name: string;
-  project_name: string;
+  /** the name the project's customers see (its display name), null when unset */
+  project_name: string | null;
   /** whether the customer still has to accept the terms (never for a party's verification) */
   terms_pending: boolean;
+  /** the customer's type: a BUSINESS customer's own verification takes company documents */
+  customer_type: 'INDIVIDUAL' | 'BUSINESS';
 };
 
 /** The verification a hosted-page link names, in the environment of the listener that served the link. */
@@ -18,7 +21,7 @@ export async function findVerificationForPage(
   const rows = await db.query<PageVerificationRow>(
     `SELECT v.id, coalesce(v.customer_id, ap.customer_id) AS customer_id, v.associated_party_id,
             v.project_id, v.environment, v.status, v.level, v.status_reason, v.created_at, v.updated_at,
-            coalesce(ap.name, c.name) AS customer_name, p.name AS project_name,
+            coalesce(ap.name, c.name) AS customer_name, p.display_name AS project_name, c.type AS customer_type,
             (ap.id IS NULL AND c.tos_required AND c.tos_accepted_at IS NULL) AS terms_pending
        FROM verifications v
        LEFT JOIN associated_parties ap ON ap.id = v.associated_party_id

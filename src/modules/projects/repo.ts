@@ -87,3 +87,16 @@ export async function listProjects(db: Executor, limit: number, offset: number):
 }
 
 /** A row of the operators' audit log (`before` and `after` as JSON text, or null). */
+
+/** The name customers see on the hosted pages, or null for neutral wording. */
+export async function findDisplayName(db: Executor, id: string): Promise<string | null | undefined> {
+  const rows = await db.query<{ display_name: string | null }>(
+    'SELECT display_name FROM projects WHERE id = $1 FOR UPDATE',
+    [id],
+  );
+  return rows[0]?.display_name;
+}
+
+export async function setDisplayName(db: Executor, id: string, displayName: string | null): Promise<void> {
+  await db.query('UPDATE projects SET display_name = $2 WHERE id = $1', [id, displayName]);
+}

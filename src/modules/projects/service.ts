@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.ts';
-import { notFound } from '../../core/errors.ts';
+import { invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Transaction } from '../../db/types.ts';
 import { generateApiKey } from '../../lib/api-key.ts';
@@ -183,7 +183,52 @@ export function createProjectService(deps: {
     return { id: row.id, name: row.name, createdAt: row.created_at.toISOString() };
   }
 
-  return { createProject, getProject, listProjects, issueApiKey, revokeApiKey, listApiKeys, firstRun };
+  /** The name the project's customers see on the hosted pages; null when unset. */
+  async function displayName(projectId: string): Promise<string | null> {
+    const name = await repo.findDisplayName(db, projectId);
+    if (name === undefined) throw notFound('Project');
+    return name;
+  }
+
+  /**
+   * Sets (or, with an empty value, clears) the name the project's customers see on the hosted pages:
+   * trimmed, at most 80 characters, no control characters. Audited.
+   */
+  async function setDisplayName(actor: Actor, projectId: string, raw: string): Promise<string | null> {
+    const value = raw.trim().replace(/\s+/g, ' ');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+    if (value.length > 80 || /[\u0000-\u001f\u007f]/.test(value)) {
+      throw invalidField('/body/displayName', 'must be at most 80 characters of text');
+    }
+    const next = value === '' ? null : value;
+    await db.transaction(async (tx) => {
+      const before = await repo.findDisplayName(tx, projectId);
+      if (before === undefined) throw notFound('Project');
+      await repo.setDisplayName(tx, projectId, next);
+      await recordAudit(tx, {
+        actor,
+        action: 'project.display_name_set',
+        resourceType: 'project',
+        resourceId: projectId,
+        before: { displayName: before },
+        after: { displayName: next },
+        at: clock(),
+      });
+    });
+    return next;
+  }
+
+  return {
+    createProject,
+    getProject,
+    listProjects,
+    issueApiKey,
+    revokeApiKey,
+    listApiKeys,
+    firstRun,
+    displayName,
+    setDisplayName,
+  };
 }
 
 export type ProjectService = ReturnType<typeof createProjectService>;

@@ -1,6 +1,6 @@
 /** The hosted terms page: the terms, and one button that accepts them (or why the link no longer works). */
 
-import { layout } from '../../lib/hosted-page.ts';
+import { layout, partnerName } from '../../lib/hosted-page.ts';
 import { type Html, html } from '../../lib/html.ts';
 import type { TermsLinkState } from './service.ts';
 
@@ -17,6 +17,8 @@ keep them up to date.</li>
 </ul>
 </div>`;
 
+const WHEN = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+
 function frame(state: string, body: Html, sandbox: boolean): string {
   return layout(
     'Terms of service',
@@ -31,17 +33,21 @@ ${body}
 export function termsPage(input: {
   state: TermsLinkState | 'ACCEPTED';
   customerName: string;
-  partner: string;
+  /** the project's display name, null when unset */
+  partner: string | null;
   action: string;
   sandbox: boolean;
+  /** when the link was used: the terms were accepted through it then */
+  usedAt?: Date | null;
 }): string {
   const firstName = input.customerName.trim().split(/\s+/)[0] ?? '';
+  const partner = partnerName(input.partner);
   switch (input.state) {
     case 'OPEN':
       return frame(
         'OPEN',
         html`<h1>Accept the terms of service</h1>
-<p>Hello, ${firstName}. ${input.partner} works with Ponte; please read and accept its terms.</p>
+<p>Hello, ${firstName}. ${partnerName(input.partner, true)} works with Ponte; please read and accept the terms.</p>
 ${TERMS_SUMMARY}
 <form method="post" action="${input.action}">
   <button type="submit">I accept the terms of service</button>
@@ -52,21 +58,23 @@ ${TERMS_SUMMARY}
       return frame(
         'ACCEPTED',
         html`<h1>Thank you, the terms are accepted</h1>
-<p>You can close this page and return to ${input.partner}.</p>`,
+<p>You can close this page and return to ${partner}.</p>`,
         input.sandbox,
       );
     case 'USED':
       return frame(
         'USED',
-        html`<h1>This link was already used</h1>
-<p>Each link works once. Ask ${input.partner} for a new one if you need it.</p>`,
+        html`<h1>The terms are already accepted</h1>
+<p>${input.usedAt ? `They were accepted with this link on ${WHEN.format(input.usedAt)} (UTC). ` : ''}There is
+nothing more to do: you can close this page and return to ${partner}.</p>
+<p>Each link works once; a second click or a reload changes nothing.</p>`,
         input.sandbox,
       );
     case 'EXPIRED':
       return frame(
         'EXPIRED',
         html`<h1>This link has expired</h1>
-<p>Links are valid for 24 hours. Ask ${input.partner} for a new one.</p>`,
+<p>Links are valid for 24 hours. Ask ${partner} for a new one.</p>`,
         input.sandbox,
       );
   }
@@ -77,6 +85,16 @@ export function invalidTermsLinkPage(): string {
     'INVALID_LINK',
     html`<h1>This link is not valid</h1>
 <p>The link is incorrect. Please ask for a new one from the service that sent it to you.</p>`,
+    false,
+  );
+}
+
+/** A failure that is not about the link: a request the page never sends, or one of ours. */
+export function termsErrorPage(title: string, message: string): string {
+  return frame(
+    'ERROR',
+    html`<h1>${title}</h1>
+<p>${message}</p>`,
     false,
   );
 }

@@ -28,14 +28,15 @@ export async function insertTermsLink(db: Executor, row: TermsLinkRow): Promise<
 
 export type TermsPageRow = TermsLinkRow & {
   customer_name: string;
-  project_name: string;
+  /** the name the project's customers see (its display name), null when unset */
+  project_name: string | null;
   project_id: string;
   environment: 'sandbox' | 'production';
   tos_accepted_at: Date | null;
 };
 
 const SELECT = `SELECT l.id, l.customer_id, l.token_sha256, l.redirect_url, l.expires_at, l.used_at, l.created_at,
-       c.name AS customer_name, p.name AS project_name, c.project_id, c.environment, c.tos_accepted_at
+       c.name AS customer_name, p.display_name AS project_name, c.project_id, c.environment, c.tos_accepted_at
   FROM tos_links l JOIN customers c ON c.id = l.customer_id JOIN projects p ON p.id = c.project_id`;
 
 /** The link of a token, in the environment of the listener that serves it. */

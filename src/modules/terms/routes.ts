@@ -1,16 +1,18 @@
 /**
  * `POST /customers/{id}/tos` (API key) mints a terms link; `GET /tos/{token}` shows the terms and
- * `POST /tos/{token}` accepts them (the token is the only credential; single use, 24 hours).
+ * `POST /tos/{token}` accepts them (the token is the only credential; single use, 24 hours). The page is
+ * a person's: every answer on these two routes is a page, errors included.
  */
+import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { markAuthFailure } from '../../http/auth-throttle.ts';
 import { bearerSecurity, DateTime, IdParams, problems } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
-import { sendPage } from '../../lib/hosted-page.ts';
+import { answerErrorsAsPages, sendPage } from '../../lib/hosted-page.ts';
 import { verificationLinkMinter } from '../customers/link.ts';
-import { invalidTermsLinkPage, termsPage } from './page.ts';
+import { invalidTermsLinkPage, termsErrorPage, termsPage } from './page.ts';
 import { createTermsService } from './service.ts';
 
 type Options = { ctx: AppContext; environment: Environment };
@@ -59,6 +61,10 @@ const TokenParams = Type.Object({ token: Type.String() });
 export const termsPageRoutes: FastifyPluginAsyncTypebox<Options> = async (app, { ctx, environment }) => {
   const terms = createTermsService({ ...ctx, link: verificationLinkMinter(ctx, environment) }, environment);
   const action = (token: string) => `/tos/${encodeURIComponent(token)}`;
+  // The page's button posts an HTML form (application/x-www-form-urlencoded, with no fields). The parser
+  // is registered in this plugin's scope only: the JSON API beside it still refuses form bodies with 415.
+  await app.register(formbody, { bodyLimit: 1024 });
+  answerErrorsAsPages(app, termsErrorPage);
 
   app.get(
     '/tos/:token',
@@ -75,6 +81,7 @@ export const termsPageRoutes: FastifyPluginAsyncTypebox<Options> = async (app, {
         partner: found.link.project_name,
         action: action(request.params.token),
         sandbox: environment === 'sandbox',
+        usedAt: found.link.used_at,
       });
       return sendPage(reply, found.state === 'OPEN' ? 200 : 410, page);
     },
@@ -90,7 +97,6 @@ export const termsPageRoutes: FastifyPluginAsyncTypebox<Options> = async (app, {
         return sendPage(reply, 404, invalidTermsLinkPage());
       }
       const accepted = found.state === 'OPEN' && (await terms.accept(found.link));
-      const state = accepted ? 'ACCEPTED' : found.state === 'OPEN' ? 'USED' : found.state;
       if (accepted && found.link.redirect_url) {
         return reply
           .code(303)
@@ -98,12 +104,15 @@ export const termsPageRoutes: FastifyPluginAsyncTypebox<Options> = async (app, {
           .header('cache-control', 'no-store')
           .send();
       }
+      // Not accepted now: used (a second click, a reload, another tab) or expired, read again as it is.
+      const current = accepted ? found : ((await terms.resolve(request.params.token)) ?? found);
       const page = termsPage({
-        state,
+        state: accepted ? 'ACCEPTED' : current.state === 'OPEN' ? 'USED' : current.state,
         customerName: found.link.customer_name,
         partner: found.link.project_name,
         action: action(request.params.token),
         sandbox: environment === 'sandbox',
+        usedAt: current.link.used_at,
       });
       return sendPage(reply, accepted ? 200 : 410, page);
     },

@@ -1,5 +1,6 @@
 /** Accepting an invitation: the invited person sets a password and is signed in. */
 import { Type } from 'typebox';
+import { AppError } from '../../../core/errors.ts';
 import { type Html, html } from '../../../lib/html.ts';
 import { PASSWORD_MIN } from '../../../modules/web-users/credentials.ts';
 import { sendHtml } from '../../kit/layout.ts';
@@ -26,7 +27,9 @@ const deadLink = (options: AuthOptions) =>
   smallPage(
     options,
     'This link does not work',
-    html`<p>The invitation was already used, has expired, or never existed. Ask an administrator for a new one.</p>`,
+    html`<p>The invitation was already used, has expired, or never existed.</p>
+<p>If you already set your password with it, <a href="${options.prefix}/sign-in">sign in</a> with that password.
+Otherwise ask an administrator for a new invitation.</p>`,
   );
 
 export function register(app: WebApp, { users, options }: AuthDeps) {
@@ -58,6 +61,10 @@ export function register(app: WebApp, { users, options }: AuthDeps) {
         setSessionCookie(reply, options, accepted.token);
         return reply.redirect(options.home, 303);
       } catch (error) {
+        // used meanwhile: a second click of the button, or another tab
+        if (error instanceof AppError && error.code === 'not_found') {
+          return sendHtml(reply, 404, deadLink(options));
+        }
         const problem = firstProblem(error);
         if (!problem) throw error;
         return sendHtml(reply, 400, view(options, token, user.email, `The password ${problem}.`));

@@ -43,6 +43,7 @@ const NAV = (env: string) => [
   { href: `/${env}/requests`, label: 'Request log', section: 'Developers' },
   { href: `/${env}/team`, label: 'Team', section: 'Settings' },
   { href: `/${env}/fees`, label: 'Fees', section: 'Settings' },
+  { href: `/${env}/settings`, label: 'Display name', section: 'Settings' },
   { href: '/account', label: 'Your account', section: 'Settings' },
 ];
 

@@ -15,6 +15,7 @@ import * as newLimitRequest from './new-limit-request.ts';
 import * as overview from './overview.ts';
 import * as request from './request.ts';
 import * as requests from './requests.ts';
+import * as settings from './settings.ts';
 import * as team from './team.ts';
 import * as transaction from './transaction.ts';
 import * as transactions from './transactions.ts';
@@ -51,5 +52,5 @@ export async function registerDashboard(instance: FastifyInstance, ctx: AppConte
     newLimitRequest,
   ])
     page.register(app, ctx, render);
-  for (const page of [team, fees]) page.register(app, ctx, render);
+  for (const page of [team, fees, settings]) page.register(app, ctx, render);
 }
