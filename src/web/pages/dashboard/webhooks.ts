@@ -1,14 +1,18 @@
-/** Webhook endpoints of an environment: listed, and added (the signing secret shown once). */
+/**
+ * Webhook endpoints of an environment: listed, and added (the signing secret shown once, on the page the
+ * form redirects to, so a reload adds nothing).
+ */
 import { Type } from 'typebox';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../core/errors.ts';
 import type { Tenant } from '../../../lib/environment.ts';
 import { type Html, html } from '../../../lib/html.ts';
 import { EVENT_TYPES } from '../../../modules/events/outbox.ts';
+import { createFlashes } from '../../../modules/web-users/flashes.ts';
 import type { Session } from '../../../modules/web-users/sessions.ts';
 import { createWebhookService } from '../../../modules/webhooks/service.ts';
 import { CsrfField, csrfField } from '../../kit/csrf.ts';
-import { badge, dateTime, notice, secretBox, when } from '../../kit/parts.ts';
+import { badge, dateTime, notice, secretBox, shownOnce, when } from '../../kit/parts.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { table } from '../../kit/table.ts';
 import { EnvParams, type Render, tenantOf } from './frame.ts';
@@ -18,10 +22,11 @@ const SUBSCRIBABLE = EVENT_TYPES.filter((type) => type !== 'webhook_endpoint.tes
 
 export const schema = {
   params: EnvParams,
-  querystring: Type.Object({ done: Type.Optional(Type.Unknown()) }),
+  querystring: Type.Object({ done: Type.Optional(Type.Unknown()), shown: Type.Optional(Type.Unknown()) }),
 };
 
-type Created = { id: string; secret: string };
+/** The secret of an endpoint just added; null when the address names one already shown. */
+type Created = { secret: string } | null;
 /** A refused addition, shown in the form as typed. */
 type Refused = { url: string; events: string[]; message: string };
 
@@ -38,6 +43,7 @@ export function view(
 ): Html {
   const canWrite = session.user.role !== 'viewer';
   return html`${notice(done === 'deleted' ? 'The endpoint was removed.' : undefined)}
+${created === null ? shownOnce('signing secret') : html``}
 ${when(created, () => secretBox('new-secret', 'Signing secret of the new endpoint.', created!.secret))}
 ${when(
   canWrite,
@@ -63,10 +69,14 @@ ${table(
 
 export function register(app: WebApp, ctx: AppContext, render: Render) {
   const webhooks = createWebhookService(ctx);
+  const flashes = createFlashes({ ...ctx, encryptionKey: ctx.instanceKeys.encryption });
 
   app.get('/:env/webhooks', { schema }, async (request, reply) => {
+    const { done, shown } = request.query;
+    const session = request.session!;
+    const created = shown === undefined ? undefined : await flashes.take(session, 'webhook-secret', shown);
     const data = await load(webhooks, tenantOf(request));
-    return render(request, reply, 'Webhooks', view(request.session!, request.query.done, data));
+    return render(request, reply, 'Webhooks', view(session, done, data, created as Created | undefined));
   });
 
   app.post(
@@ -85,8 +95,8 @@ export function register(app: WebApp, ctx: AppContext, render: Render) {
     async (request, reply) => {
       const { body } = request;
       const tenant = tenantOf(request);
-      const page = async (created?: Created, refused?: Refused) =>
-        view(request.session!, request.query.done, await load(webhooks, tenant), created, refused);
+      const page = async (refused: Refused) =>
+        view(request.session!, undefined, await load(webhooks, tenant), undefined, refused);
       const picked =
         body.events === undefined ? [] : Array.isArray(body.events) ? body.events : [body.events];
       const events = picked.filter((type): type is (typeof EVENT_TYPES)[number] =>
@@ -106,12 +116,12 @@ export function register(app: WebApp, ctx: AppContext, render: Render) {
           request,
           reply,
           'Webhooks',
-          await page(undefined, { url: body.url, events, message }),
+          await page({ url: body.url, events, message }),
           error.status,
         );
       }
-      reply.header('cache-control', 'no-store');
-      return render(request, reply, 'Webhooks', await page(created), 201);
+      const shown = await flashes.put(request.session!, 'webhook-secret', { secret: created.secret });
+      return reply.redirect(`/${tenant.environment}/webhooks?shown=${shown}`, 303);
     },
   );
 }
