@@ -8,8 +8,21 @@ import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDashboardApp } from '../../src/app.ts';
-import { client, startTestServer, type TestServer } from '../helpers/server.ts';
-import { checkPage, csrfOf, hasChromium, launch, listen, newPage, pathOf, submit } from './web-support.ts';
+import { businessBody, createCustomer, validCnpj } from '../helpers/factories.ts';
+import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
+import {
+  checkPage,
+  csrfOf,
+  DESKTOP,
+  hasChromium,
+  launch,
+  listen,
+  newPage,
+  PHONE,
+  pathOf,
+  SHOTS,
+  submit,
+} from './web-support.ts';
 
 const PASSWORD = 'a long and good password';
 
@@ -18,6 +31,7 @@ let dashboard: FastifyInstance;
 let origin: string;
 let browser: Browser;
 let page: Page;
+let sandbox: Client;
 let projectId: string;
 
 const countRows = async (sql: string, params: unknown[]) =>
@@ -34,6 +48,7 @@ describe.skipIf(!hasChromium)('dashboard forms in a browser', { timeout: 90_000 
     server = await startTestServer();
     const tenant = await server.newTenant('Banco Formulário');
     projectId = tenant.projectId;
+    sandbox = client(server.sandbox, tenant.sandboxKey);
     dashboard = await buildDashboardApp(server.ctx);
     origin = await listen(dashboard);
     browser = await launch();
@@ -158,5 +173,69 @@ describe.skipIf(!hasChromium)('dashboard forms in a browser', { timeout: 90_000 
 
     await page.goto(`${origin}${address}`);
     expect((await page.textContent('#new-key'))!.trim()).toMatch(/^sk_sandbox_/);
+  });
+
+  it('request log: a status it cannot filter by is refused in the page, as a bad transaction filter is, never ignored', async () => {
+    for (const [address, field] of [
+      ['/sandbox/requests?status=999', '999'],
+      ['/sandbox/requests?status=teapot&path=/customers', 'teapot'],
+      ['/sandbox/transactions?status=PAID', 'status'],
+    ] as const) {
+      const response = await page.goto(`${origin}${address}`);
+      expect(response?.status(), address).toBe(400);
+      expect(await page.textContent('[role=alert]'), address).toContain(field);
+      // the form is kept as typed, and no list pretends the filter applied
+      expect(await page.isVisible('form[role=search]'), address).toBe(true);
+      expect(await page.locator('tbody tr').count(), address).toBe(0);
+    }
+    expect(await page.inputValue('#status')).toBe('PAID');
+    await page.goto(`${origin}/sandbox/requests?status=999`);
+    expect(await page.inputValue('#status')).toBe('999');
+    await checkPage(page, 'dashboard-forms-request-log-refused');
+    // choosing a status from the list applies it, the error gone
+    await page.selectOption('#status', 'failure');
+    expect(await submit(page, 'form[role=search] button')).toBe(200);
+    expect(await page.isVisible('[role=alert]')).toBe(false);
+    const longPath = await page.goto(`${origin}/sandbox/requests?path=${'x'.repeat(300)}`);
+    expect(longPath?.status()).toBe(400);
+    expect(await page.textContent('[role=alert]')).toContain('Path contains');
+  });
+
+  it("a business customer's profile keeps its tax id, e-mail and id whole on one line at 1280, and fits at 390", async () => {
+    const business = await createCustomer(
+      sandbox,
+      businessBody({
+        name: 'Distribuidora Atacadista Horizonte do Norte Ltda',
+        taxId: validCnpj('1'),
+        email: 'financeiro.operacoes@distribuidora-horizonte.example',
+      }),
+    );
+    await page.goto(`${origin}/sandbox/customers/${business.id}`);
+    // The lines a value takes in the profile: the client rectangles' distinct lines of the innermost
+    // element showing exactly that value (one line, one top).
+    const lines = (value: string) =>
+      page.evaluate(`(() => {
+        const shown = [...document.querySelectorAll('#profile ~ dl *')]
+          .filter((element) => element.textContent.trim() === ${JSON.stringify(value)});
+        const element = shown[shown.length - 1];
+        if (!element) return 0;
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        const tops = [...range.getClientRects()].filter((rect) => rect.width > 0)
+          .map((rect) => rect.top).sort((a, b) => a - b);
+        // boxes on one line may sit a pixel or two apart; a new line is a line-height lower
+        return tops.filter((top, i) => i === 0 || top - tops[i - 1] > 8).length;
+      })()`);
+    await page.screenshot({ path: `${SHOTS}/dashboard-forms-business-profile.png`, fullPage: true });
+    const email = 'financeiro.operacoes@distribuidora-horizonte.example';
+    for (const value of [business.taxId, email, business.id]) expect(await lines(value), value).toBe(1);
+
+    await page.setViewportSize(PHONE);
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+    for (const value of [business.taxId, business.id]) expect(await lines(value), value).toBe(1);
+    await page.screenshot({ path: `${SHOTS}/dashboard-forms-business-profile-phone.png`, fullPage: true });
+    await page.setViewportSize(DESKTOP);
+    await checkPage(page, 'dashboard-forms-business-customer');
   });
 });
