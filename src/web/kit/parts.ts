@@ -59,3 +59,14 @@ export function invalidAttrs(id: string, message: string | undefined): Html {
 /** What a page shows when the address names a secret already shown (a reload, Back, a copied address). */
 export const shownOnce = (what: string): Html =>
   notice(`The ${what} was shown once, when it was created, and cannot be shown again.`);
+
+/**
+ * An e-mail address kept whole: where a line must break, it breaks before the "@" (and, on a screen too
+ * narrow for a part, within that part), never elsewhere mid-address.
+ */
+export function emailIdent(email: string | null | undefined): Html {
+  if (!email) return html`—`;
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return html`<span class="ident" data-ident="email">${email}</span>`;
+  return html`<span class="ident" data-ident="email"><span>${email.slice(0, at)}</span><wbr><span>${email.slice(at)}</span></span>`;
+}
