@@ -8,8 +8,15 @@ import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDashboardApp } from '../../src/app.ts';
-import { businessBody, createCustomer, validCnpj } from '../helpers/factories.ts';
+import {
+  approvedCustomer,
+  businessBody,
+  createCustomer,
+  individualBody,
+  validCnpj,
+} from '../helpers/factories.ts';
 import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { addParty, companyParty, personParty } from '../verifications/support.ts';
 import {
   checkPage,
   csrfOf,
@@ -237,5 +244,93 @@ describe.skipIf(!hasChromium)('dashboard forms in a browser', { timeout: 90_000 
     await page.screenshot({ path: `${SHOTS}/dashboard-forms-business-profile-phone.png`, fullPage: true });
     await page.setViewportSize(DESKTOP);
     await checkPage(page, 'dashboard-forms-business-customer');
+  });
+
+  it('a refused webhook URL is answered beside the field in plain words, the form kept as typed', async () => {
+    await page.goto(`${origin}/sandbox/webhooks`);
+    await page.fill('#url', 'ftp://93.184.215.14/hooks');
+    await page.check('input[name=events][value="customer.created"]');
+    expect(await submit(page, 'form[action="/sandbox/webhooks"] button[type=submit]')).toBe(400);
+    const message = (await page.textContent('#url-error'))!;
+    expect(message).toContain('must start with https://');
+    expect(await page.content()).not.toContain('request body is invalid');
+    expect(await page.getAttribute('#url', 'aria-invalid')).toBe('true');
+    expect(await page.getAttribute('#url', 'aria-describedby')).toBe('url-error');
+    expect(await page.inputValue('#url')).toBe('ftp://93.184.215.14/hooks');
+    expect(await page.isChecked('input[name=events][value="customer.created"]')).toBe(true);
+    await checkPage(page, 'dashboard-forms-webhook-refused');
+    await page.fill('#url', 'https://ana:segredo@93.184.215.14/hooks');
+    expect(await submit(page, 'form[action="/sandbox/webhooks"] button[type=submit]')).toBe(400);
+    expect(await page.textContent('#url-error')).toContain('Leave the user name and password out');
+    expect(
+      await countRows('SELECT count(*) AS n FROM webhook_endpoints WHERE url LIKE $1', ['%/hooks']),
+    ).toBe(0);
+  });
+
+  it('an over-long API key name is answered beside the field, the form kept, no key created', async () => {
+    await page.goto(`${origin}/sandbox/api-keys`);
+    // The input stops at 200 characters; a browser that lets more through (or a pasted script) still
+    // meets a message beside the field, not a page of the validator's wording.
+    await page.evaluate(`document.querySelector('#key-name').removeAttribute('maxlength')`);
+    const long = 'chave '.repeat(50).trim();
+    await page.fill('#key-name', long);
+    expect(await submit(page, 'form[action="/sandbox/api-keys"] button[type=submit]')).toBe(400);
+    expect(await page.textContent('#key-name-error')).toContain('at most 200 characters');
+    expect(await page.inputValue('#key-name')).toBe(long);
+    expect(await page.isVisible('nav[aria-label=Main]')).toBe(true);
+    await checkPage(page, 'dashboard-forms-key-name-refused');
+    expect(await countRows('SELECT count(*) AS n FROM api_keys WHERE name LIKE $1', ['chave chave%'])).toBe(
+      0,
+    );
+  });
+
+  it("the transaction page names its customer, linked to the customer's page", async () => {
+    const customer = await approvedCustomer(sandbox, individualBody({ name: 'Clara Transação' }));
+    const created = await sandbox.post('/transactions/on-ramp', {
+      customerId: customer.id,
+      currency: 'BRL',
+      amount: '150.00',
+    });
+    expect(created.statusCode).toBe(201);
+    await page.goto(`${origin}/sandbox/transactions/${created.json().id}`);
+    const link = page.locator(`dd a[href="/sandbox/customers/${customer.id}"]`);
+    expect(await link.textContent()).toBe('Clara Transação');
+    await checkPage(page, 'dashboard-forms-transaction-customer');
+    await Promise.all([page.waitForNavigation(), link.click()]);
+    expect(pathOf(page.url())).toBe(`/sandbox/customers/${customer.id}`);
+  });
+
+  it("a business's parties show as its ownership tree, a 30% owner through a holding marked as an indirect UBO", async () => {
+    const business = await createCustomer(sandbox, businessBody({ name: 'Árvore Comércio Ltda' }));
+    const holding = await addParty(sandbox, business.id, companyParty({ name: 'Holding Raiz SA' }));
+    const owner = await addParty(
+      sandbox,
+      business.id,
+      personParty({
+        role: 'SHAREHOLDER',
+        name: 'Otávio Indireto',
+        parentId: holding.id,
+        ownershipPercentage: 50,
+      }),
+    );
+    const direct = await addParty(
+      sandbox,
+      business.id,
+      personParty({ name: 'Dora Direta', ownershipPercentage: 40 }),
+    );
+    await page.goto(`${origin}/sandbox/customers/${business.id}`);
+    const rows = page.locator('section[aria-labelledby=parties] tbody tr');
+    const order = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-party')));
+    expect(order.indexOf(owner.id)).toBe(order.indexOf(holding.id) + 1);
+    const ownerRow = page.locator(`tr[data-party="${owner.id}"]`);
+    expect(await ownerRow.getAttribute('data-depth')).toBe('1');
+    expect(await ownerRow.locator('[data-ubo]').getAttribute('data-ubo')).toBe('indirect');
+    expect(await ownerRow.textContent()).toContain('through Holding Raiz SA');
+    expect(await ownerRow.textContent()).toContain('30.00%');
+    const directRow = page.locator(`tr[data-party="${direct.id}"]`);
+    expect(await directRow.getAttribute('data-depth')).toBe('0');
+    expect(await directRow.locator('[data-ubo]').getAttribute('data-ubo')).toBe('direct');
+    expect(await page.locator(`tr[data-party="${holding.id}"] [data-ubo]`).count()).toBe(0);
+    await checkPage(page, 'dashboard-forms-ownership-tree');
   });
 });

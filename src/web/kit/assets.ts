@@ -87,6 +87,11 @@ button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .notice { border-radius: 8px; padding: .6rem .9rem; margin-bottom: 1rem; border: 1px solid #9fd2b9;
   background: #eaf7f0; }
 .notice.error { border-color: #e8a7a7; background: #fff4f4; }
+/* An ownership tree: each party indented under its parent. */
+.tree { display: inline-block; }
+tr[data-depth="1"] .tree { padding-left: 1.2rem; }
+tr[data-depth="2"] .tree { padding-left: 2.4rem; }
+tr[data-depth="3"] .tree { padding-left: 3.6rem; }
 .fielderror { color: var(--bad); font-size: .85rem; margin: 0; }
 input[aria-invalid=true], select[aria-invalid=true] { border-color: var(--bad); }
 .secret { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; background: #fffbea;

@@ -9,6 +9,7 @@ import { createDocumentService } from '../../../modules/documents/service.ts';
 import { createLimitRequestService } from '../../../modules/limit-requests/service.ts';
 import { holdReasonsOfCustomer } from '../../../modules/screening/service.ts';
 import { createTransactionService } from '../../../modules/transactions/read-service.ts';
+import { ownershipTree } from '../../../modules/verification-review/ownership-tree.ts';
 import { createBalanceService } from '../../../modules/wallets/holdings.ts';
 import type { Session } from '../../../modules/web-users/sessions.ts';
 import { badge, dateTime, emailIdent, when } from '../../kit/parts.ts';
@@ -46,12 +47,38 @@ export async function load(deps: Deps, tenant: Tenant, id: string) {
     deps.documents.list(tenant, id, all),
   ]);
   const recentRows = await txRows(ctx, tenant, recent.data);
-  return { env, id, customer, accounts, held, requests, recent, recentRows, holds, partyPage, documentPage };
+  const tree = customer.type === 'BUSINESS' ? await ownershipTree(ctx.db, tenant, id, []) : [];
+  return {
+    env,
+    id,
+    customer,
+    accounts,
+    held,
+    requests,
+    recent,
+    recentRows,
+    holds,
+    partyPage,
+    tree,
+    documentPage,
+  };
 }
 
 export function view(session: Session, data: Awaited<ReturnType<typeof load>>): Html {
-  const { env, id, customer, accounts, held, requests, recent, recentRows, holds, partyPage, documentPage } =
-    data;
+  const {
+    env,
+    id,
+    customer,
+    accounts,
+    held,
+    requests,
+    recent,
+    recentRows,
+    holds,
+    partyPage,
+    tree,
+    documentPage,
+  } = data;
   const limits = customer.transactionLimits!;
   const fact = (term: string, value: Html | string) => html`<div><dt>${term}</dt><dd>${value}</dd></div>`;
   // The profile takes a row of its own, its facts side by side in columns wide enough for a tax id, an
@@ -73,7 +100,7 @@ ${when(session.user.role === 'admin', () => html`<p><a href="/${env}/limit-reque
 <section class="panel" aria-labelledby="balances"><h2 id="balances">Balances</h2><dl>
 ${held.balances.map((balance) => html`<dt>${balance.currency}</dt><dd>${balance.amount}</dd>`)}</dl></section>
 </div>
-${kybSections(env, customer, partyPage.data, documentPage.data)}
+${kybSections(env, customer, partyPage.data, tree, documentPage.data)}
 <h2>Bank accounts</h2>
 ${table(
   ['Name', 'PIX key', 'Holder', 'Holder check', 'Created'],
