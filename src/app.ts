@@ -19,6 +19,7 @@ import { loggerOptions } from './http/logger.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './http/metrics.ts';
 import { readOutboxDepth } from './http/metrics-repo.ts';
 import { finishDocument, serversFor } from './http/openapi/document.ts';
+import { finishOperatorDocument } from './http/openapi/operator-document.ts';
 import { pixWebhookDetail } from './http/pix-readiness.ts';
 import { frameworkErrorHandler, registerProblemHandlers } from './http/problem.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
@@ -133,6 +134,35 @@ async function registerOpenApi(app: FastifyInstance, ctx: AppContext, environmen
   });
 }
 
+/** The operator API's document: the operator routes registered after this in the same scope. */
+async function registerOperatorOpenApi(api: FastifyInstance, ctx: AppContext) {
+  await api.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Ponte operator API',
+        version: '1.0.0',
+        description:
+          'What platform staff do: create projects (one per partner) and issue their API keys, invite ' +
+          'dashboard and console users, review verifications, limit requests, holders and screening cases, ' +
+          'set exchange rates and partner fees, and read the audit log. Served on the operator listener ' +
+          'only. Authenticate with `Authorization: Bearer <operator token>` (the first run prints the ' +
+          'bootstrap token; `POST /operator/operators` issues named ones). Lists take `page` and `limit`.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [{ url: ctx.config.operatorUrl.origin, description: 'Operator listener' }],
+      components: {
+        securitySchemes: {
+          operatorAuth: { type: 'http', scheme: 'bearer', description: 'Operator token' },
+        },
+      },
+    },
+    transformObject: (documents) =>
+      finishOperatorDocument('openapiObject' in documents ? documents.openapiObject : {}),
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+}
+
 export async function buildPublicApp(
   ctx: AppContext,
   environment: Environment,
@@ -166,9 +196,37 @@ export async function buildOperatorApp(
   registerRequestMetrics(app, 'operator');
   registerHealthRoutes(app, ctx.db, () => pixWebhookDetail(ctx.pix, ['production', 'sandbox'], true));
   registerMetricsRoute(app, ctx.db, readOutboxDepth);
+  let operatorDocument: () => unknown = () => ({});
   await app.register(async (api) => {
+    // In this scope, before the routes: the document describes the operator API and nothing else.
+    await registerOperatorOpenApi(api, ctx);
+    operatorDocument = () => api.swagger();
     registerOperatorAuth(api, operatorLookup(ctx.db), ctx.config.operatorToken);
     for (const plugin of operatorRoutes) await api.register(plugin, { ctx });
+  });
+  // The document and its reference need no token (they describe routes, and show no data), as the
+  // public API's do; "Try it" sends the operator token given in the reference.
+  await app.register(async (docs) => {
+    docs.get('/operator/openapi.json', { schema: { hide: true } }, async () => operatorDocument());
+    docs.get('/operator', { schema: { hide: true } }, async (_request, reply) =>
+      reply.redirect('/operator/docs', 302),
+    );
+    await docs.register(scalar, {
+      routePrefix: '/operator/docs',
+      configuration: {
+        url: '/operator/openapi.json',
+        title: 'Ponte operator API reference',
+        pageTitle: 'Ponte operator API reference',
+        metaData: { title: 'Ponte operator API reference' },
+        withDefaultFonts: false,
+        proxyUrl: '',
+        agent: { disabled: true },
+        showDeveloperTools: 'never',
+        hideClientButton: false,
+        telemetry: false,
+        authentication: { preferredSecurityScheme: 'operatorAuth' },
+      },
+    });
   });
   await app.register(async (web) => registerConsole(web, ctx));
   return app;

@@ -9,6 +9,7 @@ import { buildDashboardApp, buildOperatorApp, buildPublicApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { checkListenable, ListenError, listenOptions } from './http/listen.ts';
 import { processLogger } from './http/logger.ts';
+import { type FirstRunBannerInput, firstRunBanner } from './modules/projects/first-run-banner.ts';
 import { createProjectService } from './modules/projects/service.ts';
 import { createWebUserService } from './modules/web-users/service.ts';
 import { registerWebhooks } from './rails/pix/registry.ts';
@@ -18,37 +19,8 @@ import { startConfiguredWorkers } from './workers/index.ts';
 let log = processLogger('info');
 
 /** Writes the first run's secrets to standard output; resolves once they are written. */
-function printFirstRun(
-  setup: {
-    sandboxKey: string;
-    operatorToken: string | null;
-    extra?: { email: string; inviteUrl: string } | undefined;
-  },
-  sandboxUrl: URL,
-  operatorUrl: URL,
-): Promise<void> {
-  const lines = [
-    '',
-    '  Ponte is set up. These secrets are shown once; store them now.',
-    '',
-    `  Sandbox API key:  ${setup.sandboxKey}`,
-    ...(setup.operatorToken ? [`  Operator token:   ${setup.operatorToken}`] : []),
-    '',
-    '  Try it:',
-    `  curl -s -X POST ${new URL('/customers', sandboxUrl)} \\`,
-    `    -H 'Authorization: Bearer ${setup.sandboxKey}' -H 'Content-Type: application/json' \\`,
-    `    -d '{"type":"INDIVIDUAL","name":"Ana Souza","taxId":"529.982.247-25","country":"BRA","email":"ana@example.com"}'`,
-    '',
-    `  API reference: ${new URL('/docs', sandboxUrl)}   Operator API: ${operatorUrl.origin}/operator`,
-    '',
-    ...(setup.extra
-      ? [
-          `  Dashboard: open this one-time link to set the password of ${setup.extra.email} (admin):`,
-          `  ${setup.extra.inviteUrl}`,
-          '',
-        ]
-      : []),
-  ];
+function printFirstRun(setup: FirstRunBannerInput, sandboxUrl: URL, operatorUrl: URL): Promise<void> {
+  const lines = firstRunBanner(setup, sandboxUrl, operatorUrl);
   return new Promise<void>((resolve, reject) =>
     process.stdout.write(`${lines.join('\n')}\n`, (error) => (error ? reject(error) : resolve())),
   );

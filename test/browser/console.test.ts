@@ -142,14 +142,28 @@ describe.skipIf(!hasChromium)('operator console in a browser', { timeout: 60_000
     expect(await submit(page, 'button:has-text("Create project")')).toBe(200);
     await checkPage(page, 'console-project');
     await page.selectOption('#environment', 'sandbox');
-    expect(await submit(page, 'button:has-text("Issue key")')).toBe(201);
+    expect(await submit(page, 'button:has-text("Issue key")')).toBe(200);
     const key = (await page.textContent('#new-key'))!.trim();
     expect((await client(server.sandbox, key).get('/customers')).statusCode).toBe(200);
+    // Post/Redirect/Get: a reload shows the key no more and issues no other; the invitation likewise.
+    const keysOf = (project: string) =>
+      server.ctx.db.query('SELECT id FROM api_keys WHERE project_id = $1', [project]);
+    const issuedKeys = await keysOf(pathOf(page.url()).split('/')[3]!);
+    await page.reload();
+    expect(await page.content()).not.toContain(key);
+    expect(await page.textContent('main')).toContain('shown once');
+    expect(await keysOf(pathOf(page.url()).split('/')[3]!)).toEqual(issuedKeys);
     await page.fill('#email', 'admin@novo.example');
-    expect(await submit(page, 'button:has-text("Invite")')).toBe(201);
+    expect(await submit(page, 'button:has-text("Invite")')).toBe(200);
     expect((await page.textContent('#invite-url'))!).toContain('/invite/');
+    const inviteLink = (await page.textContent('#invite-url'))!.trim();
+    await page.reload();
+    expect(await page.content()).not.toContain(inviteLink);
+    expect(
+      await server.ctx.db.query("SELECT 1 FROM web_users WHERE email = 'admin@novo.example'"),
+    ).toHaveLength(1);
     await page.fill('#email', 'dev@novo.example');
-    expect(await submit(page, 'button:has-text("Invite")')).toBe(201);
+    expect(await submit(page, 'button:has-text("Invite")')).toBe(200);
     const newProjectId = pathOf(page.url()).split('/')[3]!;
     await page.selectOption('select[aria-label="Role of dev@novo.example"]', 'viewer');
     expect(await submit(page, 'tr:has-text("dev@novo.example") button:has-text("Save")')).toBe(200);

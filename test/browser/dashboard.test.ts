@@ -96,7 +96,7 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
   it('creates a sandbox key in the page; it works against the sandbox API; revoked in the page it gets 401', async () => {
     await page.goto(`${origin}/sandbox/api-keys`);
     await page.fill('#key-name', 'checkout');
-    expect(await submit(page, 'form[action="/sandbox/api-keys"] button[type=submit]')).toBe(201);
+    expect(await submit(page, 'form[action="/sandbox/api-keys"] button[type=submit]')).toBe(200);
     const key = (await page.textContent('#new-key'))!.trim();
     expect(key).toMatch(/^sk_sandbox_/);
     expect(await page.isVisible('button[data-copy="new-key"]')).toBe(true);
@@ -171,7 +171,7 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
   it('webhooks: adds an endpoint with its secret shown once, shows deliveries with each attempt, retries one', async () => {
     await page.goto(`${origin}/sandbox/webhooks`);
     await page.fill('#url', receiver.url);
-    expect(await submit(page, 'form[action="/sandbox/webhooks"] button[type=submit]')).toBe(201);
+    expect(await submit(page, 'form[action="/sandbox/webhooks"] button[type=submit]')).toBe(200);
     expect((await page.textContent('#new-secret'))!.trim()).toMatch(/^whsec_/);
     await checkPage(page, 'dashboard-webhooks');
 
@@ -223,11 +223,11 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
       await page.goto(`${origin}/sandbox/webhooks`);
       await page.fill('#url', ok.url);
       await page.check('input[name=events][value="customer.created"]');
-      expect(await submit(page, 'form[action="/sandbox/webhooks"] button[type=submit]')).toBe(201);
+      expect(await submit(page, 'form[action="/sandbox/webhooks"] button[type=submit]')).toBe(200);
       const secret = (await page.textContent('#new-secret'))!.trim();
       // another endpoint of the project, subscribed to everything: it must not receive the test
       await page.fill('#url', `${ok.url}/other`);
-      expect(await submit(page, 'form[action="/sandbox/webhooks"] button[type=submit]')).toBe(201);
+      expect(await submit(page, 'form[action="/sandbox/webhooks"] button[type=submit]')).toBe(200);
       const [endpoint] = await server.ctx.db.query<{ id: string }>(
         'SELECT id FROM webhook_endpoints WHERE url = $1',
         [ok.url],
@@ -435,7 +435,7 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     await page.goto(`${origin}/sandbox/team`);
     await page.fill('#invite-email', 'dev@banco.example');
     await page.selectOption('#invite-role', 'developer');
-    expect(await submit(page, 'form[action="/sandbox/team"] button')).toBe(201);
+    expect(await submit(page, 'form[action="/sandbox/team"] button')).toBe(200);
     const link = (await page.textContent('#invite-url'))!.trim();
     await checkPage(page, 'dashboard-team');
 

@@ -144,10 +144,17 @@ describe.skipIf(!hasChromium)(
         ['selfie', 'Rui Costa', 'APPROVED'],
         ['representative', 'Rui Costa', 'APPROVED'],
       ]);
+      // the ownership tree: each party under its parent, a 40% owner through the holding an indirect UBO
       expect((await rowsOf('parties')).map((cells) => cells.slice(0, 5))).toEqual([
-        ['Rui Costa', 'REPRESENTATIVE', 'INDIVIDUAL', '—', '—'],
-        ['Helena Dias', 'SHAREHOLDER', 'INDIVIDUAL', '50.00%', '40.00%'],
         ['Holding Exemplo SA', 'SHAREHOLDER', 'BUSINESS', '80.00%', '80.00%'],
+        [
+          '└ Helena Dias indirect UBO through Holding Exemplo SA',
+          'SHAREHOLDER',
+          'INDIVIDUAL',
+          '50.00% of Holding Exemplo SA',
+          '40.00%',
+        ],
+        ['Rui Costa', 'REPRESENTATIVE', 'INDIVIDUAL', '—', '—'],
       ]);
       expect((await rowsOf('documents')).map((cells) => cells.slice(0, 3))).toEqual([
         ['selfie', '—', 'Rui Costa'],

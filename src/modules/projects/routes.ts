@@ -1,7 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { DateTime, IdParams, Nullable, problems, StringEnum, Uuid } from '../../http/schemas.ts';
+import { pageRequest } from '../../core/pagination.ts';
+import {
+  DateTime,
+  IdParams,
+  Nullable,
+  Page,
+  PageQuery,
+  problems,
+  StringEnum,
+  Uuid,
+} from '../../http/schemas.ts';
 import { ENVIRONMENTS } from '../../lib/environment.ts';
 import { createProjectService } from './service.ts';
 
@@ -19,6 +29,21 @@ const IssuedKey = Type.Object({
 
 export const projectOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const projects = createProjectService(ctx);
+
+  app.get(
+    '/operator/projects',
+    {
+      schema: {
+        operationId: 'listProjects',
+        tags: ['operator'],
+        summary: 'List projects (one per partner), newest first',
+        security: operatorSecurity,
+        querystring: Type.Object(PageQuery, { additionalProperties: false }),
+        response: { 200: Page(Project), ...problems(400, 401) },
+      },
+    },
+    async (request) => projects.pageProjects(pageRequest(request.query)),
+  );
 
   app.post(
     '/operator/projects',

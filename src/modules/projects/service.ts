@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database, Transaction } from '../../db/types.ts';
 import { generateApiKey } from '../../lib/api-key.ts';
 import type { Environment } from '../../lib/environment.ts';
@@ -177,6 +178,15 @@ export function createProjectService(deps: {
     return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at.toISOString() }));
   }
 
+  /** One page of every project, newest first, as every list of the APIs answers. */
+  async function pageProjects(request: PageRequest): Promise<PageResult<Project>> {
+    const [data, total] = await Promise.all([
+      listProjects(request.limit, request.offset),
+      repo.countProjects(db),
+    ]);
+    return pageResult(request, data, total);
+  }
+
   async function getProject(id: string): Promise<Project> {
     const row = await repo.findProject(db, id);
     if (!row) throw notFound('Project');
@@ -222,6 +232,7 @@ export function createProjectService(deps: {
     createProject,
     getProject,
     listProjects,
+    pageProjects,
     issueApiKey,
     revokeApiKey,
     listApiKeys,

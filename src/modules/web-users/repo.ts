@@ -260,8 +260,35 @@ export async function useTotpStep(db: Executor, userId: string, step: number): P
   return rows.length === 1;
 }
 
-/** Forgets what can no longer matter: expired sessions and failures older than the window. */
+/** Forgets what can no longer matter: expired flashes and sessions, and failures older than the window. */
 export async function deleteStale(db: Executor, failuresBefore: Date, now: Date): Promise<void> {
+  await db.query('DELETE FROM web_flashes WHERE expires_at <= $1', [now]);
   await db.query('DELETE FROM web_sessions WHERE expires_at <= $1', [now]);
   await db.query('DELETE FROM web_sign_in_failures WHERE at <= $1', [failuresBefore]);
+}
+
+export async function insertFlash(
+  db: Executor,
+  row: { id: string; session_hash: string; kind: string; sealed: string; expires_at: Date },
+): Promise<void> {
+  await db.query(
+    'INSERT INTO web_flashes (id, session_hash, kind, sealed, expires_at) VALUES ($1, $2, $3, $4, $5)',
+    [row.id, row.session_hash, row.kind, row.sealed, row.expires_at],
+  );
+}
+
+/** Reads and deletes a live flash of the session in one statement: of two readers, one gets it. */
+export async function takeFlash(
+  db: Executor,
+  id: string,
+  sessionHash: string,
+  kind: string,
+  now: Date,
+): Promise<string | undefined> {
+  const rows = await db.query<{ sealed: string }>(
+    `DELETE FROM web_flashes
+      WHERE id = $1 AND session_hash = $2 AND kind = $3 AND expires_at > $4 RETURNING sealed`,
+    [id, sessionHash, kind, now],
+  );
+  return rows[0]?.sealed;
 }

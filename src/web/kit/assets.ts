@@ -52,6 +52,16 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: 0; }
 dt { color: var(--muted); }
 dd { margin: 0; overflow-wrap: anywhere; }
+/* Facts side by side, each term above its value, in columns wide enough for an identifier on one line. */
+dl.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 19rem), 1fr)); gap: .6rem 1.5rem; }
+dl.facts > div { min-width: 0; }
+dl.facts dd { margin-top: .1rem; }
+/* An identifier (tax id, e-mail, id) breaks only where it must: at a <wbr>, or, when a part cannot fit the
+   screen at all, within it rather than overflowing. */
+.ident { overflow-wrap: normal; word-break: normal; }
+dd .ident { overflow-wrap: anywhere; }
+code.ident { white-space: nowrap; }
+.ident > span { display: inline-block; max-width: 100%; }
 pre.mono { white-space: pre-wrap; margin: .4rem 0 0; }
 form.inline { display: inline; }
 fieldset.bare { border: 0; padding: 0; margin: 0; min-width: 0; }
@@ -77,6 +87,13 @@ button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .notice { border-radius: 8px; padding: .6rem .9rem; margin-bottom: 1rem; border: 1px solid #9fd2b9;
   background: #eaf7f0; }
 .notice.error { border-color: #e8a7a7; background: #fff4f4; }
+/* An ownership tree: each party indented under its parent. */
+.tree { display: inline-block; }
+tr[data-depth="1"] .tree { padding-left: 1.2rem; }
+tr[data-depth="2"] .tree { padding-left: 2.4rem; }
+tr[data-depth="3"] .tree { padding-left: 3.6rem; }
+.fielderror { color: var(--bad); font-size: .85rem; margin: 0; }
+input[aria-invalid=true], select[aria-invalid=true] { border-color: var(--bad); }
 .secret { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; background: #fffbea;
   border: 1px solid #e8c95a; border-radius: 8px; padding: .6rem .8rem; }
 .secret code { font-size: .95rem; }
@@ -101,6 +118,7 @@ iframe.doc { height: 60vh; }
   .brand { margin-bottom: .5rem; }
   .content { padding: 1rem; }
   dl { grid-template-columns: 6.5rem 1fr; gap: .3rem .75rem; }
+  code.ident { white-space: normal; }
   .field { min-width: 0; width: 100%; }
   /* Short fields (choices, dates) two to a line; text fields and buttons take the whole line. */
   .formrow > .field { flex: 1 1 8.5rem; width: auto; }

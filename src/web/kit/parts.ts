@@ -45,3 +45,28 @@ export function secretBox(id: string, label: string, value: string): Html {
   return html`<div class="panel"><p><strong>${label}</strong> It is shown only now: store it somewhere safe.</p>
 <div class="secret"><code id="${id}">${value}</code><button type="button" class="secondary" data-copy="${id}">Copy</button></div></div>`;
 }
+
+/** A field's own error, under its input (which names it with `aria-describedby="{id}-error"`). */
+export function fieldError(id: string, message: string | undefined): Html {
+  return message ? html`<p class="fielderror" id="${id}-error">${message}</p>` : html``;
+}
+
+/** The attributes of an input whose value was refused: marked invalid, described by its error. */
+export function invalidAttrs(id: string, message: string | undefined): Html {
+  return message ? html` aria-invalid="true" aria-describedby="${id}-error"` : html``;
+}
+
+/** What a page shows when the address names a secret already shown (a reload, Back, a copied address). */
+export const shownOnce = (what: string): Html =>
+  notice(`The ${what} was shown once, when it was created, and cannot be shown again.`);
+
+/**
+ * An e-mail address kept whole: where a line must break, it breaks before the "@" (and, on a screen too
+ * narrow for a part, within that part), never elsewhere mid-address.
+ */
+export function emailIdent(email: string | null | undefined): Html {
+  if (!email) return html`—`;
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return html`<span class="ident" data-ident="email">${email}</span>`;
+  return html`<span class="ident" data-ident="email"><span>${email.slice(0, at)}</span><wbr><span>${email.slice(at)}</span></span>`;
+}

@@ -7,6 +7,7 @@ import { ENVIRONMENTS } from '../../../lib/environment.ts';
 import { type Html, html } from '../../../lib/html.ts';
 import { createPartnerFeeService } from '../../../modules/partner-fees/service.ts';
 import { createProjectService } from '../../../modules/projects/service.ts';
+import { createFlashes, type FlashValue } from '../../../modules/web-users/flashes.ts';
 import {
   createWebUserService,
   DASHBOARD_ROLES,
@@ -14,7 +15,7 @@ import {
   webActor,
 } from '../../../modules/web-users/service.ts';
 import { CsrfField, csrfField } from '../../kit/csrf.ts';
-import { badge, dateTime, notice, secretBox, when } from '../../kit/parts.ts';
+import { badge, dateTime, notice, secretBox, shownOnce, when } from '../../kit/parts.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { table } from '../../kit/table.ts';
 import {
@@ -35,7 +36,11 @@ const MemberParams = Type.Object({
 
 export const schema = {
   params: IdParams,
-  querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) }),
+  querystring: Type.Object({
+    done: Type.Optional(Type.String({ maxLength: 20 })),
+    key: Type.Optional(Type.Unknown()),
+    invitation: Type.Optional(Type.Unknown()),
+  }),
 };
 
 type Deps = {
@@ -114,12 +119,28 @@ export function register(app: WebApp, ctx: AppContext) {
   const users = createWebUserService({ ...ctx, encryptionKey: ctx.instanceKeys.encryption });
   const fees = createPartnerFeeService(ctx);
   const deps = { projects, users, fees };
+  const flashes = createFlashes({ ...ctx, encryptionKey: ctx.instanceKeys.encryption });
+
+  /** A new key or invitation link, shown once on the page the form redirects to. */
+  const once = (value: FlashValue | null, what: string, show: (value: FlashValue) => Html) =>
+    value === null ? shownOnce(what) : show(value);
 
   app.get('/console/projects/:id', { schema }, async (request, reply) => {
+    const session = request.session!;
     const message = DONE[request.query.done ?? ''];
-    const done = message ? notice(message) : undefined;
+    const { key, invitation } = request.query;
     const data = await load(deps, request.params.id);
-    return sendConsole(request, reply, data.project.name, view(request.session!.csrfToken, data, done));
+    let top = message ? notice(message) : undefined;
+    if (key !== undefined) {
+      const issued = await flashes.take(session, 'api-key', key);
+      top = once(issued, 'key', (k) => secretBox('new-key', `New ${k.environment} key.`, k.key!));
+    } else if (invitation !== undefined) {
+      const invited = await flashes.take(session, 'invitation', invitation);
+      top = once(invited, 'invitation link', (i) =>
+        secretBox('invite-url', `Invitation link for ${i.email}.`, i.inviteUrl!),
+      );
+    }
+    return sendConsole(request, reply, data.project.name, view(session.csrfToken, data, top));
   });
 
   app.post(
@@ -143,15 +164,11 @@ export function register(app: WebApp, ctx: AppContext) {
         body.environment,
         body.name?.trim() || null,
       );
-      const data = await load(deps, id);
-      const shown = secretBox('new-key', `New ${issued.environment} key.`, issued.key);
-      return sendConsole(
-        request,
-        reply,
-        data.project.name,
-        view(request.session!.csrfToken, data, shown),
-        201,
-      );
+      const shown = await flashes.put(request.session!, 'api-key', {
+        key: issued.key,
+        environment: issued.environment,
+      });
+      return reply.redirect(`/console/projects/${id}?key=${shown}`, 303);
     },
   );
 
@@ -197,15 +214,11 @@ export function register(app: WebApp, ctx: AppContext) {
         { surface: 'dashboard', projectId: id, role: body.role },
         body.email,
       );
-      const data = await load(deps, id);
-      const shown = secretBox('invite-url', `Invitation link for ${invited.email}.`, invited.inviteUrl);
-      return sendConsole(
-        request,
-        reply,
-        data.project.name,
-        view(request.session!.csrfToken, data, shown),
-        201,
-      );
+      const shown = await flashes.put(request.session!, 'invitation', {
+        email: invited.email,
+        inviteUrl: invited.inviteUrl,
+      });
+      return reply.redirect(`/console/projects/${id}?invitation=${shown}`, 303);
     },
   );
 

@@ -9,9 +9,10 @@ import { createDocumentService } from '../../../modules/documents/service.ts';
 import { createLimitRequestService } from '../../../modules/limit-requests/service.ts';
 import { holdReasonsOfCustomer } from '../../../modules/screening/service.ts';
 import { createTransactionService } from '../../../modules/transactions/read-service.ts';
+import { ownershipTree } from '../../../modules/verification-review/ownership-tree.ts';
 import { createBalanceService } from '../../../modules/wallets/holdings.ts';
 import type { Session } from '../../../modules/web-users/sessions.ts';
-import { badge, dateTime, when } from '../../kit/parts.ts';
+import { badge, dateTime, emailIdent, when } from '../../kit/parts.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { table } from '../../kit/table.ts';
 import { holdPanel } from '../shared/screening-panels.ts';
@@ -46,17 +47,48 @@ export async function load(deps: Deps, tenant: Tenant, id: string) {
     deps.documents.list(tenant, id, all),
   ]);
   const recentRows = await txRows(ctx, tenant, recent.data);
-  return { env, id, customer, accounts, held, requests, recent, recentRows, holds, partyPage, documentPage };
+  const tree = customer.type === 'BUSINESS' ? await ownershipTree(ctx.db, tenant, id, []) : [];
+  return {
+    env,
+    id,
+    customer,
+    accounts,
+    held,
+    requests,
+    recent,
+    recentRows,
+    holds,
+    partyPage,
+    tree,
+    documentPage,
+  };
 }
 
 export function view(session: Session, data: Awaited<ReturnType<typeof load>>): Html {
-  const { env, id, customer, accounts, held, requests, recent, recentRows, holds, partyPage, documentPage } =
-    data;
+  const {
+    env,
+    id,
+    customer,
+    accounts,
+    held,
+    requests,
+    recent,
+    recentRows,
+    holds,
+    partyPage,
+    tree,
+    documentPage,
+  } = data;
   const limits = customer.transactionLimits!;
-  return html`${holdPanel(holds)}<div class="grid">
-<section class="panel" aria-labelledby="profile"><h2 id="profile">Profile</h2><dl>
-<dt>Name</dt><dd>${customer.name}</dd><dt>Type</dt><dd>${customer.type}</dd><dt>Tax id</dt><dd><code>${customer.taxId}</code></dd>
-<dt>Country</dt><dd>${customer.country}</dd><dt>E-mail</dt><dd>${customer.email}</dd><dt>Created</dt><dd>${dateTime(customer.createdAt)}</dd><dt>Id</dt><dd><code>${customer.id}</code></dd></dl></section>
+  const fact = (term: string, value: Html | string) => html`<div><dt>${term}</dt><dd>${value}</dd></div>`;
+  // The profile takes a row of its own, its facts side by side in columns wide enough for a tax id, an
+  // e-mail address and an id on one line each (at a phone's width, one column).
+  return html`${holdPanel(holds)}
+<section class="panel" aria-labelledby="profile"><h2 id="profile">Profile</h2><dl class="facts">
+${fact('Name', customer.name)}${fact('Type', customer.type)}${fact('Tax id', html`<code class="ident" data-ident="taxId">${customer.taxId}</code>`)}
+${fact('Country', customer.country)}${fact('E-mail', emailIdent(customer.email))}${fact('Created', dateTime(customer.createdAt))}
+${fact('Id', html`<code class="ident" data-ident="id">${customer.id}</code>`)}</dl></section>
+<div class="grid">
 <section class="panel" aria-labelledby="verification"><h2 id="verification">Verification</h2><dl>
 <dt>Status</dt><dd>${badge(customer.verification.status)}</dd><dt>Level</dt><dd>${customer.verification.level}</dd>
 <dt>Link</dt><dd><a href="${customer.verification.link}">Hosted verification page</a></dd></dl></section>
@@ -68,7 +100,7 @@ ${when(session.user.role === 'admin', () => html`<p><a href="/${env}/limit-reque
 <section class="panel" aria-labelledby="balances"><h2 id="balances">Balances</h2><dl>
 ${held.balances.map((balance) => html`<dt>${balance.currency}</dt><dd>${balance.amount}</dd>`)}</dl></section>
 </div>
-${kybSections(env, customer, partyPage.data, documentPage.data)}
+${kybSections(env, customer, partyPage.data, tree, documentPage.data)}
 <h2>Bank accounts</h2>
 ${table(
   ['Name', 'PIX key', 'Holder', 'Holder check', 'Created'],

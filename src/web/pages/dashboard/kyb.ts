@@ -1,21 +1,39 @@
 /**
  * The customer page's KYB sections: what compliance still needs (requirements), the associated parties of
- * a business with each one's verification, and the documents uploaded through the API.
+ * a business as its ownership tree (indirect UBOs marked) with each one's verification, and the documents uploaded through the API.
  */
 
 import { type Html, html } from '../../../lib/html.ts';
 import type { PartyView } from '../../../modules/associated-parties/presenter.ts';
 import type { CustomerAnswer } from '../../../modules/customers/service.ts';
 import type { DocumentView } from '../../../modules/documents/presenter.ts';
+import type { OwnershipNode } from '../../../modules/verification-review/ownership-tree.ts';
 import { badge, dateTime } from '../../kit/parts.ts';
 import { table } from '../../kit/table.ts';
 
 const label = (value: string) => value.replaceAll('_', ' ').toLowerCase();
 
+/** A party in the ownership tree: indented under its parent, a UBO marked (and how it holds). */
+function partyRow(node: OwnershipNode, parties: PartyView[], tree: OwnershipNode[]): Html {
+  const party = parties.find((p) => p.id === node.id);
+  const parent = node.parentId ? tree.find((p) => p.id === node.parentId) : undefined;
+  const ubo = node.ubo
+    ? parent
+      ? html` <span class="badge warn" data-ubo="indirect">indirect UBO</span> <span class="hint">through ${parent.name}</span>`
+      : html` <span class="badge warn" data-ubo="direct">UBO</span>`
+    : html``;
+  const share = node.ownershipPercentage === null ? '—' : `${node.ownershipPercentage.toFixed(2)}%`;
+  return html`<tr data-party="${node.id}" data-depth="${String(Math.min(node.depth, 3))}"><td><span class="tree">${node.depth > 0 ? html`<span aria-hidden="true">└ </span>` : html``}${node.name}</span>${ubo}</td>
+<td>${node.role}</td><td>${node.type}</td><td>${share}${parent ? html` <span class="hint">of ${parent.name}</span>` : html``}</td>
+<td>${node.effectiveOwnership ? `${node.effectiveOwnership}%` : '—'}</td>
+<td>${party?.verification ? html`${badge(party.verification.status)} <a href="${party.verification.link}">Hosted page</a>` : html`<span class="hint">documents only</span>`}</td></tr>`;
+}
+
 export function kybSections(
   env: string,
   customer: CustomerAnswer,
   parties: PartyView[],
+  tree: OwnershipNode[],
   documents: DocumentView[],
 ): Html {
   const names = new Map(parties.map((party) => [party.id, party.name]));
@@ -36,15 +54,11 @@ export function kybSections(
     : html`<p>Terms of service not accepted yet.</p>`;
   const partyTable =
     customer.type === 'BUSINESS'
-      ? html`<section aria-labelledby="parties"><h2 id="parties">Associated parties</h2>
+      ? html`<section aria-labelledby="parties"><h2 id="parties">Ownership and control</h2>
+<p class="hint">Each party under the one that owns it; a UBO owns 25% or more of the company, directly or through a holding.</p>
 ${table(
-  ['Name', 'Role', 'Type', 'Ownership', 'Effective', 'Verification'],
-  parties.map(
-    (party) => html`<tr><td>${party.name}</td><td>${party.role}</td><td>${party.type}</td>
-<td>${party.ownershipPercentage === undefined ? '—' : `${party.ownershipPercentage.toFixed(2)}%`}</td>
-<td>${party.effectiveOwnership ? `${party.effectiveOwnership}%` : '—'}</td>
-<td>${party.verification ? html`${badge(party.verification.status)} <a href="${party.verification.link}">Hosted page</a>` : html`<span class="hint">documents only</span>`}</td></tr>`,
-  ),
+  ['Party', 'Role', 'Type', 'Share of parent', 'Effective', 'Verification'],
+  tree.map((node) => partyRow(node, parties, tree)),
   'No associated parties yet.',
 )}</section>`
       : html``;

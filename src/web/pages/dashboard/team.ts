@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../../context.ts';
 import { StringEnum } from '../../../http/schemas.ts';
 import { type Html, html } from '../../../lib/html.ts';
+import { createFlashes } from '../../../modules/web-users/flashes.ts';
 import {
   createWebUserService,
   DASHBOARD_ROLES,
@@ -11,7 +12,7 @@ import {
 } from '../../../modules/web-users/service.ts';
 import type { Session } from '../../../modules/web-users/sessions.ts';
 import { CsrfField, csrfField } from '../../kit/csrf.ts';
-import { badge, dateTime, notice, secretBox, when } from '../../kit/parts.ts';
+import { badge, dateTime, notice, secretBox, shownOnce, when } from '../../kit/parts.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { table } from '../../kit/table.ts';
 import { EnvIdParams, EnvParams, type Render, tenantOf } from './frame.ts';
@@ -20,7 +21,7 @@ const ROLE_HELP = 'admin: everything Â· developer: keys, webhooks, request log Â
 
 export const schema = {
   params: EnvParams,
-  querystring: Type.Object({ done: Type.Optional(Type.Unknown()) }),
+  querystring: Type.Object({ done: Type.Optional(Type.Unknown()), shown: Type.Optional(Type.Unknown()) }),
 };
 
 const DONE: Record<string, string> = {
@@ -35,7 +36,7 @@ export function view(
   env: string,
   done: unknown,
   members: Awaited<ReturnType<typeof load>>,
-  invited?: { email: string; inviteUrl: string },
+  invited?: { email: string; inviteUrl: string } | null,
 ): Html {
   const admin = session.user.role === 'admin';
   const roleSelect = (id: string, current: string, label: string) =>
@@ -43,6 +44,7 @@ export function view(
       (role) => html`<option value="${role}"${role === current ? html` selected` : html``}>${role}</option>`,
     )}</select>`;
   return html`${notice(DONE[typeof done === 'string' ? done : ''])}
+${invited === null ? shownOnce('invitation link') : html``}
 ${when(invited, () => secretBox('invite-url', `Invitation link for ${invited!.email} (single use, valid 7 days).`, invited!.inviteUrl))}
 ${when(
   admin,
@@ -76,10 +78,16 @@ ${table(
 export function register(app: WebApp, ctx: AppContext, render: Render) {
   const users = createWebUserService({ ...ctx, encryptionKey: ctx.instanceKeys.encryption });
 
+  const flashes = createFlashes({ ...ctx, encryptionKey: ctx.instanceKeys.encryption });
+
   app.get('/:env/team', { schema }, async (request, reply) => {
     const { projectId, environment } = tenantOf(request);
+    const { done, shown } = request.query;
+    const session = request.session!;
+    const invited = shown === undefined ? undefined : await flashes.take(session, 'invitation', shown);
     const members = await load(users, projectId);
-    return render(request, reply, 'Team', view(request.session!, environment, request.query.done, members));
+    const page = view(session, environment, done, members, invited as { email: string; inviteUrl: string });
+    return render(request, reply, 'Team', page);
   });
 
   app.post(
@@ -87,7 +95,7 @@ export function register(app: WebApp, ctx: AppContext, render: Render) {
     {
       config: { access: 'admin' },
       schema: {
-        ...schema,
+        params: EnvParams,
         body: Type.Object({
           ...CsrfField,
           email: Type.String({ maxLength: 254 }),
@@ -103,10 +111,11 @@ export function register(app: WebApp, ctx: AppContext, render: Render) {
         { surface: 'dashboard', projectId, role: body.role },
         body.email,
       );
-      reply.header('cache-control', 'no-store');
-      const members = await load(users, projectId);
-      const page = view(request.session!, environment, request.query.done, members, invited);
-      return render(request, reply, 'Team', page, 201);
+      const shown = await flashes.put(request.session!, 'invitation', {
+        email: invited.email,
+        inviteUrl: invited.inviteUrl,
+      });
+      return reply.redirect(`/${environment}/team?shown=${shown}`, 303);
     },
   );
 

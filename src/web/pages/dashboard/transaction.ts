@@ -7,6 +7,7 @@ import { createTransactionService } from '../../../modules/transactions/read-ser
 import type { WebApp } from '../../kit/surface.ts';
 import { holdPanel, travelRulePanel } from '../shared/screening-panels.ts';
 import { transactionDetail } from '../shared/transaction-detail.ts';
+import { customersFor } from './business.ts';
 import { EnvIdParams, type Render, tenantOf } from './frame.ts';
 
 export const schema = { params: EnvIdParams };
@@ -15,8 +16,14 @@ type Deps = { ctx: AppContext; transactions: ReturnType<typeof createTransaction
 
 export async function load({ ctx, transactions }: Deps, tenant: Tenant, id: string) {
   const tx = await transactions.get(tenant, id);
+  const names = await customersFor(ctx, tenant.environment).names(tenant, [tx.customerId]);
+  const name = names.get(tx.customerId);
+  // The customer by name, linked to their page; the id beside it (what the API and support name).
+  const customer = html`<a href="/${tenant.environment}/customers/${tx.customerId}">${name ?? tx.customerId}</a>${
+    name ? html`<br><code class="hint">${tx.customerId}</code>` : html``
+  }`;
   const detail = await transactionDetail(tx, {
-    customer: html`<a href="/${tenant.environment}/customers/${tx.customerId}">${tx.customerId}</a>`,
+    customer,
     partnerFeeLabel: 'Your fee',
   });
   return { tx, detail, holds: await holdReasons(ctx.db, tenant, [tx.id]) };

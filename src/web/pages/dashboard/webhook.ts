@@ -3,17 +3,22 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../../context.ts';
 import type { Tenant } from '../../../lib/environment.ts';
 import { type Html, html } from '../../../lib/html.ts';
+import { createFlashes } from '../../../modules/web-users/flashes.ts';
 import type { Session } from '../../../modules/web-users/sessions.ts';
 import { createWebhookService } from '../../../modules/webhooks/service.ts';
 import { CsrfField, csrfField } from '../../kit/csrf.ts';
-import { badge, dateTime, notice, secretBox, when } from '../../kit/parts.ts';
+import { badge, dateTime, notice, secretBox, shownOnce, when } from '../../kit/parts.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { pageOf, pager, table } from '../../kit/table.ts';
 import { EnvIdParams, EnvParams, type Render, tenantOf } from './frame.ts';
 
 export const schema = {
   params: EnvIdParams,
-  querystring: Type.Object({ page: Type.Optional(Type.Unknown()), done: Type.Optional(Type.Unknown()) }),
+  querystring: Type.Object({
+    page: Type.Optional(Type.Unknown()),
+    done: Type.Optional(Type.Unknown()),
+    shown: Type.Optional(Type.Unknown()),
+  }),
 };
 
 export async function load(
@@ -37,11 +42,12 @@ export function view(
   clock: () => Date,
   done: unknown,
   { env, id, endpoint, deliveries }: Awaited<ReturnType<typeof load>>,
-  rotated?: { secret: string },
+  rotated?: { secret: string } | null,
 ): Html {
   const canWrite = session.user.role !== 'viewer';
   const previousUntil = endpoint.previousSecretExpiresAt;
   return html`${notice(done === 'retried' || done === 'tested' ? DONE[done] : undefined)}
+${rotated === null ? shownOnce('new signing secret') : html``}
 ${when(rotated, () => secretBox('new-secret', 'New signing secret of this endpoint.', rotated!.secret))}
 <section class="panel"><dl><dt>URL</dt><dd><code>${endpoint.url}</code></dd><dt>Status</dt><dd>${badge(endpoint.status)}</dd>
 <dt>Events</dt><dd>${endpoint.events?.length ? endpoint.events.join(', ') : 'all'}</dd><dt>Created</dt><dd>${dateTime(endpoint.createdAt)}</dd>
@@ -73,11 +79,15 @@ ${pager(`/${env}/webhooks/${id}`, {}, deliveries.pagination.page, deliveries.pag
 
 export function register(app: WebApp, ctx: AppContext, render: Render) {
   const webhooks = createWebhookService(ctx);
+  const flashes = createFlashes({ ...ctx, encryptionKey: ctx.instanceKeys.encryption });
 
   app.get('/:env/webhooks/:id', { schema }, async (request, reply) => {
-    const { page, done } = request.query;
+    const { page, done, shown } = request.query;
+    const session = request.session!;
     const data = await load(webhooks, tenantOf(request), request.params.id, page);
-    return render(request, reply, 'Webhook endpoint', view(request.session!, ctx.clock, done, data));
+    const rotated = shown === undefined ? undefined : await flashes.take(session, 'webhook-secret', shown);
+    const body = view(session, ctx.clock, done, data, rotated as { secret: string } | null | undefined);
+    return render(request, reply, 'Webhook endpoint', body);
   });
 
   app.post(
@@ -85,7 +95,7 @@ export function register(app: WebApp, ctx: AppContext, render: Render) {
     {
       config: { access: 'developer' },
       schema: {
-        ...schema,
+        params: EnvIdParams,
         body: Type.Object({
           ...CsrfField,
           expiresIn: Type.Union([
@@ -101,15 +111,8 @@ export function register(app: WebApp, ctx: AppContext, render: Render) {
       const tenant = tenantOf(request);
       const { id } = request.params;
       const rotated = await webhooks.rotateSecret(tenant, id, Number(request.body.expiresIn));
-      reply.header('cache-control', 'no-store');
-      const { page, done } = request.query;
-      const data = await load(webhooks, tenant, id, page);
-      return render(
-        request,
-        reply,
-        'Webhook endpoint',
-        view(request.session!, ctx.clock, done, data, rotated),
-      );
+      const shown = await flashes.put(request.session!, 'webhook-secret', { secret: rotated.secret });
+      return reply.redirect(`/${tenant.environment}/webhooks/${id}?shown=${shown}`, 303);
     },
   );
 

@@ -96,11 +96,17 @@ export function readTransactionFilter(query: TransactionFilterInput) {
 
 export type ShownFilter = ReturnType<typeof readTransactionFilter>['shown'];
 
-const select = (id: string, label: string, values: readonly string[], chosen: string | undefined) =>
-  html`<div class="field"><label for="${id}">${label}</label><select id="${id}" name="${id}"><option value="">Any</option>${values.map(
+/** A choice of values; one typed into the address that is not among them is kept, selected, to be corrected. */
+const select = (id: string, label: string, values: readonly string[], chosen: string | undefined) => {
+  const typed = chosen !== undefined && !values.includes(chosen) ? [chosen.slice(0, 40)] : [];
+  return html`<div class="field"><label for="${id}">${label}</label><select id="${id}" name="${id}"${typed.length > 0 ? html` aria-invalid="true"` : html``}><option value="">Any</option>${[
+    ...values,
+    ...typed,
+  ].map(
     (value) =>
-      html`<option value="${value}"${value === chosen ? html` selected` : html``}>${value.replaceAll('_', ' ')}</option>`,
+      html`<option value="${value}"${value === chosen || typed.includes(value) ? html` selected` : html``}>${value.replaceAll('_', ' ')}</option>`,
   )}</select></div>`;
+};
 
 /** The filter fields of a search form (the caller adds its own fields and the button). */
 export function transactionFilterFields(shown: ShownFilter, customerField?: Html): Html {
