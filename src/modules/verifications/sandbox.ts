@@ -8,7 +8,7 @@
 import type { Clock } from '../../core/clock.ts';
 import type { Database } from '../../db/types.ts';
 import { decideVerification } from './decide.ts';
-import { acceptTerms, hasParties } from './kyb.ts';
+import { acceptTerms } from './kyb.ts';
 import { claimDueSandboxVerifications, clearSandboxDue } from './repo.ts';
 import type { StatusReason, VerificationStatus } from './state.ts';
 
@@ -56,14 +56,12 @@ export async function applyDueSandboxOutcomes(db: Database, clock: Clock, batch 
       if (!outcome || verification.status !== 'NOT_STARTED') continue;
       const at = clock();
       const party = verification.associated_party_id ?? null;
-      // The simulated customer accepts the terms on the way, as a real one does on the hosted page; a
-      // business that has declared no parties yet is decided on its own (no sandbox flow gains a step).
+      // The simulated customer accepts the terms on the way, as a real one does on the hosted page. A
+      // business's simulated approval is its own documents' review: like a production one, it waits in
+      // UNDER_VERIFICATION until every UBO and a representative are approved (decideVerification).
       if (party === null) await acceptTerms(tx, verification.customer_id, at);
-      const standInForParties = party === null && !(await hasParties(tx, verification.customer_id));
       await decideVerification(tx, verification.id, 'UNDER_VERIFICATION', undefined, at);
-      await decideVerification(tx, verification.id, outcome.status, outcome.statusReason, at, {
-        standInForParties,
-      });
+      await decideVerification(tx, verification.id, outcome.status, outcome.statusReason, at);
     }
     return due.length;
   });
