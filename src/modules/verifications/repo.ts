@@ -1,4 +1,4 @@
-import { keyedReads } from '../../db/read-batches.ts';
+import { batchedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { StatusReason, VerificationStatus } from './state.ts';
@@ -44,18 +44,30 @@ export async function insertVerification(
   );
 }
 
-/** Reads one verification of a customer of the tenant, coalesced with the reads made meanwhile (`read-batches.ts`). */
+/**
+ * Reads one verification of a customer of the tenant, the customer's own or one of its associated
+ * parties' (whose row names its party, not the customer: the party's customer is matched), coalesced
+ * with the reads made meanwhile (`read-batches.ts`).
+ */
 export function verificationReader(
   db: Executor,
 ): (read: { tenant: Tenant; customerId: string; id: string }) => Promise<VerificationRow | undefined> {
-  return keyedReads(db, {
-    table: 'verifications',
-    columns: COLUMNS,
-    keys: [
-      ['id', 'uuid'],
-      ['customer_id', 'uuid'],
+  return batchedReads(db, {
+    sql: `SELECT r.read_index::int AS read_index, v.id, coalesce(v.customer_id, p.customer_id) AS customer_id,
+                 v.associated_party_id, v.project_id, v.environment, v.status, v.level, v.status_reason,
+                 v.created_at, v.updated_at
+            FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[])
+                 WITH ORDINALITY AS r (id, customer_id, project_id, environment, read_index)
+            JOIN verifications v
+              ON v.id = r.id AND v.project_id = r.project_id AND v.environment = r.environment
+            LEFT JOIN associated_parties p ON p.id = v.associated_party_id
+           WHERE coalesce(v.customer_id, p.customer_id) = r.customer_id`,
+    params: (reads) => [
+      reads.map((read) => read.id),
+      reads.map((read) => read.customerId),
+      reads.map((read) => read.tenant.projectId),
+      reads.map((read) => read.tenant.environment),
     ],
-    values: (read) => [read.id, read.customerId],
   });
 }
 
