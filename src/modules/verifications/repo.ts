@@ -103,25 +103,55 @@ export async function updateVerificationStatus(
   ]);
 }
 
-/** Sandbox verifications whose simulated outcome is due, locked and skipped by other workers. */
-export async function claimDueSandboxVerifications(
+/**
+ * Sandbox verifications whose simulated outcome is due, oldest first, with their customer (a party's
+ * customer for a party's verification). Read without a lock: each is locked later, after its customer
+ * (`lockDueSandboxVerification`), in the order every change to a customer's verifications takes.
+ */
+export async function findDueSandboxVerifications(
   db: Executor,
   now: Date,
   limit: number,
-): Promise<(VerificationRow & { tax_id: string })[]> {
+): Promise<{ id: string; customer_id: string }[]> {
   return db.query(
+    `SELECT v.id, coalesce(v.customer_id, p.customer_id) AS customer_id
+       FROM verifications v LEFT JOIN associated_parties p ON p.id = v.associated_party_id
+      WHERE v.sandbox_due_at IS NOT NULL AND v.sandbox_due_at <= $1
+      ORDER BY v.sandbox_due_at
+      LIMIT $2`,
+    [now, limit],
+  );
+}
+
+/**
+ * Locks the customer row of a sandbox outcome that is due, or answers false when another transaction
+ * holds it (a worker on the same customer, a movement of its money): the outcome waits for a later turn.
+ */
+export async function tryLockSandboxCustomer(db: Executor, customerId: string): Promise<boolean> {
+  const rows = await db.query('SELECT id FROM customers WHERE id = $1 FOR NO KEY UPDATE SKIP LOCKED', [
+    customerId,
+  ]);
+  return rows.length > 0;
+}
+
+/** Locks a sandbox verification whose outcome is still due (none when another worker has applied it). */
+export async function lockDueSandboxVerification(
+  db: Executor,
+  id: string,
+  now: Date,
+): Promise<(VerificationRow & { tax_id: string }) | undefined> {
+  const rows = await db.query<VerificationRow & { tax_id: string }>(
     `SELECT v.id, coalesce(v.customer_id, p.customer_id) AS customer_id, v.associated_party_id,
             v.project_id, v.environment, v.status, v.level, v.status_reason,
             v.created_at, v.updated_at, coalesce(c.tax_id, p.tax_id) AS tax_id
        FROM verifications v
        LEFT JOIN customers c ON c.id = v.customer_id
        LEFT JOIN associated_parties p ON p.id = v.associated_party_id
-      WHERE v.sandbox_due_at IS NOT NULL AND v.sandbox_due_at <= $1
-      ORDER BY v.sandbox_due_at
-      LIMIT $2
-        FOR UPDATE OF v SKIP LOCKED`,
-    [now, limit],
+      WHERE v.id = $1 AND v.sandbox_due_at IS NOT NULL AND v.sandbox_due_at <= $2
+        FOR UPDATE OF v`,
+    [id, now],
   );
+  return rows[0];
 }
 
 export async function clearSandboxDue(db: Executor, id: string): Promise<void> {
