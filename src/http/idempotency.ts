@@ -75,6 +75,11 @@ type IdempotencyClaim = {
   token: string;
   /** The answer written with the request's last committed transaction, in clear. */
   committed?: { status: number; headers: Record<string, string>; body: string };
+  /**
+   * A retry took the key over: no later transaction of this request may commit either (a creation run
+   * again on its own after its batch rolled back, say), and the request answers nothing for the key.
+   */
+  lost?: boolean;
 };
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -223,14 +228,17 @@ export function registerIdempotency(
   ) {
     const claim = request.idempotency;
     if (!claim) return;
-    const answer = answerOf(request, reply, result);
+    const answer = claim.lost ? null : answerOf(request, reply, result);
     const now = clock();
-    const held = answer
-      ? await commitAnswer(tx, claim.scope, claim.token, { ...answer, body: cipher.seal(answer.body) }, now)
-      : await holdKey(tx, claim.scope, claim.token, now);
+    const held =
+      !claim.lost &&
+      (answer
+        ? await commitAnswer(tx, claim.scope, claim.token, { ...answer, body: cipher.seal(answer.body) }, now)
+        : await holdKey(tx, claim.scope, claim.token, now));
     if (!held) {
-      // A retry took the key over after the lease: it runs the request; this execution must not commit.
-      request.idempotency = null;
+      // A retry took the key over after the lease: it runs the request; this execution must not commit,
+      // now or in any transaction it runs again.
+      claim.lost = true;
       throw new AppError(
         'conflict',
         'A retry with this Idempotency-Key took this request over; read the answer the retry gets',
@@ -269,6 +277,8 @@ export function registerIdempotency(
   async function settleClaim(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const claim = request.idempotency!;
     request.idempotency = null;
+    // the key is the retry's that took it over: this request neither stores nor releases anything
+    if (claim.lost) return payload;
     const status = reply.statusCode;
     const storable = payload === null || payload === undefined || typeof payload === 'string';
     try {

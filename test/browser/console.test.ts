@@ -228,6 +228,49 @@ describe.skipIf(!hasChromium)('operator console in a browser', { timeout: 60_000
     expect((await page.request.get(`${origin}/console/transactions?id=nope`)).status()).toBe(400);
   });
 
+  it("finds a customer's transactions by the customer's name, tax id or e-mail, as the dashboard does", async () => {
+    const taxId = validCpf('7');
+    const customer = await approvedCustomer(
+      sandbox,
+      individualBody({ name: 'Otília Brandão Quintela', taxId, email: 'otilia.quintela@example.com' }),
+    );
+    await approvedCustomer(
+      sandbox,
+      individualBody({
+        name: 'Otília Brandão Ferraz',
+        taxId: validCpf('8'),
+        email: 'otilia.ferraz@example.com',
+      }),
+    );
+    const onRamp = (
+      await sandbox.post('/transactions/on-ramp', {
+        customerId: customer.id,
+        currency: 'BRL',
+        amount: '77.00',
+      })
+    ).json();
+    const search = async (text: string) => {
+      await page.goto(`${origin}/console/transactions`);
+      await page.fill('#customerId', text);
+      return submit(page, 'form[role=search] button');
+    };
+    for (const text of ['Quintela', taxId, taxId.replace(/\D/g, ''), 'otilia.quintela@example.com']) {
+      expect(await search(text), text).toBe(200);
+      expect(await page.locator('tbody tr').count(), text).toBe(1);
+      expect(await page.textContent('tbody'), text).toContain(onRamp.id);
+      // the text typed stays in the field
+      expect(await page.inputValue('#customerId')).toBe(text);
+    }
+    await checkPage(page, 'console-transactions-by-customer');
+    // two customers match: the page says which, and asks for more
+    expect(await search('Otília Brandão')).toBe(400);
+    const ambiguous = await page.textContent('main');
+    expect(ambiguous).toContain('Quintela');
+    expect(ambiguous).toContain('Ferraz');
+    expect(await search('Nobody Of That Name')).toBe(400);
+    expect(await page.textContent('main')).toContain('No customer has');
+  });
+
   it('records every console action in the audit log under the signed-in operator', async () => {
     await page.goto(`${origin}/console/audit`);
     await checkPage(page, 'console-audit');

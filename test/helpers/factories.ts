@@ -58,9 +58,36 @@ export async function createCustomer(api: Client, body: Record<string, unknown> 
   return response.json() as CustomerView;
 }
 
-/** A sandbox customer that the sandbox simulation has APPROVED (taxId not ending in 1, 2 or 3). */
+/** A representative the sandbox approves (its CPF ends in 5), for a business to reach APPROVED. */
+export function representativeBody(overrides: Record<string, unknown> = {}) {
+  return {
+    type: 'INDIVIDUAL',
+    role: 'REPRESENTATIVE',
+    name: 'Rui Costa',
+    taxId: validCpf('5'),
+    birthDate: '1980-01-02',
+    email: 'rui@example.com',
+    address: {
+      line1: 'Av. Paulista, 1000',
+      city: 'São Paulo',
+      state: 'SP',
+      postalCode: '01310-100',
+      country: 'BRA',
+    },
+    ...overrides,
+  };
+}
+
+/**
+ * A sandbox customer that the sandbox simulation has APPROVED (taxId not ending in 1, 2 or 3); a business
+ * is given a representative the sandbox approves, without which it waits as in production.
+ */
 export async function approvedCustomer(sandbox: Client, body: Record<string, unknown> = individualBody()) {
   const customer = await createCustomer(sandbox, body);
+  if (customer.type === 'BUSINESS') {
+    const added = await sandbox.post(`/customers/${customer.id}/associated-parties`, representativeBody());
+    if (added.statusCode !== 201) throw new Error(`add representative: ${added.statusCode} ${added.body}`);
+  }
   await eventually(
     () => sandbox.get(`/customers/${customer.id}`).then((r) => r.json()),
     (c) => c.verification.status === 'APPROVED',

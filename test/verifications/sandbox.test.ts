@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approvedCustomer, businessBody, createCustomer, validCnpj, validCpf } from '../helpers/factories.ts';
+import { businessBody, createCustomer, validCnpj, validCpf } from '../helpers/factories.ts';
 import { type Client, eventually, startTestApi, type TestApi, type TestServer } from '../helpers/server.ts';
 import { addParty, customerOf, personParty, representative, upload } from './support.ts';
 
@@ -12,6 +12,10 @@ beforeAll(async () => {
   ({ server, sandbox } = api);
 });
 afterAll(() => server.close());
+
+type Requirement = { name: string; status: string; associatedPartyId?: string };
+const requirement = (customer: { requirements: Requirement[] }, name: string) =>
+  customer.requirements.find((item) => item.name === name);
 
 const partyStatus = (customerId: string, partyId: string) =>
   sandbox
@@ -46,9 +50,73 @@ describe('sandbox associated parties', () => {
     expect(await partyStatus(company.id, idle.id)).toBe('NOT_STARTED');
   });
 
-  it('approves a business that declared no parties as before (no sandbox flow gains a step)', async () => {
-    const company = await approvedCustomer(sandbox, businessBody({ taxId: validCnpj('5') }));
+  it('a business the sandbox approves waits for a representative, its REPRESENTATIVE requirement NOT_SENT', async () => {
+    const company = await createCustomer(sandbox, businessBody({ taxId: validCnpj('5') }));
+    // the simulated review approves the company's own documents; the company then waits for its parties
+    const waiting = await eventually(
+      () => customerOf(sandbox, company.id),
+      (customer) => requirement(customer, 'COMPANY_DOCUMENT')?.status === 'APPROVED',
+    );
+    expect(waiting.verification.status).toBe('UNDER_VERIFICATION');
+    expect(requirement(waiting, 'REPRESENTATIVE')).toEqual({ name: 'REPRESENTATIVE', status: 'NOT_SENT' });
+    const onRamp = await sandbox.post('/transactions/on-ramp', {
+      customerId: company.id,
+      currency: 'BRL',
+      amount: '10.00',
+    });
+    expect(onRamp.statusCode).toBe(409);
+    expect(onRamp.json().code).toBe('customer_not_approved');
+
+    const rep = await addParty(sandbox, company.id, representative({ taxId: validCpf('5') }));
+    const approved = await eventually(
+      () => customerOf(sandbox, company.id),
+      (customer) => customer.verification.status === 'APPROVED',
+    );
+    expect(requirement(approved, 'REPRESENTATIVE')).toEqual({
+      name: 'REPRESENTATIVE',
+      status: 'APPROVED',
+      associatedPartyId: rep.id,
+    });
+  });
+
+  it('a sandbox business waits for an unverified UBO, whose party can still be removed', async () => {
+    const company = await createCustomer(sandbox, businessBody({ taxId: validCnpj('5') }));
+    const ubo = await addParty(sandbox, company.id, personParty({ taxId: validCpf('1') }));
+    const rep = await addParty(sandbox, company.id, representative({ taxId: validCpf('5') }));
+    await eventually(
+      () => partyStatus(company.id, rep.id),
+      (status) => status === 'APPROVED',
+    );
+    const waiting = await eventually(
+      () => customerOf(sandbox, company.id),
+      (customer) => requirement(customer, 'COMPANY_DOCUMENT')?.status === 'APPROVED',
+    );
+    expect(waiting.verification.status).toBe('UNDER_VERIFICATION');
+    expect(await partyStatus(company.id, ubo.id)).toBe('NOT_STARTED');
+    const removed = await sandbox.delete(`/customers/${company.id}/associated-parties/${ubo.id}`);
+    expect(removed.statusCode).toBe(204);
+    // nothing stands in the way any more: the removal settles the company
     expect((await customerOf(sandbox, company.id)).verification.status).toBe('APPROVED');
+  });
+
+  it("a UBO's simulated FINAL_REJECTION sends a sandbox business to TEMPORARY_REJECTION, naming it", async () => {
+    const company = await createCustomer(sandbox, businessBody({ taxId: validCnpj('5') }));
+    // the company's own simulated review comes first, before the partner declares its parties
+    await eventually(
+      () => customerOf(sandbox, company.id),
+      (customer) => requirement(customer, 'COMPANY_DOCUMENT')?.status === 'APPROVED',
+    );
+    const ubo = await addParty(sandbox, company.id, personParty({ taxId: validCpf('3') }));
+    await addParty(sandbox, company.id, representative({ taxId: validCpf('5') }));
+    const back = await eventually(
+      () => customerOf(sandbox, company.id),
+      (customer) => customer.verification.status === 'TEMPORARY_REJECTION',
+    );
+    expect(requirement(back, 'COMPANY_DOCUMENT')?.status).toBe('SENT');
+    const verification = (
+      await sandbox.get(`/customers/${company.id}/verifications/${company.verification.id}`)
+    ).json();
+    expect(verification.statusReason.documents[0].comment).toContain(ubo.id);
   });
 
   it('walks a company with two UBOs and a representative to APPROVED (the README walkthrough)', async () => {

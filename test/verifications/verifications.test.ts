@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
+import { businessBody, createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
 import { type Client, client, eventually, startTestApi, type TestServer } from '../helpers/server.ts';
+import { addParty, representative } from './support.ts';
 
 let server: TestServer;
 let sandbox: Client;
@@ -38,6 +39,30 @@ describe('GET /customers/{id}/verifications/{verificationId}', () => {
     expect((await readVerification(production, two.id, one.verification.id)).statusCode).toBe(404);
     const other = client(server.production, (await server.newTenant()).productionKey);
     expect((await readVerification(other, one.id, one.verification.id)).statusCode).toBe(404);
+  });
+
+  it("reads an associated party's verification under its customer, as its submission accepts it", async () => {
+    const company = await createCustomer(production, businessBody());
+    const party = await addParty(production, company.id, representative());
+    const response = await readVerification(production, company.id, party.verification!.id);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      id: party.verification!.id,
+      customerId: company.id,
+      associatedPartyId: party.id,
+      status: 'NOT_STARTED',
+      level: 'STANDARD',
+    });
+    // the same answer as the submission's own refusal reads: the verification is found under its customer
+    const submitted = await production.post(
+      `/customers/${company.id}/verifications/${party.verification!.id}/submit`,
+      {},
+    );
+    expect(submitted.json().code).toBe('requirements_not_met');
+    const other = await createCustomer(production, businessBody());
+    expect((await readVerification(production, other.id, party.verification!.id)).statusCode).toBe(404);
+    const tenant = client(server.production, (await server.newTenant()).productionKey);
+    expect((await readVerification(tenant, company.id, party.verification!.id)).statusCode).toBe(404);
   });
 
   it('production customers stay NOT_STARTED: no simulated outcome outside the sandbox', async () => {

@@ -199,13 +199,16 @@ export function customerPageReader(
   };
 }
 
+/** Whose customers a search looks among: a tenant's, or (an operator's) a project's, an environment's, all. */
+export type CustomerScope = { projectId?: string | undefined; environment?: Environment | undefined };
+
 /**
  * Customers whose name contains the text, whose taxId matches it (punctuation ignored), or whose
  * e-mail contains it; newest first.
  */
 export async function searchCustomers(
   db: Executor,
-  tenant: Tenant,
+  scope: CustomerScope,
   text: string,
   limit: number,
   offset: number,
@@ -213,12 +216,18 @@ export async function searchCustomers(
   const like = `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
   const digits = text.replace(/[.\-/\s]/g, '');
   const taxId = /^[0-9A-Za-z]{3,}$/.test(digits) ? digits : '';
-  const where = `c.project_id = $1 AND c.environment = $2
-    AND (c.name ILIKE $3 OR c.email ILIKE $3 OR (length($4) > 0 AND regexp_replace(c.tax_id, '[^0-9A-Za-z]', '', 'g') LIKE $4 || '%'))`;
-  const params = [tenant.projectId, tenant.environment, like, taxId];
+  const params: unknown[] = [like, taxId];
+  const scoped = (['project_id', 'environment'] as const).flatMap((column) => {
+    const value = column === 'project_id' ? scope.projectId : scope.environment;
+    if (value === undefined) return [];
+    params.push(value);
+    return [`c.${column} = $${params.length} AND `];
+  });
+  const where = `${scoped.join('')}(c.name ILIKE $1 OR c.email ILIKE $1 OR (length($2) > 0 AND regexp_replace(c.tax_id, '[^0-9A-Za-z]', '', 'g') LIKE $2 || '%'))`;
   const [rows, count] = await Promise.all([
     db.query<CustomerWithVerification>(
-      `${SELECT} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT $5 OFFSET $6`,
+      `${SELECT} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC
+        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, limit, offset],
     ),
     db.query<{ n: bigint }>(`SELECT count(*) AS n FROM customers c WHERE ${where}`, params),

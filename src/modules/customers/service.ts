@@ -237,6 +237,24 @@ export function createCustomerService(deps: {
   return { create, get, list, search, names };
 }
 
+/**
+ * The operator's search of customers across tenants, within `scope` (a project, an environment, or every
+ * one): by name, taxId (with or without punctuation) or e-mail, as a partner's `search` is.
+ */
+export async function searchCustomersAcross(
+  db: Executor,
+  scope: repo.CustomerScope,
+  text: string,
+  page: PageRequest,
+): Promise<PageResult<{ id: string; name: string; email: string }>> {
+  const { rows, total } = await repo.searchCustomers(db, scope, text.trim(), page.limit, page.offset);
+  return pageResult(
+    page,
+    rows.map((row) => ({ id: row.id, name: row.name, email: row.email })),
+    total,
+  );
+}
+
 /** What other modules may read of a customer: their row, found or locked within their transaction. */
 export {
   type CustomerRow,

@@ -24,17 +24,13 @@ import { transitionVerification } from './transition.ts';
 
 export type Decision = { before: VerificationStatus; after: VerificationView };
 
-/**
- * Moves verification `id` to `to`. `standInForParties` (the sandbox's automatic outcome of a business
- * that has declared no parties) approves a business on its own review alone.
- */
+/** Moves verification `id` to `to`, under the customer's lock, settling the customer with its parties. */
 export async function decideVerification(
   tx: Executor,
   id: string,
   to: VerificationStatus,
   reason: StatusReason | undefined,
   at: Date,
-  options: { standInForParties?: boolean } = {},
 ): Promise<Decision> {
   const owner = await findOwnedVerification(tx, id);
   if (!owner) throw notFound('Verification');
@@ -71,7 +67,6 @@ export async function decideVerification(
     );
   }
   await setReviewApproved(tx, id, at);
-  if (options.standInForParties) return transitionVerification(tx, id, 'APPROVED', reason, at);
   await settleCustomer(tx, owner.customer_id, at);
   return { before: row.status, after: presentVerification((await findOwnedVerification(tx, id))!) };
 }

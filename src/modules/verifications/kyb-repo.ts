@@ -165,15 +165,6 @@ export async function termsSatisfied(db: Executor, customerId: string): Promise<
   return rows[0]?.ok === true;
 }
 
-/** Whether the customer has declared any (not deleted) associated party. */
-export async function hasParties(db: Executor, customerId: string): Promise<boolean> {
-  const rows = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM associated_parties WHERE customer_id = $1 AND deleted_at IS NULL',
-    [customerId],
-  );
-  return (rows[0]?.n ?? 0) > 0;
-}
-
 /** Whether the reviewer has approved the verification's own documents (it then waits for its parties). */
 export async function reviewApproved(db: Executor, verificationId: string): Promise<boolean> {
   const rows = await db.query<{ review_approved: boolean }>(

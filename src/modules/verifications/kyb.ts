@@ -23,7 +23,6 @@ export type { Attachments, OwnerColumns } from './kyb-repo.ts';
 export {
   acceptTerms,
   attachmentFacts,
-  hasParties,
   lockCustomerVerification,
   reviewApproved,
   setReviewApproved,

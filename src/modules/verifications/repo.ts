@@ -1,4 +1,4 @@
-import { keyedReads } from '../../db/read-batches.ts';
+import { batchedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { StatusReason, VerificationStatus } from './state.ts';
@@ -44,18 +44,30 @@ export async function insertVerification(
   );
 }
 
-/** Reads one verification of a customer of the tenant, coalesced with the reads made meanwhile (`read-batches.ts`). */
+/**
+ * Reads one verification of a customer of the tenant, the customer's own or one of its associated
+ * parties' (whose row names its party, not the customer: the party's customer is matched), coalesced
+ * with the reads made meanwhile (`read-batches.ts`).
+ */
 export function verificationReader(
   db: Executor,
 ): (read: { tenant: Tenant; customerId: string; id: string }) => Promise<VerificationRow | undefined> {
-  return keyedReads(db, {
-    table: 'verifications',
-    columns: COLUMNS,
-    keys: [
-      ['id', 'uuid'],
-      ['customer_id', 'uuid'],
+  return batchedReads(db, {
+    sql: `SELECT r.read_index::int AS read_index, v.id, coalesce(v.customer_id, p.customer_id) AS customer_id,
+                 v.associated_party_id, v.project_id, v.environment, v.status, v.level, v.status_reason,
+                 v.created_at, v.updated_at
+            FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[])
+                 WITH ORDINALITY AS r (id, customer_id, project_id, environment, read_index)
+            JOIN verifications v
+              ON v.id = r.id AND v.project_id = r.project_id AND v.environment = r.environment
+            LEFT JOIN associated_parties p ON p.id = v.associated_party_id
+           WHERE coalesce(v.customer_id, p.customer_id) = r.customer_id`,
+    params: (reads) => [
+      reads.map((read) => read.id),
+      reads.map((read) => read.customerId),
+      reads.map((read) => read.tenant.projectId),
+      reads.map((read) => read.tenant.environment),
     ],
-    values: (read) => [read.id, read.customerId],
   });
 }
 
@@ -91,25 +103,55 @@ export async function updateVerificationStatus(
   ]);
 }
 
-/** Sandbox verifications whose simulated outcome is due, locked and skipped by other workers. */
-export async function claimDueSandboxVerifications(
+/**
+ * Sandbox verifications whose simulated outcome is due, oldest first, with their customer (a party's
+ * customer for a party's verification). Read without a lock: each is locked later, after its customer
+ * (`lockDueSandboxVerification`), in the order every change to a customer's verifications takes.
+ */
+export async function findDueSandboxVerifications(
   db: Executor,
   now: Date,
   limit: number,
-): Promise<(VerificationRow & { tax_id: string })[]> {
+): Promise<{ id: string; customer_id: string }[]> {
   return db.query(
+    `SELECT v.id, coalesce(v.customer_id, p.customer_id) AS customer_id
+       FROM verifications v LEFT JOIN associated_parties p ON p.id = v.associated_party_id
+      WHERE v.sandbox_due_at IS NOT NULL AND v.sandbox_due_at <= $1
+      ORDER BY v.sandbox_due_at
+      LIMIT $2`,
+    [now, limit],
+  );
+}
+
+/**
+ * Locks the customer row of a sandbox outcome that is due, or answers false when another transaction
+ * holds it (a worker on the same customer, a movement of its money): the outcome waits for a later turn.
+ */
+export async function tryLockSandboxCustomer(db: Executor, customerId: string): Promise<boolean> {
+  const rows = await db.query('SELECT id FROM customers WHERE id = $1 FOR NO KEY UPDATE SKIP LOCKED', [
+    customerId,
+  ]);
+  return rows.length > 0;
+}
+
+/** Locks a sandbox verification whose outcome is still due (none when another worker has applied it). */
+export async function lockDueSandboxVerification(
+  db: Executor,
+  id: string,
+  now: Date,
+): Promise<(VerificationRow & { tax_id: string }) | undefined> {
+  const rows = await db.query<VerificationRow & { tax_id: string }>(
     `SELECT v.id, coalesce(v.customer_id, p.customer_id) AS customer_id, v.associated_party_id,
             v.project_id, v.environment, v.status, v.level, v.status_reason,
             v.created_at, v.updated_at, coalesce(c.tax_id, p.tax_id) AS tax_id
        FROM verifications v
        LEFT JOIN customers c ON c.id = v.customer_id
        LEFT JOIN associated_parties p ON p.id = v.associated_party_id
-      WHERE v.sandbox_due_at IS NOT NULL AND v.sandbox_due_at <= $1
-      ORDER BY v.sandbox_due_at
-      LIMIT $2
-        FOR UPDATE OF v SKIP LOCKED`,
-    [now, limit],
+      WHERE v.id = $1 AND v.sandbox_due_at IS NOT NULL AND v.sandbox_due_at <= $2
+        FOR UPDATE OF v`,
+    [id, now],
   );
+  return rows[0];
 }
 
 export async function clearSandboxDue(db: Executor, id: string): Promise<void> {

@@ -1,15 +1,20 @@
-/** Transactions across every project: searched by id, project, environment, customer, status, type, dates. */
+/**
+ * Transactions across every project: searched by id, project, environment, customer (its id, or a name,
+ * tax id or e-mail, as on the dashboard), status, type, dates.
+ */
 import { Type } from 'typebox';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../core/errors.ts';
 import { ENVIRONMENTS } from '../../../lib/environment.ts';
 import { type Html, html } from '../../../lib/html.ts';
+import { searchCustomersAcross } from '../../../modules/customers/service.ts';
 import { createProjectService } from '../../../modules/projects/service.ts';
 import { requestedMoney } from '../../../modules/transactions/presenter.ts';
 import { createTransactionService } from '../../../modules/transactions/read-service.ts';
 import { badge, dateTime } from '../../kit/parts.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { pageOf, pager, table } from '../../kit/table.ts';
+import { customerInput, resolveCustomer } from '../dashboard/customer-lookup.ts';
 import {
   readTransactionFilter,
   type TransactionFilterInput,
@@ -37,12 +42,13 @@ type Query = TransactionFilterInput & {
 };
 
 type Deps = {
+  db: AppContext['db'];
   transactions: ReturnType<typeof createTransactionService>;
   projects: ReturnType<typeof createProjectService>;
 };
 
 /** The search a query asks for (unknown values refused with 400, naming each field), and its results. */
-export async function load({ transactions, projects }: Deps, q: Query) {
+export async function load({ db, transactions, projects }: Deps, q: Query) {
   const errors: { pointer: string; message: string }[] = [];
   const uuid = (name: 'id' | 'projectId') => {
     const value = q[name]?.trim() || undefined;
@@ -56,7 +62,16 @@ export async function load({ transactions, projects }: Deps, q: Query) {
   if (typedEnvironment && !environment)
     errors.push({ pointer: '/query/environment', message: 'must be sandbox or production' });
   if (errors.length > 0) throw new AppError('invalid_request', 'Some filters are invalid', { errors });
-  const { filter, shown } = readTransactionFilter(q);
+  // the customer as staff know it: its id, or a name, tax id or e-mail finding one (the dashboard's search),
+  // among the customers of the project and environment chosen, or of every one
+  const typed = q.customerId?.trim() ?? '';
+  const customerId = await resolveCustomer(
+    (scope, text, page) => searchCustomersAcross(db, scope, text, page),
+    { projectId, environment },
+    typed,
+  );
+  const { filter, shown: checked } = readTransactionFilter({ ...q, customerId });
+  const shown = { ...checked, customerId: typed || undefined };
   const searched = Object.values({ id, projectId, environment, ...shown }).some(Boolean);
   const [result, all] = await Promise.all([
     searched ? transactions.search({ projectId, environment }, { ...filter, id }, pageOf(q.page)) : null,
@@ -78,7 +93,7 @@ export function view({
 <div class="field"><label for="id">Transaction id</label><input id="id" name="id" value="${id ?? ''}" placeholder="transaction UUID"></div>
 <div class="field"><label for="projectId">Project</label><select id="projectId" name="projectId"><option value="">Any</option>${all.map((p) => html`<option value="${p.id}"${p.id === projectId ? html` selected` : html``}>${p.name}</option>`)}</select></div>
 <div class="field"><label for="environment">Environment</label><select id="environment" name="environment"><option value="">Any</option>${ENVIRONMENTS.map((e) => html`<option value="${e}"${e === environment ? html` selected` : html``}>${e}</option>`)}</select></div>
-${transactionFilterFields(shown)}
+${transactionFilterFields(shown, html`<div class="field"><label for="customerId">Customer</label>${customerInput('customerId', shown.customerId ?? '')}</div>`)}
 <div class="field"><button type="submit">Search</button></div></form>
 ${
   result
@@ -96,12 +111,16 @@ ${
         ),
         'No transactions match.',
       )}${pager('/console/transactions', { id, projectId, environment, ...shown }, result.pagination.page, result.pagination.hasNextPage)}`
-    : html`<p class="empty">Search by transaction id, project, customer, status, type, currency or dates, across every project.</p>`
+    : html`<p class="empty">Search by transaction id, project, customer (a name, tax id, e-mail or id), status, type, currency or dates, across every project.</p>`
 }`;
 }
 
 export function register(app: WebApp, ctx: AppContext) {
-  const deps = { transactions: createTransactionService(ctx), projects: createProjectService(ctx) };
+  const deps = {
+    db: ctx.db,
+    transactions: createTransactionService(ctx),
+    projects: createProjectService(ctx),
+  };
   app.get('/console/transactions', { schema }, async (request, reply) =>
     sendConsole(request, reply, 'Transactions', view(await load(deps, request.query))),
   );

@@ -9,22 +9,25 @@ import { CANONICAL_UUID } from '../../../core/storable.ts';
 import type { Tenant } from '../../../lib/environment.ts';
 import { type Html, html } from '../../../lib/html.ts';
 
-type Search = (
-  tenant: Tenant,
+type Search<Scope> = (
+  scope: Scope,
   text: string,
   page: { page: number; limit: number; offset: number },
 ) => Promise<{ data: { id: string; name: string; email: string }[]; pagination: { total: number } }>;
 
-/** The id of the one customer `text` names; undefined for empty text. */
-export async function resolveCustomer(
-  search: Search,
-  tenant: Tenant,
+/**
+ * The id of the one customer `text` names; undefined for empty text. `scope` is where `search` looks: a
+ * tenant on the dashboard, a project or environment (or everything) in the console.
+ */
+export async function resolveCustomer<Scope = Tenant>(
+  search: Search<Scope>,
+  scope: Scope,
   text: string,
 ): Promise<string | undefined> {
   const wanted = text.trim();
   if (!wanted) return undefined;
   if (CANONICAL_UUID.test(wanted)) return wanted.toLowerCase();
-  const found = await search(tenant, wanted, { page: 1, limit: 5, offset: 0 });
+  const found = await search(scope, wanted, { page: 1, limit: 5, offset: 0 });
   if (found.data.length === 1) return found.data[0]!.id;
   if (found.data.length === 0) {
     throw new AppError('invalid_request', `No customer has "${wanted}" in its name, tax id or e-mail.`);
