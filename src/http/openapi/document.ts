@@ -28,6 +28,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'tr
 /** Operations whose body may be left out entirely (the server reads none as `{}`). */
 const OPTIONAL_BODIES = new Set([
   'POST /sandbox/transactions/{id}/deposit',
+  'POST /sandbox/transactions/{id}/return',
   'POST /webhook-endpoints/{id}/rotate-secret',
 ]);
 
