@@ -73,6 +73,25 @@ export const Problem = Type.Object(
         description: 'customer_exists: the id of the customer that has this taxId',
       }),
     ),
+    limit: Type.Optional(
+      StringEnum(['single', 'daily', 'monthly'], { description: 'limit_exceeded: the limit the amount exceeds' }),
+    ),
+    max: Type.Optional(Type.String({ description: 'limit_exceeded: the limit, in BRL' })),
+    used: Type.Optional(
+      Type.String({ description: "limit_exceeded: the period's usage so far, in BRL (daily and monthly limits)" }),
+    ),
+    remaining: Type.Optional(Type.String({ description: 'limit_exceeded: what the limit leaves, in BRL' })),
+    currency: Type.Optional(Type.String({ description: 'insufficient_funds: the currency of the balance' })),
+    balance: Type.Optional(Type.String({ description: "insufficient_funds: the customer's balance in it" })),
+    available: Type.Optional(
+      Type.String({ description: 'insufficient_funds: what the wallets to draw from hold (stablecoin sends)' }),
+    ),
+    holdReason: Type.Optional(
+      Type.String({ description: 'compliance_hold: why the subject is held (NAME_MATCH, ADDRESS_MATCH)' }),
+    ),
+    subjectType: Type.Optional(
+      Type.String({ description: 'compliance_hold: what is held (CUSTOMER, BANK_ACCOUNT_HOLDER, ...)' }),
+    ),
     errors: Type.Optional(
       Type.Array(
         Type.Object({ pointer: Type.String(), message: Type.String() }, { additionalProperties: false }),

@@ -70,11 +70,11 @@ export const CustomerSchema = Type.Object(
         monthly: Type.Object({ max: Type.String(), used: Type.String(), remaining: Type.String() }),
       }),
     ),
-    tosAcceptedAt: Type.Optional(
-      Nullable(DateTime('When the customer accepted the terms of service (POST /customers/{id}/tos)')),
+    tosAcceptedAt: Nullable(
+      DateTime('When the customer accepted the terms of service (POST /customers/{id}/tos); null until then'),
     ),
-    requirements: Type.Optional(RequirementsSchema),
-    metadata: Type.Optional(Metadata()),
+    requirements: RequirementsSchema,
+    metadata: Metadata(),
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },

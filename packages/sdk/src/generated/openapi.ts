@@ -1000,6 +1000,27 @@ export interface components {
              * @description customer_exists: the id of the customer that has this taxId
              */
             customerId?: string;
+            /**
+             * @description limit_exceeded: the limit the amount exceeds
+             * @enum {string}
+             */
+            limit?: "single" | "daily" | "monthly";
+            /** @description limit_exceeded: the limit, in BRL */
+            max?: string;
+            /** @description limit_exceeded: the period's usage so far, in BRL (daily and monthly limits) */
+            used?: string;
+            /** @description limit_exceeded: what the limit leaves, in BRL */
+            remaining?: string;
+            /** @description insufficient_funds: the currency of the balance */
+            currency?: string;
+            /** @description insufficient_funds: the customer's balance in it */
+            balance?: string;
+            /** @description insufficient_funds: what the wallets to draw from hold (stablecoin sends) */
+            available?: string;
+            /** @description compliance_hold: why the subject is held (NAME_MATCH, ADDRESS_MATCH) */
+            holdReason?: string;
+            /** @description compliance_hold: what is held (CUSTOMER, BANK_ACCOUNT_HOLDER, ...) */
+            subjectType?: string;
             errors?: {
                 pointer: string;
                 message: string;
@@ -1091,9 +1112,9 @@ export interface components {
                     remaining: string;
                 };
             };
-            tosAcceptedAt?: string | null;
+            tosAcceptedAt: string | null;
             /** @description What compliance still needs, and where each item stands */
-            requirements?: {
+            requirements: {
                 /**
                  * @description TERMS_OF_SERVICE; IDENTITY_DOCUMENT and SELFIE (a person, the customer or an associated party); COMPANY_DOCUMENT (ARTICLES_OF_INCORPORATION or SHAREHOLDER_REGISTRY); REPRESENTATIVE (at least one, approved)
                  * @enum {string}
@@ -1108,7 +1129,7 @@ export interface components {
                 associatedPartyId?: string;
             }[];
             /** @description Your own keys and values, as given at creation */
-            metadata?: {
+            metadata: {
                 [key: string]: string;
             };
             /** Format: date-time */
