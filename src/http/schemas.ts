@@ -74,17 +74,23 @@ export const Problem = Type.Object(
       }),
     ),
     limit: Type.Optional(
-      StringEnum(['single', 'daily', 'monthly'], { description: 'limit_exceeded: the limit the amount exceeds' }),
+      StringEnum(['single', 'daily', 'monthly'], {
+        description: 'limit_exceeded: the limit the amount exceeds',
+      }),
     ),
     max: Type.Optional(Type.String({ description: 'limit_exceeded: the limit, in BRL' })),
     used: Type.Optional(
-      Type.String({ description: "limit_exceeded: the period's usage so far, in BRL (daily and monthly limits)" }),
+      Type.String({
+        description: "limit_exceeded: the period's usage so far, in BRL (daily and monthly limits)",
+      }),
     ),
     remaining: Type.Optional(Type.String({ description: 'limit_exceeded: what the limit leaves, in BRL' })),
     currency: Type.Optional(Type.String({ description: 'insufficient_funds: the currency of the balance' })),
     balance: Type.Optional(Type.String({ description: "insufficient_funds: the customer's balance in it" })),
     available: Type.Optional(
-      Type.String({ description: 'insufficient_funds: what the wallets to draw from hold (stablecoin sends)' }),
+      Type.String({
+        description: 'insufficient_funds: what the wallets to draw from hold (stablecoin sends)',
+      }),
     ),
     holdReason: Type.Optional(
       Type.String({ description: 'compliance_hold: why the subject is held (NAME_MATCH, ADDRESS_MATCH)' }),
