@@ -140,6 +140,24 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('documents the health checks the README names, without an API key', async () => {
+    for (const path of ['/healthz', '/readyz']) {
+      const operation = documents.sandbox.paths[path]?.get;
+      expect(operation?.operationId, path).toBeDefined();
+      expect(operation?.tags).toEqual(['health']);
+      expect((operation as { security?: unknown[] } | undefined)?.security ?? []).toEqual([]);
+      expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['200', '503']));
+      expect((await server.sandbox.inject({ method: 'GET', url: path })).statusCode).toBe(200);
+    }
+  });
+
+  it('documents 405 method_not_allowed, with Allow, on every operation', () => {
+    for (const { route, operation } of operations(documents.sandbox)) {
+      expect(Object.keys(operation.responses), route).toContain('405');
+      expect(Object.keys(operation.responses['405']?.headers ?? {}), route).toContain('Allow');
+    }
+  });
+
   it('describes every event and its payload in webhooks', () => {
     expect(Object.keys(documents.sandbox.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
     for (const type of EVENT_TYPES) {
