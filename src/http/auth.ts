@@ -10,6 +10,7 @@ import { AppError } from '../core/errors.ts';
 import { checksumMatches, readApiKey } from '../lib/api-key.ts';
 import type { Environment, Tenant } from '../lib/environment.ts';
 import { constantTimeEqual, sha256Hex } from '../lib/secrets.ts';
+import { authenticationFailed, markAuthenticated } from './auth-throttle.ts';
 
 export type AuthMode = 'apiKey' | 'operator' | 'none';
 
@@ -52,27 +53,29 @@ export function registerApiKeyAuth(app: FastifyInstance, environment: Environmen
   const accept = (request: FastifyRequest, resolved: ResolvedKey) => {
     request.tenant = { projectId: resolved.projectId, environment: resolved.environment };
     request.apiKeyId = resolved.keyId;
+    markAuthenticated(request);
   };
   const unknownKey = () => new AppError('unauthorized', 'The API key is unknown or revoked');
   // A callback hook: a key found in the cache (nearly every request) is accepted without a promise.
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     // `routeOptions` is built anew on every read: read it once.
     const route = request.routeOptions;
     if (!route.url || (route.config.auth ?? 'apiKey') === 'none') return done();
+    const refuse = (error: AppError) => done(authenticationFailed(request, reply, error));
     let token: string;
     try {
       token = bearer(request);
     } catch (error) {
-      return done(error as AppError);
+      return refuse(error as AppError);
     }
     const key = readApiKey(token);
     const cached = key ? keys.peek(key.hash) : undefined;
     // A cached key was issued with its checksum; anything else has it checked before any lookup.
     if (!key || (!cached && !checksumMatches(token))) {
-      return done(new AppError('unauthorized', 'The API key is malformed or mistyped'));
+      return refuse(new AppError('unauthorized', 'The API key is malformed or mistyped'));
     }
     if (key.environment !== environment) {
-      return done(
+      return refuse(
         new AppError(
           'environment_mismatch',
           `This is the ${environment} API; use a ${environment} key (sk_${environment === 'production' ? 'live' : 'sandbox'}_...)`,
@@ -83,9 +86,9 @@ export function registerApiKeyAuth(app: FastifyInstance, environment: Environmen
       accept(request, cached);
       return done();
     }
-    if (cached === null) return done(unknownKey());
+    if (cached === null) return refuse(unknownKey());
     keys.resolve(key.hash).then((resolved) => {
-      if (!resolved) return done(unknownKey());
+      if (!resolved) return refuse(unknownKey());
       accept(request, resolved);
       done();
     }, done);
@@ -98,15 +101,28 @@ export function registerOperatorAuth(
   bootstrapToken: string | undefined,
 ): void {
   app.decorateRequest('operator', null as unknown as Actor);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url || (request.routeOptions.config.auth ?? 'operator') === 'none') return;
-    const token = bearer(request);
+    let token: string;
+    try {
+      token = bearer(request);
+    } catch (error) {
+      throw authenticationFailed(request, reply, error as AppError);
+    }
     if (bootstrapToken && constantTimeEqual(token, bootstrapToken)) {
       request.operator = { id: null, name: 'bootstrap' };
+      markAuthenticated(request);
       return;
     }
     const operator = /^op_[0-9A-Za-z]{40}$/.test(token) ? await findOperator(sha256Hex(token)) : undefined;
-    if (!operator) throw new AppError('unauthorized', 'The operator token is unknown or revoked');
+    if (!operator) {
+      throw authenticationFailed(
+        request,
+        reply,
+        new AppError('unauthorized', 'The operator token is unknown or revoked'),
+      );
+    }
     request.operator = { id: operator.id, name: operator.name };
+    markAuthenticated(request);
   });
 }

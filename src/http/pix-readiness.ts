@@ -17,7 +17,12 @@ export function pixWebhookDetail(
     if (!state) continue;
     const status = state.registered ? 'registered' : 'not_registered';
     webhooks[environment] = withReasons
-      ? { status, lastError: state.lastError, lastAttemptAt: state.lastAttemptAt, attempts: state.attempts }
+      ? {
+          status,
+          lastError: state.lastError,
+          lastAttemptAt: state.lastAttemptAt?.toISOString() ?? null,
+          attempts: state.attempts,
+        }
       : status;
   }
   return Object.keys(webhooks).length > 0 ? { pixWebhook: webhooks } : null;

@@ -16,7 +16,12 @@ type AjvError = {
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
+  /** The schema that failed (the validator runs verbose), read for its `x-expected` hint. */
+  parentSchema?: { 'x-expected'?: string };
 };
+
+/** Keywords whose failure a field's `x-expected` hint explains better than the validator's words. */
+const HINTED = new Set(['minLength', 'maxLength', 'pattern', 'format']);
 
 const PART: Record<string, string> = {
   body: 'body',
@@ -26,7 +31,21 @@ const PART: Record<string, string> = {
 };
 
 function describe(error: AjvError): string {
+  const expected = error.parentSchema?.['x-expected'];
+  if (expected && HINTED.has(error.keyword)) return `must be ${expected}`;
   switch (error.keyword) {
+    case 'type':
+      return TYPE_NAMES[String(error.params.type)] ?? error.message ?? 'is of the wrong type';
+    case 'minLength':
+      return error.params.limit === 1
+        ? 'must not be empty'
+        : `must be at least ${String(error.params.limit)} characters long`;
+    case 'maxLength':
+      return `must be at most ${String(error.params.limit)} characters long`;
+    case 'minItems':
+      return `must list at least ${String(error.params.limit)} item${error.params.limit === 1 ? '' : 's'}`;
+    case 'maxProperties':
+      return `must have at most ${String(error.params.limit)} keys`;
     case 'required':
       return 'is required';
     case 'additionalProperties':
@@ -49,6 +68,12 @@ function describe(error: AjvError): string {
       return error.message ?? 'is invalid';
   }
 }
+
+/** Types whose validator wording ("must be object") reads badly; the others read well as they are. */
+const TYPE_NAMES: Record<string, string> = {
+  object: 'must be a JSON object',
+  array: 'must be a JSON array',
+};
 
 const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -176,7 +201,11 @@ export function registerProblemHandlers(app: FastifyInstance): void {
     if (fastifyError.validation) {
       const errors = validationErrors(fastifyError.validation as AjvError[], fastifyError.validationContext);
       const where = PART[fastifyError.validationContext ?? 'body'] ?? 'body';
-      return sendProblem(reply, request, 'invalid_request', `The request ${where} is invalid`, { errors });
+      // "The request headers are invalid", "The request body is invalid"
+      const verb = where === 'headers' ? 'are' : 'is';
+      return sendProblem(reply, request, 'invalid_request', `The request ${where} ${verb} invalid`, {
+        errors,
+      });
     }
     const frameworkCode = fastifyError.code ? FRAMEWORK_CODES[fastifyError.code] : undefined;
     if (frameworkCode === 'invalid_request') {

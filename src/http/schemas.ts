@@ -19,11 +19,27 @@ export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 export const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', pattern: UUID_PATTERN, ...(description ? { description } : {}) });
 
+/**
+ * `x-expected` (an OpenAPI extension): what a field must be, in words, shown in place of the validator's
+ * own message when its format, pattern or length is not met ("must be an ISO 3166-1 alpha-3 country
+ * code, such as BRA" rather than "must NOT have fewer than 3 characters").
+ */
+export const expected = (words: string) => ({ 'x-expected': words });
+
 export const DateTime = (description?: string) =>
-  Type.String({ format: 'date-time', ...(description ? { description } : {}) });
+  Type.String({
+    format: 'date-time',
+    ...(description ? { description } : {}),
+    ...expected('an instant in ISO 8601 with its offset, such as 2026-11-26T14:05:00Z'),
+  });
 
 export const CalendarDate = (description?: string) =>
-  Type.String({ format: 'date', ...(description ? { description } : {}), examples: ['2019-05-14'] });
+  Type.String({
+    format: 'date',
+    ...(description ? { description } : {}),
+    examples: ['2019-05-14'],
+    ...expected('a date written YYYY-MM-DD, such as 2019-05-14'),
+  });
 
 /** An amount as accepted on input: up to 13 digits and 2 decimals, strictly positive (checked again in code). */
 export const AmountInput = (description?: string) =>
@@ -55,6 +71,7 @@ export const Country = () =>
     maxLength: 3,
     description: 'ISO 3166-1 alpha-3 country code',
     examples: ['BRA'],
+    ...expected('an ISO 3166-1 alpha-3 country code (three letters), such as BRA'),
   });
 
 export const Problem = Type.Object(
@@ -72,6 +89,31 @@ export const Problem = Type.Object(
         format: 'uuid',
         description: 'customer_exists: the id of the customer that has this taxId',
       }),
+    ),
+    limit: Type.Optional(
+      StringEnum(['single', 'daily', 'monthly'], {
+        description: 'limit_exceeded: the limit the amount exceeds',
+      }),
+    ),
+    max: Type.Optional(Type.String({ description: 'limit_exceeded: the limit, in BRL' })),
+    used: Type.Optional(
+      Type.String({
+        description: "limit_exceeded: the period's usage so far, in BRL (daily and monthly limits)",
+      }),
+    ),
+    remaining: Type.Optional(Type.String({ description: 'limit_exceeded: what the limit leaves, in BRL' })),
+    currency: Type.Optional(Type.String({ description: 'insufficient_funds: the currency of the balance' })),
+    balance: Type.Optional(Type.String({ description: "insufficient_funds: the customer's balance in it" })),
+    available: Type.Optional(
+      Type.String({
+        description: 'insufficient_funds: what the wallets to draw from hold (stablecoin sends)',
+      }),
+    ),
+    holdReason: Type.Optional(
+      Type.String({ description: 'compliance_hold: why the subject is held (NAME_MATCH, ADDRESS_MATCH)' }),
+    ),
+    subjectType: Type.Optional(
+      Type.String({ description: 'compliance_hold: what is held (CUSTOMER, BANK_ACCOUNT_HOLDER, ...)' }),
     ),
     errors: Type.Optional(
       Type.Array(

@@ -14,7 +14,14 @@ import { CANONICAL_UUID, dateInRange, instantInRange, textProblem } from '../cor
 // ajv-formats ships CommonJS; its default export arrives wrapped under NodeNext resolution.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-const base: Options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false };
+// verbose: each error carries the schema that failed, whose `x-expected` hint the problem shows
+const base: Options = {
+  allErrors: true,
+  removeAdditional: false,
+  useDefaults: true,
+  strict: false,
+  verbose: true,
+};
 
 function withStorableFormats(ajv: Ajv): Ajv {
   addFormats(ajv);

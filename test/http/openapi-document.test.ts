@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/core/errors.ts';
 import { TAG_DESCRIPTIONS } from '../../src/http/openapi/operations.ts';
 import { EVENT_TYPES } from '../../src/modules/events/outbox.ts';
 import { type Answer, documentChecker } from '../helpers/document-check.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { individualBody } from '../helpers/factories.ts';
+import { startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 
 type Operation = {
   operationId?: string;
@@ -27,10 +31,12 @@ type Document = {
 };
 
 let server: TestServer;
+let tenant: Tenant;
 const documents: Record<'sandbox' | 'production', Document> = {} as never;
 
 beforeAll(async () => {
   server = await startTestServer({ workers: false });
+  tenant = await server.newTenant();
   for (const environment of ['sandbox', 'production'] as const) {
     documents[environment] = (
       await server.app(environment).inject({ method: 'GET', url: '/openapi.json' })
@@ -136,6 +142,24 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('documents the health checks the README names, without an API key', async () => {
+    for (const path of ['/healthz', '/readyz']) {
+      const operation = documents.sandbox.paths[path]?.get;
+      expect(operation?.operationId, path).toBeDefined();
+      expect(operation?.tags).toEqual(['health']);
+      expect((operation as { security?: unknown[] } | undefined)?.security ?? []).toEqual([]);
+      expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['200', '503']));
+      expect((await server.sandbox.inject({ method: 'GET', url: path })).statusCode).toBe(200);
+    }
+  });
+
+  it('documents 405 method_not_allowed, with Allow, on every operation', () => {
+    for (const { route, operation } of operations(documents.sandbox)) {
+      expect(Object.keys(operation.responses), route).toContain('405');
+      expect(Object.keys(operation.responses['405']?.headers ?? {}), route).toContain('Allow');
+    }
+  });
+
   it('describes every event and its payload in webhooks', () => {
     expect(Object.keys(documents.sandbox.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
     for (const type of EVENT_TYPES) {
@@ -144,6 +168,161 @@ describe('the OpenAPI document', () => {
       const schema = documents.sandbox.components.schemas[name];
       expect(schema?.properties?.eventType?.enum, type).toEqual([type]);
     }
+  });
+});
+
+/**
+ * A path of the document with its parameters filled in: a customer's id where one is named (an upload
+ * reads its body once the customer is found), elsewhere ids that name nothing.
+ */
+const concretePath = (path: string, customerId: string) =>
+  path
+    .replace(/^\/customers\/\{id\}/, `/customers/${customerId}`)
+    .replace('{address}', '0x52908400098527886E0F7030069857D2E4169EE7')
+    .replace(/\{[^}]+\}/g, '01a2f000-0000-7000-8000-000000000000');
+
+/** `curl ... -X METHOD $PONTE/path ...` commands of the README against the public API, with whether they send a body. */
+function readmeCalls(): { route: string; sendsBody: boolean; command: string }[] {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  // one command per entry: continuation lines joined, each curl cut where the next begins
+  const commands = blocks.flatMap((block) =>
+    block
+      .replace(/\\\n/g, ' ')
+      .split('\n')
+      .flatMap((line) => line.split(/(?=curl )/).filter((part) => part.startsWith('curl '))),
+  );
+  return commands.flatMap((command) => {
+    const url = /"?\$PONTE(\/[^\s"'?]*)/.exec(command)?.[1];
+    if (!url) return [];
+    const method = /-X (\w+)/.exec(command)?.[1] ?? 'GET';
+    return [{ route: `${method} ${url}`, sendsBody: /\s(-d|-F|--data)\s/.test(command), command }];
+  });
+}
+
+/** The document's path a README path names (`$CUSTOMER_ID` and the like in place of each parameter). */
+function documentedRoute(document: Document, route: string): string | undefined {
+  const [method, path] = route.split(' ') as [string, string];
+  const segments = path.split('/');
+  const found = Object.keys(document.paths).find((template) => {
+    const parts = template.split('/');
+    return (
+      parts.length === segments.length &&
+      parts.every((part, i) => (part.startsWith('{') ? segments[i]!.startsWith('$') : part === segments[i]))
+    );
+  });
+  return found && `${method} ${found}`;
+}
+
+describe('request body examples', () => {
+  const pointerSegment = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+  /** Every JSON body example of the document, with the pointer to the schema it illustrates. */
+  function examples(document: Document) {
+    const out: { route: string; name: string; value: unknown; schema: string }[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const json = (
+          operation.requestBody as {
+            content?: Record<string, { examples?: Record<string, { value: unknown }> }>;
+          }
+        )?.content?.['application/json'];
+        for (const [name, example] of Object.entries(json?.examples ?? {})) {
+          out.push({
+            route: `${method.toUpperCase()} ${path}`,
+            name,
+            value: example.value,
+            schema: `doc#/paths/${pointerSegment(path)}/${method}/requestBody/content/application~1json/schema`,
+          });
+        }
+      }
+    }
+    return out;
+  }
+
+  it('give POST /customers a valid example per customer type, accepted by the sandbox', async () => {
+    const found = examples(documents.sandbox).filter((example) => example.route === 'POST /customers');
+    expect(found.map((example) => (example.value as { type: string }).type)).toEqual([
+      'INDIVIDUAL',
+      'BUSINESS',
+    ]);
+    const fresh = await server.newTenant();
+    for (const example of found) {
+      const answer = await server.sandbox.inject({
+        method: 'POST',
+        url: '/customers',
+        headers: { authorization: `Bearer ${fresh.sandboxKey}` },
+        payload: example.value as object,
+      });
+      expect([example.name, answer.statusCode, answer.body]).toEqual([example.name, 201, answer.body]);
+    }
+  });
+
+  it('each validate against the schema of their own operation', () => {
+    const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+    const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
+    ajv.addSchema(documents.sandbox as object, 'doc');
+    const found = examples(documents.sandbox);
+    expect(found.length).toBeGreaterThan(1);
+    const invalid = found.flatMap((example) => {
+      const validate = ajv.getSchema(example.schema)!;
+      return validate(example.value)
+        ? []
+        : [`${example.route} ${example.name}: ${ajv.errorsText(validate.errors)}`];
+    });
+    expect(invalid).toEqual([]);
+  });
+});
+
+describe('request bodies', () => {
+  it('are optional in the document exactly where the server takes a request without one', async () => {
+    const customer = await server.sandbox.inject({
+      method: 'POST',
+      url: '/customers',
+      headers: { authorization: `Bearer ${tenant.sandboxKey}` },
+      payload: individualBody(),
+    });
+    const wrong: string[] = [];
+    for (const { route, operation } of operations(documents.sandbox)) {
+      if (!operation.requestBody) continue;
+      const [method, path] = route.split(' ') as [string, string];
+      const answer = await server.sandbox.inject({
+        method: method as 'POST',
+        url: concretePath(path, customer.json().id),
+        headers: { authorization: `Bearer ${tenant.sandboxKey}` },
+      });
+      // refused for its missing body: 400 naming it, or 415 where it must come as a form
+      const bodyRefused =
+        answer.statusCode === 415 ||
+        (answer.statusCode === 400 &&
+          (answer.json().errors ?? []).some((error: { pointer: string }) =>
+            error.pointer.startsWith('/body'),
+          ));
+      const required = operation.requestBody.required !== false;
+      if (required !== bodyRefused) {
+        wrong.push(`${route}: documented ${required ? 'required' : 'optional'}, answered ${answer.body}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("are sent by the README's commands exactly where an operation declares one, and never left out where it is required", () => {
+    const calls = readmeCalls();
+    expect(calls.length).toBeGreaterThan(20);
+    const wrong: string[] = [];
+    for (const call of calls) {
+      const route = documentedRoute(documents.sandbox, call.route);
+      if (!route) {
+        wrong.push(`not in the document: ${call.command}`);
+        continue;
+      }
+      const [method, path] = route.split(' ') as [string, string];
+      const body = documents.sandbox.paths[path]?.[method.toLowerCase()]?.requestBody;
+      if (call.sendsBody && !body) wrong.push(`sends a body ${route} does not take: ${call.command}`);
+      if (!call.sendsBody && body && body.required !== false) {
+        wrong.push(`leaves out the body ${route} requires: ${call.command}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });
 

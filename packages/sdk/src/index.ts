@@ -5,6 +5,8 @@ export {
   PonteError,
   PonteWebhookVerificationError,
   type ProblemBody,
+  type ProblemFields,
+  type ProblemOf,
 } from './errors.js';
 export type { components, operations, paths, webhooks } from './generated/openapi.js';
 export { Page, PagePromise, type Pagination } from './pagination.js';

@@ -70,6 +70,21 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
+/**
+ * Why a request got no answer, in the words of the layer that knows: fetch reports "fetch failed" and
+ * keeps the cause (connect ECONNREFUSED 127.0.0.1:8081, getaddrinfo ENOTFOUND host, a TLS error) inside.
+ */
+function connectionCause(error: unknown): string {
+  const causes: string[] = [];
+  for (let current = error as { message?: unknown; cause?: unknown } | undefined; current; ) {
+    if (typeof current.message === 'string' && current.message !== '') causes.push(current.message);
+    current = current.cause as typeof current;
+    if (causes.length > 4) break;
+  }
+  const informative = causes.filter((message) => message !== 'fetch failed');
+  return informative.at(-1) ?? causes[0] ?? String(error);
+}
+
 function readProblem(response: Response, text: string): ProblemBody {
   try {
     const parsed = JSON.parse(text) as unknown;
@@ -142,10 +157,11 @@ export class Transport {
           await sleep(backoffMs(attempt + 1), options.signal);
           continue;
         }
+        const attempts = `${attempt + 1} attempt${attempt === 0 ? '' : 's'}`;
         throw new PonteConnectionError(
           timedOut
-            ? `${request.method} ${request.path}: no answer within ${options.timeoutMs ?? this.#timeoutMs} ms`
-            : `${request.method} ${request.path}: ${(error as Error).message}`,
+            ? `${request.method} ${request.path}: no answer from ${this.baseUrl} within ${options.timeoutMs ?? this.#timeoutMs} ms (${attempts})`
+            : `${request.method} ${request.path}: could not reach ${this.baseUrl} (${connectionCause(error)}; ${attempts})`,
           { cause: error, timedOut },
         );
       }

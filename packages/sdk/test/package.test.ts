@@ -221,3 +221,48 @@ describe('the packed @ponte/sdk', () => {
     }, 180_000);
   }
 });
+
+describe("the README's install command", () => {
+  it('installs the SDK, as printed, into a partner project beside a Ponte checkout, and the project calls Ponte', async () => {
+    const readme = await readFile(path.join(sdkDir, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Install'), readme.indexOf('## Quick start'));
+    const command = /```sh\n([\s\S]*?)```/.exec(section)?.[1]?.trim();
+    expect(command).toBeDefined();
+    expect(command!.split('\n')).toHaveLength(1);
+    // the layout the README assumes: the partner's project, and the Ponte checkout at ../ponte
+    const place = await mkdtemp(path.join(tmpdir(), 'ponte-sdk-install-'));
+    try {
+      const project = path.join(place, 'partner');
+      await run('mkdir', ['-p', project]);
+      await run('ln', ['-s', rootDir, path.join(place, 'ponte')]);
+      await run('npm', ['init', '-y'], { cwd: project, env: cleanEnv() });
+      await run('bash', ['-c', command!], {
+        cwd: project,
+        // the registry is never needed: the SDK has no dependencies
+        env: {
+          ...cleanEnv(),
+          npm_config_offline: 'true',
+          npm_config_audit: 'false',
+          npm_config_fund: 'false',
+        },
+      });
+      const manifest = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8'));
+      expect(manifest.dependencies).toEqual({ '@ponte/sdk': `file:ponte-sdk-${SDK_VERSION}.tgz` });
+      await writeFile(
+        path.join(project, 'main.js'),
+        [
+          "const { Ponte } = require('@ponte/sdk');",
+          'const ponte = new Ponte({ apiKey: process.env.KEY, baseUrl: process.env.URL });',
+          'ponte.customers.list().then((page) => console.log(JSON.stringify({ total: page.pagination.total })));',
+        ].join('\n'),
+      );
+      const { stdout } = await run(process.execPath, ['main.js'], {
+        cwd: project,
+        env: { ...cleanEnv(), KEY: server.sandboxKey, URL: server.url },
+      });
+      expect(JSON.parse(stdout)).toEqual({ total: 0 });
+    } finally {
+      await rm(place, { recursive: true, force: true });
+    }
+  }, 240_000);
+});

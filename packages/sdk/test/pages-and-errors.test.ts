@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { validCpf } from '../../../test/helpers/factories.ts';
-import { Page, Ponte, PonteApiError } from '../src/index.ts';
+import { type Customer, Page, Ponte, PonteApiError, type ProblemBody } from '../src/index.ts';
 import { recordingFetch, type SdkServer, STARTUP_TIMEOUT_MS, startSdkServer } from './support.ts';
 
 /** The PonteApiError a call fails with; fails the test when the call succeeds or fails otherwise. */
@@ -108,6 +108,63 @@ describe('problems', () => {
       expect.arrayContaining([expect.objectContaining({ pointer: expect.stringMatching(/^\/body\//) })]),
     );
     expect(recorder.sent).toHaveLength(1);
+  });
+
+  it("types a problem's own fields by its code: customer_exists names the customer that holds the taxId", async () => {
+    const taxId = validCpf('4');
+    const first = await ponte.customers.create({
+      type: 'INDIVIDUAL',
+      name: 'Primeira',
+      taxId,
+      country: 'BRA',
+      email: 'primeira@example.com',
+    });
+    const error = await failure(
+      ponte.customers.create({
+        type: 'INDIVIDUAL',
+        name: 'Segunda',
+        taxId,
+        country: 'BRA',
+        email: 'segunda@example.com',
+      }),
+    );
+    expect(error.status).toBe(409);
+    expect(error.is('customer_exists')).toBe(true);
+    expect(error.is('not_found')).toBe(false);
+    if (!error.is('customer_exists')) throw new Error('expected customer_exists');
+    expectTypeOf(error.body.customerId).toEqualTypeOf<string | undefined>();
+    expect(error.body.customerId).toBe(first.id);
+    // narrowing the body by its code works as well
+    const body: ProblemBody = error.body;
+    if (body.code === 'limit_exceeded') {
+      expectTypeOf(body.limit).toEqualTypeOf<'single' | 'daily' | 'monthly'>();
+      expectTypeOf(body.remaining).toEqualTypeOf<string>();
+    }
+    if (body.code === 'compliance_hold') expectTypeOf(body.subjectType).toEqualTypeOf<string>();
+  });
+
+  it('types what every customer answer carries as required: requirements, tosAcceptedAt, metadata', async () => {
+    const customer = await ponte.customers.retrieve(created[0]!);
+    expectTypeOf<Customer['requirements']>().not.toEqualTypeOf<Customer['requirements'] | undefined>();
+    expectTypeOf<Customer['tosAcceptedAt']>().toEqualTypeOf<string | null>();
+    expectTypeOf<Customer['metadata']>().not.toEqualTypeOf<Customer['metadata'] | undefined>();
+    expect(Array.isArray(customer.requirements)).toBe(true);
+    expect(customer).toHaveProperty('tosAcceptedAt');
+    expect(customer.metadata).toEqual({});
+  });
+
+  it('sends no body to the operations that take none (submit, refund), as the document declares', async () => {
+    const recorder = recordingFetch();
+    const client = server.ponte({ fetch: recorder.fetch, maxRetries: 0 });
+    const customer = await client.customers.retrieve(created[0]!);
+    await client.verifications.submit(customer.id, customer.verification.id).catch(() => undefined);
+    await client.transactions.refund('00000000-0000-4000-8000-000000000000').catch(() => undefined);
+    const posts = recorder.sent.filter((request) => request.method === 'POST');
+    expect(posts.map((request) => new URL(request.url).pathname.split('/').at(-1))).toEqual([
+      'submit',
+      'refund',
+    ]);
+    expect(posts.map((request) => request.headers.get('content-type'))).toEqual([null, null]);
   });
 
   it('surfaces a key of the other environment as a 401 environment_mismatch, not retried', async () => {

@@ -198,5 +198,27 @@ describe('a server that never answers', () => {
     expect(error).toBeInstanceOf(PonteConnectionError);
     expect(error?.timedOut).toBe(true);
     expect(connections).toBe(2);
+    expect(error?.message).toBe(`GET /customers: no answer from ${url} within 150 ms (2 attempts)`);
+  });
+});
+
+describe('a server that cannot be reached', () => {
+  it('names the base URL it tried and the cause', async () => {
+    // a port nothing listens on: a server bound, then closed
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const ponte = new Ponte({ apiKey: `sk_sandbox_${'a'.repeat(38)}`, baseUrl, maxRetries: 0 });
+    const error = await ponte.customers.list().then(
+      () => null,
+      (caught: unknown) => caught as PonteConnectionError,
+    );
+    expect(error).toBeInstanceOf(PonteConnectionError);
+    expect(error?.timedOut).toBe(false);
+    expect(error?.message).toBe(
+      `GET /customers: could not reach ${baseUrl} (connect ECONNREFUSED 127.0.0.1:${port}; 1 attempt)`,
+    );
   });
 });

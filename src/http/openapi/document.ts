@@ -28,6 +28,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'tr
 /** Operations whose body may be left out entirely (the server reads none as `{}`). */
 const OPTIONAL_BODIES = new Set([
   'POST /sandbox/transactions/{id}/deposit',
+  'POST /sandbox/transactions/{id}/return',
   'POST /webhook-endpoints/{id}/rotate-secret',
 ]);
 
@@ -51,6 +52,10 @@ const HEADERS: Record<string, Json> = {
     schema: { type: 'string' },
   },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+  Allow: {
+    description: 'The methods the path serves, e.g. `GET, POST` (answers 405 `method_not_allowed`)',
+    schema: { type: 'string' },
+  },
   'Idempotent-Replayed': {
     description:
       'Present (`true`) when this answer is the stored answer to an earlier request with the same Idempotency-Key',
@@ -89,6 +94,8 @@ function finishResponses(key: string, method: string, operation: Operation): voi
     responses['415'] ??= {};
   }
   if (!responses['503']) responses['503'] = {};
+  // The path answers 405 (with Allow) to any method it does not serve, as this operation's neighbour.
+  responses['405'] ??= {};
   for (const [status, response] of Object.entries(responses)) {
     const code = Number(status);
     const headers: Json = { 'X-Request-Id': header('X-Request-Id'), 'API-Version': header('API-Version') };
@@ -101,6 +108,7 @@ function finishResponses(key: string, method: string, operation: Operation): voi
     if (code >= 400) {
       if (code === 401) headers['WWW-Authenticate'] = header('WWW-Authenticate');
       if (code === 429 || code === 503) headers['Retry-After'] = header('Retry-After');
+      if (code === 405) headers.Allow = header('Allow');
       if (method === 'post' && authenticated) headers['Idempotent-Replayed'] = header('Idempotent-Replayed');
       responses[status] = {
         description: problemDescription(code),

@@ -49,6 +49,8 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /sandbox/exchange-rates/{id}/expire': 'simulateExchangeRateExpiry',
   'GET /events': 'listEvents',
   'GET /events/{id}': 'retrieveEvent',
+  'GET /healthz': 'checkLiveness',
+  'GET /readyz': 'checkReadiness',
 };
 
 /** Every tag a published operation may carry, in the order the reference shows them. */
@@ -68,6 +70,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'Simulations available only with a sandbox key: verification outcomes, deposits, returns, and expiries now.',
   events:
     'Every event of the environment, newest first, with the bodies webhooks carry: to recover missed ones.',
+  health: 'Liveness and readiness of the service, for load balancers; no API key.',
 };
 
 export const operationKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;

@@ -31,7 +31,29 @@ export const CreateCustomerBody = Type.Object(
     incorporationDate: Type.Optional(CalendarDate('BUSINESS only')),
     metadata: Type.Optional(MetadataInput()),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // One valid request per customer type: the reference's "Test Request" sends the first as is.
+    examples: [
+      {
+        type: 'INDIVIDUAL',
+        name: 'João Silva',
+        taxId: '529.982.247-25',
+        country: 'BRA',
+        email: 'joao@example.com',
+        birthDate: '1990-05-14',
+        metadata: { partnerCustomerId: 'cus_1001' },
+      },
+      {
+        type: 'BUSINESS',
+        name: 'Exemplo Comércio Ltda',
+        taxId: '11.222.333/0001-81',
+        country: 'BRA',
+        email: 'financeiro@exemplo.example',
+        incorporationDate: '2019-05-14',
+      },
+    ],
+  },
 );
 
 export const RequirementsSchema = Type.Array(
@@ -70,11 +92,11 @@ export const CustomerSchema = Type.Object(
         monthly: Type.Object({ max: Type.String(), used: Type.String(), remaining: Type.String() }),
       }),
     ),
-    tosAcceptedAt: Type.Optional(
-      Nullable(DateTime('When the customer accepted the terms of service (POST /customers/{id}/tos)')),
+    tosAcceptedAt: Nullable(
+      DateTime('When the customer accepted the terms of service (POST /customers/{id}/tos); null until then'),
     ),
-    requirements: Type.Optional(RequirementsSchema),
-    metadata: Type.Optional(Metadata()),
+    requirements: RequirementsSchema,
+    metadata: Metadata(),
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },

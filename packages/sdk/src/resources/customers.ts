@@ -59,7 +59,7 @@ export class Verifications extends Resource {
   submit(customerId: string, id: string, options?: RequestOptions): Promise<Verification> {
     return this.postJson(
       `/customers/${segment(customerId)}/verifications/${segment(id)}/submit`,
-      {},
+      undefined, // the operation takes no body
       options,
     );
   }

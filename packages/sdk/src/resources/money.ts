@@ -55,7 +55,9 @@ export class Transactions extends Resource {
 
   /** POST /transactions/{id}/refund: sends held BRL back to the payer over PIX. */
   refund(id: string, params?: RefundParams, options?: RequestOptions): Promise<RefundResult> {
-    return this.postJson(`/transactions/${segment(id)}/refund`, params ?? {}, options);
+    // the operation takes no body today: one is sent only if a field is given
+    const body = params && Object.keys(params).length > 0 ? params : undefined;
+    return this.postJson(`/transactions/${segment(id)}/refund`, body, options);
   }
 
   /**
