@@ -32,6 +32,24 @@ describe('name normalisation and similarity', () => {
     expect(nameTokens('De La')).toEqual(['de', 'la']);
   });
 
+  it('folds look-alike spellings: NFKC, invisible and format characters removed, confusables (UTS #39), dots between letters', () => {
+    const plain = 'drakonsky fictionalovich viktor';
+    for (const name of [
+      'DRАКОNSКY, Vікtоr Fісtіоnаlоvісh', // Cyrillic А К О і о а с
+      'VІKTOR FICTIONALOVICH DRΑΚΟΝSΚΥ', // Cyrillic capital І, Greek capitals
+      'Vi\u200bktor Fi\u200cctio\u200dnalo\u00advich DRA\u2060KON\ufeffSKY',
+      'ＤＲＡＫＯＮＳＫＹ，　Ｖｉｋｔｏｒ　Ｆｉｃｔｉｏｎａｌｏｖｉｃｈ',
+      '𝐕𝐢𝐤𝐭𝐨𝐫 𝐅𝐢𝐜𝐭𝐢𝐨𝐧𝐚𝐥𝐨𝐯𝐢𝐜𝐡 𝐃𝐑𝐀𝐊𝐎𝐍𝐒𝐊𝐘',
+      'V.i.k.t.o.r F·i·c·t·i·o·n·a·l·o·v·i·c·h D.R.A.K.O.N.S.K.Y',
+    ]) {
+      expect(normalizeName(name), name).toBe(plain);
+    }
+    // spelled out letter by letter with spaces: one token, as the list's name written without spaces
+    expect(nameTokens('V i k t o r')).toEqual(['viktor']);
+    // a name really written in Cyrillic stays apart from any Latin one
+    expect(normalizeName('Виктор Драконский')).not.toBe('drakonsky viktor');
+  });
+
   it('scores with Jaro-Winkler over token sets: order-free, forgiving of a missing middle name, not of one shared token', () => {
     expect(jaroWinkler('martha', 'marhta')).toBeCloseTo(0.961, 3);
     expect(jaroWinkler('dixon', 'dicksonx')).toBeCloseTo(0.813, 3);

@@ -4,7 +4,7 @@ import type { Environment } from '../../lib/environment.ts';
 
 export type SubjectType = 'CUSTOMER' | 'BANK_ACCOUNT_HOLDER' | 'ASSOCIATED_PARTY' | 'TRANSFER' | 'DEPOSIT';
 export type CaseStatus = 'OPEN' | 'CLEARED' | 'CONFIRMED';
-export type CaseReason = 'NAME_MATCH' | 'ADDRESS_MATCH';
+export type CaseReason = 'NAME_MATCH' | 'ADDRESS_MATCH' | 'STRUCTURING';
 
 /** One list entry a subject matched, as the case keeps it. */
 export type CaseMatch = {

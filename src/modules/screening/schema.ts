@@ -48,7 +48,11 @@ export const ScreeningCaseSchema = Type.Object({
   subjectType: StringEnum(SUBJECT_TYPES),
   subjectId: Uuid(),
   customerId: Uuid(),
-  reason: StringEnum(['NAME_MATCH', 'ADDRESS_MATCH']),
+  reason: StringEnum(['NAME_MATCH', 'ADDRESS_MATCH', 'STRUCTURING'], {
+    description:
+      'NAME_MATCH and ADDRESS_MATCH: a possible sanctions match (see `matches`); STRUCTURING: transfers to one ' +
+      'counterparty within 24 hours, each below the Travel Rule threshold, add up to it (see `screened.transfers`)',
+  }),
   status: StringEnum(CASE_STATUSES),
   score: Type.String(),
   screened: Type.Record(Type.String(), Type.Unknown()),

@@ -228,7 +228,10 @@ export async function refuseSanctionedDestination(tx: Executor, address: string)
   }
 }
 
-/** Opens a case holding a chain transaction (a deposit from a listed address, a transfer to a listed name). */
+/**
+ * Opens a case holding a chain transaction (a deposit from a listed address, a transfer to a listed name,
+ * a transfer completing a sum split under the Travel Rule threshold).
+ */
 export async function holdTransaction(
   tx: Executor,
   transaction: {
@@ -251,7 +254,8 @@ export async function holdTransaction(
     reason: found.reason,
     screened: found.screened,
     matches: found.matches,
-    score: scoreText(Math.max(...found.matches.map((m) => m.score))),
+    // a pattern with no list entry behind it (STRUCTURING) is certain as a pattern: score 1
+    score: scoreText(found.matches.length > 0 ? Math.max(...found.matches.map((m) => m.score)) : 1),
     status: 'OPEN',
     decided_by: null,
     decision_comment: null,
@@ -285,7 +289,9 @@ export async function holdReasons(db: Executor, tenant: Tenant, subjectIds: read
       description:
         row.reason === 'ADDRESS_MATCH'
           ? 'the counterparty address is on a sanctions list; under compliance review'
-          : 'the name may match a sanctions list entry; under compliance review',
+          : row.reason === 'STRUCTURING'
+            ? 'transfers to this counterparty within 24 hours, each below the Travel Rule threshold, add up to it; under compliance review'
+            : 'the name may match a sanctions list entry; under compliance review',
     }));
 }
 

@@ -33,6 +33,34 @@ export type DepositTravelRule = {
 export const reachesThreshold = (amount6: bigint, thresholdCents: bigint) =>
   amount6 >= thresholdCents * 10_000n;
 
+/** How far back a customer's transfers to one counterparty are added up against the threshold. */
+export const TRAVEL_RULE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** A transfer already made to the counterparty within the window (amount in millionths, at par with USD). */
+export type WindowTransfer = { id: string; amount: number | bigint; at: Date };
+
+/**
+ * A transfer to an external address against the customer's transfers to the same address over the last
+ * 24 h: the rolling total (this one included) at or above the threshold needs Travel Rule data; and the
+ * transfer that brings a total made only of transfers below the threshold up to it completes a split sum
+ * (structuring), which opens a compliance case.
+ */
+export function travelRuleWindow(
+  earlier: readonly WindowTransfer[],
+  amount6: bigint,
+  thresholdCents: bigint,
+) {
+  const before = earlier.reduce((sum, t) => sum + BigInt(t.amount), 0n);
+  const total = before + amount6;
+  const required = reachesThreshold(total, thresholdCents);
+  const split =
+    required &&
+    earlier.length > 0 &&
+    !reachesThreshold(before, thresholdCents) &&
+    !reachesThreshold(amount6, thresholdCents);
+  return { total, required, split };
+}
+
 /** 400s about the Travel Rule object, each located by its pointer. */
 export function checkTravelRule(
   value: { walletType: WalletType; vasp?: Vasp | undefined } & (

@@ -205,6 +205,25 @@ export async function creditIsDue(db: Executor, id: string): Promise<boolean> {
   return rows[0]?.credit_due === true;
 }
 
+/**
+ * A customer's transfers to one external address since a moment, that did not fail: what counts towards
+ * the Travel Rule's rolling total. Read under the customer's row lock, so it includes every transfer
+ * committed before this one was decided.
+ */
+export async function transfersToAddressSince(
+  db: Executor,
+  customerId: string,
+  address: string,
+  since: Date,
+): Promise<{ id: string; amount: bigint; at: Date }[]> {
+  return db.query<{ id: string; amount: bigint; at: Date }>(
+    `SELECT id, amount, created_at AS at FROM chain_transactions
+      WHERE customer_id = $1 AND created_at > $3 AND type = 'TRANSFER' AND to_address = $2 AND status <> 'FAILED'
+      ORDER BY created_at, id`,
+    [customerId, address, since],
+  );
+}
+
 /** Stores a transaction's Travel Rule data and, when it waited for it, moves it on to PROCESSING. */
 export async function storeTravelRule(
   db: Executor,

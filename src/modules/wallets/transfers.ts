@@ -29,8 +29,9 @@ import {
 import {
   checkTravelRule,
   outboundIvms,
-  reachesThreshold,
+  TRAVEL_RULE_WINDOW_MS,
   type TransferTravelRule,
+  travelRuleWindow,
 } from '../screening/travel-rule.ts';
 import { createChainTransaction, moveChainTransaction } from './events.ts';
 import { presentChainTransaction } from './presenter.ts';
@@ -38,6 +39,7 @@ import {
   type ChainTransactionRow,
   findChainTransaction,
   setChainTransactionHash,
+  transfersToAddressSince,
   walletBalance,
   walletByAddress,
   walletsOf,
@@ -90,21 +92,37 @@ export function createTransferService(deps: {
   }
 
   /**
-   * What a transfer to an external address must pass: Travel Rule data at or above the threshold (400
-   * without it), a destination on no list in force (422 `sanctioned_address`), and the beneficiary's
-   * name screened (its possible matches hold the transfer).
+   * What a transfer to an external address must pass: Travel Rule data once the customer's transfers to
+   * that address over the last 24 h (this one included) reach the threshold (400 without it), a
+   * destination on no list in force (422 `sanctioned_address`), and the beneficiary's name screened (its
+   * possible matches hold the transfer). Called under the sender's row lock, the lock every transfer of
+   * the customer takes first: two concurrent transfers, on any process, are added up one after the other.
    */
   async function externalChecks(
     tx: Executor,
+    customerId: string,
     address: string,
     amount: bigint,
     rule: TransferTravelRule | undefined,
+    now: Date,
   ) {
+    const threshold = config.screening.travelRuleThreshold;
+    const earlier = await transfersToAddressSince(
+      tx,
+      customerId,
+      address,
+      new Date(now.getTime() - TRAVEL_RULE_WINDOW_MS),
+    );
+    const window = travelRuleWindow(earlier, amount, threshold);
     if (rule) checkTravelRule(rule, '/body/travelRule');
-    else if (reachesThreshold(amount, config.screening.travelRuleThreshold)) {
+    else if (window.required) {
       throw invalidField(
         '/body/travelRule',
-        `is required for a transfer to an external address worth ${formatAmount(config.screening.travelRuleThreshold)} USD or more`,
+        earlier.length === 0
+          ? `is required for a transfer to an external address worth ${formatAmount(threshold)} USD or more`
+          : `is required: with the ${earlier.length} earlier transfer(s) to this address in the last 24 hours, ` +
+              `transfers to it come to ${formatDecimal(window.total, SCALE)} USD, at or above the Travel Rule ` +
+              `threshold of ${formatAmount(threshold)} USD`,
       );
     }
     await refuseSanctionedDestination(tx, address);
@@ -120,7 +138,20 @@ export function createTransferService(deps: {
           config.screening.threshold,
         )
       : [];
-    return { rule, matches };
+    // a sum split into transfers each below the threshold: the run, as the compliance case shows it
+    const split = window.split
+      ? {
+          windowHours: TRAVEL_RULE_WINDOW_MS / 3_600_000,
+          threshold: formatAmount(threshold),
+          total: formatDecimal(window.total, SCALE),
+          transfers: earlier.map((t) => ({
+            id: t.id,
+            amount: formatDecimal(BigInt(t.amount), SCALE),
+            at: t.at.toISOString(),
+          })),
+        }
+      : null;
+    return { rule, matches, split };
   }
 
   /** The sender's wallet address on the chain: the originator's account in the Travel Rule record. */
@@ -166,7 +197,8 @@ export function createTransferService(deps: {
       if (recipientId === sender.id) throw invalidField('/body/to', 'must be another customer than `from`');
       // a customer on compliance hold neither sends nor receives
       await refuseHeld(tx, ids);
-      const travel = address === null ? null : await externalChecks(tx, address, amount, input.travelRule);
+      const travel =
+        address === null ? null : await externalChecks(tx, sender.id, address, amount, input.travelRule, now);
       if (address !== null && adapter.mode === 'CUSTODIAL') {
         throw new AppError(
           'service_unavailable',
@@ -240,8 +272,16 @@ export function createTransferService(deps: {
         entries: chainSend(sender.id, input.currency, amount, blockchain),
         at: now,
       });
-      if (travel?.matches.length) {
-        // a beneficiary who may be listed: the amount stays reserved, nothing is sent until an operator decides
+      if (travel?.matches.length || travel?.split) {
+        // a beneficiary who may be listed, or a sum split under the Travel Rule threshold: the amount stays
+        // reserved, nothing is sent until an operator decides
+        const split = travel.split && {
+          ...travel.split,
+          transfers: [
+            ...travel.split.transfers,
+            { id: row.id, amount: formatDecimal(amount, SCALE), at: now.toISOString() },
+          ],
+        };
         await holdTransaction(
           tx,
           {
@@ -252,8 +292,8 @@ export function createTransferService(deps: {
             type: 'TRANSFER',
           },
           {
-            reason: 'NAME_MATCH',
-            screened: { name: travel.rule!.beneficiary.name, address },
+            reason: travel.matches.length ? 'NAME_MATCH' : 'STRUCTURING',
+            screened: { name: travel.rule?.beneficiary.name ?? null, address, ...split },
             matches: travel.matches,
           },
           now,

@@ -9,8 +9,9 @@ import { type Html, html } from '../../../lib/html.ts';
 import { createScreeningReviewService } from '../../../modules/screening/review.ts';
 import { webActor } from '../../../modules/web-users/service.ts';
 import { CsrfField, csrfField } from '../../kit/csrf.ts';
-import { badge } from '../../kit/parts.ts';
+import { badge, dateTime } from '../../kit/parts.ts';
 import type { WebApp } from '../../kit/surface.ts';
+import { table } from '../../kit/table.ts';
 import { sendConsole } from './frame.ts';
 
 export const schema = { params: Type.Object({ id: Type.String({ format: 'uuid' }) }) };
@@ -26,6 +27,7 @@ ${screened.name ? html`<dt>Name</dt><dd>${screened.name}</dd>` : html``}
 ${screened.address ? html`<dt>Address</dt><dd><code>${screened.address}</code></dd>` : html``}
 <dt>Date of birth</dt><dd>${screened.birthDate ?? '—'}</dd><dt>Country</dt><dd>${screened.country ?? '—'}</dd>
 <dt>Customer</dt><dd><code>${c.customerId}</code></dd><dt>Reason</dt><dd>${c.reason.replaceAll('_', ' ')}</dd><dt>Status</dt><dd>${badge(c.status)}</dd></dl></section>`;
+  const run = structuringRun(c);
   const entries = c.entries.map((entry) => {
     const match = c.matches.find((m) => m.entryId === entry.id);
     return html`<section class="panel"><h2>${entry.primaryName}</h2><dl>
@@ -39,11 +41,39 @@ ${screened.address ? html`<dt>Address</dt><dd><code>${screened.address}</code></
   const decision =
     c.status === 'OPEN'
       ? html`<section class="panel"><h2>Decision</h2><form method="post" action="/console/screening/cases/${c.id}">${csrfField(csrf)}
-<div class="field"><label for="decision">Outcome</label><select id="decision" name="decision"><option value="CLEAR">Clear: not the listed party, lift the hold</option><option value="CONFIRM">Confirm: the match stands</option></select></div>
+<div class="field"><label for="decision">Outcome</label><select id="decision" name="decision">${
+          c.reason === 'STRUCTURING'
+            ? html`<option value="CLEAR">Clear: no structuring, send the transfer</option><option value="CONFIRM">Confirm: refuse the transfer, amount back in the wallet</option>`
+            : html`<option value="CLEAR">Clear: not the listed party, lift the hold</option><option value="CONFIRM">Confirm: the match stands</option>`
+        }</select></div>
 <div class="field"><label for="comment">Why</label><textarea id="comment" name="comment" required maxlength="2000" rows="3"></textarea></div>
 <button type="submit">Record decision</button></form></section>`
       : html`<section class="panel"><h2>Decision</h2><p>${c.status} by ${c.decidedBy ?? '—'}: ${c.decisionComment ?? ''}</p></section>`;
-  return html`<div class="grid">${subject}${entries}</div>${decision}`;
+  return html`<div class="grid">${subject}${run}${entries}</div>${decision}`;
+}
+
+type RunTransfer = { id: string; amount: string; at: string };
+
+/** A STRUCTURING case: the transfers to the counterparty within the window, each below the threshold. */
+function structuringRun(c: Awaited<ReturnType<typeof load>>): Html {
+  if (c.reason !== 'STRUCTURING') return html``;
+  const screened = c.screened as {
+    transfers?: RunTransfer[];
+    total?: string;
+    threshold?: string;
+    windowHours?: number;
+  };
+  const transfers = screened.transfers ?? [];
+  return html`<section class="panel"><h2>Transfers split under the Travel Rule threshold</h2>
+<p>${String(transfers.length)} transfers to this address within ${String(screened.windowHours ?? 24)} hours, each below the threshold of ${screened.threshold ?? '—'} USD, add up to ${screened.total ?? '—'} USD.</p>
+${table(
+  ['Transfer', 'Amount', 'At'],
+  transfers.map(
+    (t) =>
+      html`<tr><td><a href="/console/transactions/${t.id}"><code>${t.id}</code></a></td><td>${t.amount}</td><td>${dateTime(t.at)}</td></tr>`,
+  ),
+  'No transfer.',
+)}</section>`;
 }
 
 export function register(app: WebApp, ctx: AppContext) {

@@ -38,7 +38,7 @@ ${table(
     (
       c,
     ) => html`<tr><td><a href="/console/screening/cases/${c.id}">${String(c.screened.name ?? c.screened.address ?? '—')}</a></td>
-<td>${c.subjectType.replaceAll('_', ' ')} <code>${c.subjectId.slice(0, 8)}</code></td><td>${c.matches[0]?.primaryName ?? '—'} (${c.matches[0]?.source ?? ''})</td>
+<td>${c.subjectType.replaceAll('_', ' ')} <code>${c.subjectId.slice(0, 8)}</code></td><td>${c.reason === 'STRUCTURING' ? 'Structuring: a sum split under the Travel Rule threshold' : html`${c.matches[0]?.primaryName ?? '—'} (${c.matches[0]?.source ?? ''})`}</td>
 <td>${c.score}</td><td><code>${c.projectId.slice(0, 8)}</code> ${c.environment}</td><td>${badge(c.status)}</td><td>${dateTime(c.createdAt)}</td></tr>`,
   ),
   'No possible match waiting for review.',
