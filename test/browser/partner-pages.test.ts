@@ -186,7 +186,9 @@ describe.skipIf(!hasChromium)('partner pages in a browser', { timeout: 90_000 },
     await page.check('input[name=events][value="transaction.updated"]');
     expect(await submit(page, 'button:has-text("Add endpoint")')).toBe(400);
     expect(await page.locator('nav').count()).toBeGreaterThan(0);
-    expect(await page.textContent('[role=alert]')).toBeTruthy();
+    // the refusal stands beside the field it is about
+    expect(await page.textContent('#url-error')).toBeTruthy();
+    expect(await page.getAttribute('#url', 'aria-invalid')).toBe('true');
     expect(await page.inputValue('#url')).toBe('http://127.0.0.1:9/hooks');
     expect(await page.isChecked('input[name=events][value="transaction.updated"]')).toBe(true);
     await checkPage(page, 'dashboard-webhook-refused');

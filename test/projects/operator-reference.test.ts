@@ -11,7 +11,7 @@ let server: TestServer;
 const operator = () => ({ authorization: `Bearer ${server.operatorToken}` });
 
 beforeAll(async () => {
-  server = await startTestServer({ workers: false });
+  server = await startTestServer({ workers: false, ownDatabase: true });
 });
 afterAll(() => server.close());
 

@@ -159,9 +159,9 @@ describe('the README walkthrough', () => {
       expect(readdirSync(folder)).toEqual([]);
       rmSync(folder, { recursive: true });
       const lines = result.stdout.trim().split('\n');
-      // Every answer printed on a line of its own: JSON, or a plain value (an id, a status).
+      // Every answer printed on a line of its own: JSON (an object or a list), or a plain value (an id, a status).
       for (const line of lines) {
-        if (line.startsWith('{')) expect(() => JSON.parse(line), line).not.toThrow();
+        if (line.startsWith('{') || line.startsWith('[')) expect(() => JSON.parse(line), line).not.toThrow();
         else expect(line, line).toMatch(/^[\w-]+$/);
       }
       // The off-ramp paid out, was returned, and the BRL paid out again: its receipt printed as JSON.
