@@ -21,6 +21,11 @@ export const FAILURE_CODES = [
   'chain_transfer_failed',
   /** DEPOSIT: a chain reorganisation removed the transfer before it was confirmed. */
   'chain_reorganized',
+  /**
+   * Any type: a compliance review confirmed a sanctions screening match while the money was held; nothing
+   * left (a reserve went back to the balance; a deposit is not credited).
+   */
+  'compliance_refused',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

@@ -20,6 +20,7 @@ import { hostedVerificationRoutes } from './hosted-verification/routes.ts';
 import { sandboxVerificationRoutes } from './hosted-verification/sandbox-routes.ts';
 import { limitRequestRoutes } from './limit-requests/routes.ts';
 import { LimitRequestSchema } from './limit-requests/schema.ts';
+import { decideHeldPayouts } from './off-ramp/payout-holds.ts';
 import { pixWebhookRoutes } from './off-ramp/pix-webhook-routes.ts';
 import { offRampRoutes } from './off-ramp/routes.ts';
 import { createSandboxReturnService } from './off-ramp/sandbox.ts';
@@ -31,7 +32,7 @@ import type { OperatorPlugin, PublicPlugin } from './plugins.ts';
 import { exchangeRateRoutes, rateOperatorRoutes } from './pricing/routes.ts';
 import { ExchangeRateSchema } from './pricing/schema.ts';
 import { projectOperatorRoutes } from './projects/routes.ts';
-import { onScreeningDecision } from './screening/review.ts';
+import { onHoldDecided, onScreeningDecision } from './screening/review.ts';
 import { screeningOperatorRoutes } from './screening/routes.ts';
 import { CustomerScreeningSchema } from './screening/schema.ts';
 import { termsLinkRoutes, termsPageRoutes } from './terms/routes.ts';
@@ -107,3 +108,5 @@ onScreeningDecision(['TRANSFER', 'DEPOSIT'], {
   cleared: (tx, { chains }, id, at) => releaseHeldTransaction(tx, chains, id, at),
   confirmed: (tx, { chains }, id, at) => refuseHeldTransaction(tx, chains, id, at),
 });
+/** What a decided hold on a person does to the money it stopped on its way out. */
+onHoldDecided((tx, _deps, decided, at) => decideHeldPayouts(tx, decided, at));

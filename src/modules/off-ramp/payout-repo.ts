@@ -75,7 +75,7 @@ export async function setPayoutStatus(
 ): Promise<void> {
   await db.query(
     `UPDATE pix_payouts SET status = $2, failure_reason = coalesce($3, failure_reason), updated_at = $4,
-            next_attempt_at = NULL, check_at = NULL
+            next_attempt_at = NULL, check_at = NULL, held_since = NULL
       WHERE end_to_end_id = $1`,
     [endToEndId, status, failureReason, at],
   );
@@ -100,7 +100,8 @@ export async function claimDuePayouts(
               + least(interval '1 hour', $3 * interval '1 millisecond' * power(2, least(p.attempts, 20)))
       WHERE p.end_to_end_id IN (
               SELECT end_to_end_id FROM pix_payouts
-               WHERE status = 'PENDING' AND next_attempt_at <= $1 AND ($4::text IS NULL OR end_to_end_id = $4)
+               WHERE status = 'PENDING' AND next_attempt_at <= $1 AND held_since IS NULL
+                 AND ($4::text IS NULL OR end_to_end_id = $4)
                ORDER BY next_attempt_at
                LIMIT $2
                  FOR UPDATE SKIP LOCKED)
@@ -288,5 +289,53 @@ export async function refundableDeposits(
                          WHERE p.refunded_end_to_end_id = d.end_to_end_id AND p.status <> 'REJECTED')
       ORDER BY d.received_at`,
     [transactionId, includeApplied],
+  );
+}
+
+/** Who a payout's money belongs to: the customer of its transaction (and its receiving account). */
+export async function payoutCustomers(db: Executor, keys: readonly string[]): Promise<Map<string, string>> {
+  const rows = await db.query<{ end_to_end_id: string; customer_id: string }>(
+    `SELECT p.end_to_end_id, t.customer_id FROM pix_payouts p JOIN transactions t ON t.id = p.transaction_id
+      WHERE p.end_to_end_id = ANY($1::text[])`,
+    [keys],
+  );
+  return new Map(rows.map((row) => [row.end_to_end_id, row.customer_id]));
+}
+
+/** A claimed payout stopped by a compliance hold: passed by until the case is decided. */
+export async function holdPayout(db: Executor, key: string, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE pix_payouts SET held_since = $2, updated_at = $2 WHERE end_to_end_id = $1 AND status = 'PENDING'`,
+    [key, at],
+  );
+}
+
+/**
+ * The held payouts a decided case concerns, locked: those of the customer's transactions, or (a holder's
+ * case) those to the account.
+ */
+export async function lockHeldPayouts(
+  db: Executor,
+  concerning: { customerId: string } | { bankAccountId: string },
+): Promise<PayoutRow[]> {
+  const byAccount = 'bankAccountId' in concerning;
+  return db.query<PayoutRow>(
+    `SELECT ${COLUMNS.split(',')
+      .map((c) => `p.${c.trim()}`)
+      .join(', ')}
+       FROM pix_payouts p JOIN transactions t ON t.id = p.transaction_id
+      WHERE p.held_since IS NOT NULL AND p.status = 'PENDING'
+        AND (${byAccount ? 'p.bank_account_id = $1' : 't.customer_id = $1'})
+      ORDER BY p.end_to_end_id FOR UPDATE OF p`,
+    [byAccount ? concerning.bankAccountId : concerning.customerId],
+  );
+}
+
+/** A held payout whose hold was lifted: due again at once (the claim looks at its holds once more). */
+export async function releaseHeldPayout(db: Executor, key: string, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE pix_payouts SET held_since = NULL, next_attempt_at = $2, updated_at = $2
+      WHERE end_to_end_id = $1 AND status = 'PENDING'`,
+    [key, at],
   );
 }

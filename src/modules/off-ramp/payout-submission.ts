@@ -15,6 +15,7 @@ import type { PixRails } from '../../rails/pix/registry.ts';
 import { sandboxPayoutRail } from '../../rails/pix/sandbox-payout.ts';
 import { findTransactionById } from '../transactions/read-service.ts';
 import { applyPayoutResult } from './payout.ts';
+import { payoutsFreeToLeave } from './payout-holds.ts';
 import {
   claimDuePayouts,
   claimPayoutsToCheck,
@@ -123,7 +124,10 @@ async function check(deps: PayoutDeps, payout: PayoutToCheck): Promise<void> {
  */
 export async function submitDuePayouts(deps: PayoutDeps, batch = 20, only?: string): Promise<number> {
   const { db, clock, config } = deps;
-  const claimed = await db.transaction((tx) => claimDuePayouts(tx, clock(), batch, RETRY_AFTER_MS, only));
+  // a payout of a customer (or to an account holder) on compliance hold is held, in the claim's transaction
+  const claimed = await db.transaction(async (tx) =>
+    payoutsFreeToLeave(tx, await claimDuePayouts(tx, clock(), batch, RETRY_AFTER_MS, only), clock()),
+  );
   await Promise.all(claimed.map((payout) => submit(deps, payout)));
   if (only) return claimed.length;
   const late = await db.transaction((tx) =>

@@ -76,7 +76,22 @@ async function completed(tx: Executor, payout: PayoutRow, row: TransactionRow, a
   else await refundSettled(tx, row, null, at);
 }
 
-async function rejected(tx: Executor, payout: PayoutRow, row: TransactionRow, reason: string, at: Date) {
+/** Why an off-ramp whose payout was not made FAILED: the rail's rejection, or a compliance refusal. */
+type NotPaid = { failureReason: string; failureCode: 'payout_rejected' | 'compliance_refused' };
+
+const railRejection = (reason: string): NotPaid => ({
+  failureReason: `The PIX payment was rejected: ${reason}. The reserve went back to the balance`,
+  failureCode: 'payout_rejected',
+});
+
+async function rejected(
+  tx: Executor,
+  payout: PayoutRow,
+  row: TransactionRow,
+  reason: string,
+  at: Date,
+  failure: NotPaid = railRejection(reason),
+) {
   await setPayoutStatus(tx, payout.end_to_end_id, 'REJECTED', reason, at);
   if (payout.kind === 'REFUND') {
     await postJournal(tx, {
@@ -99,8 +114,27 @@ async function rejected(tx: Executor, payout: PayoutRow, row: TransactionRow, re
     at,
   });
   await transitionTransaction(tx, row, 'FAILED', at, {
-    failure_reason: `The PIX payment was rejected: ${reason}. The reserve went back to the balance`,
-    failure_code: 'payout_rejected',
+    failure_reason: failure.failureReason,
+    failure_code: failure.failureCode,
+  });
+}
+
+export const COMPLIANCE_REFUSAL =
+  'refused by compliance: a sanctions screening match was confirmed; nothing was sent';
+
+/**
+ * A payout a confirmed screening match stops before it left (held, or claimed after the decision): not
+ * sent, its reserve back in the balance (a refund's BRL back in the customer's BRL balance), the
+ * transaction FAILED (a refund's state FAILED) with its event. A payout no longer PENDING is left alone.
+ */
+export async function refusePayout(tx: Executor, environment: Environment, key: string, at: Date) {
+  const payout = await lockPayout(tx, environment, key);
+  if (payout?.status !== 'PENDING') return;
+  const row = (await lockTransaction(tx, payout.transaction_id))!;
+  await rejected(tx, payout, row, COMPLIANCE_REFUSAL, at, {
+    failureReason:
+      'Refused by compliance: a sanctions screening match was confirmed; nothing was paid and the reserve went back to the balance',
+    failureCode: 'compliance_refused',
   });
 }
 

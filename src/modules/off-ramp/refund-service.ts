@@ -14,6 +14,7 @@ import type { Tenant } from '../../lib/environment.ts';
 import type { PixRails } from '../../rails/pix/registry.ts';
 import { lockCustomer } from '../customers/service.ts';
 import { reserveBalance } from '../ledger/reserve.ts';
+import { refuseHeld } from '../screening/service.ts';
 import { presentTransaction, type TransactionView } from '../transactions/presenter.ts';
 import { findTransaction, lockTransaction } from '../transactions/read-service.ts';
 import { insertPayout, refundableDeposits } from './payout-repo.ts';
@@ -41,6 +42,8 @@ export function createRefundService(deps: { db: Database; clock: Clock; config: 
     const view = await db.transaction(async (tx) => {
       sent.length = 0; // a retried transaction starts over
       await lockCustomer(tx, tenant, found.customer_id);
+      // a customer on compliance hold sends nothing back either (409 compliance_hold, nothing booked)
+      await refuseHeld(tx, [found.customer_id]);
       const row = (await lockTransaction(tx, id))!;
       if (row.refund_status === 'PENDING') {
         throw new AppError('invalid_state_transition', 'A refund of this transaction is already on its way');

@@ -146,13 +146,31 @@ export async function openHolds(
   customerIds: readonly string[],
   bankAccountIds: readonly string[],
 ): Promise<CaseRow[]> {
+  return personCases(db, ['OPEN'], customerIds, bankAccountIds);
+}
+
+/** The cases in these statuses of these customers (themselves, their parties) and bank accounts' holders. */
+export async function personCases(
+  db: Executor,
+  statuses: readonly CaseStatus[],
+  customerIds: readonly string[],
+  bankAccountIds: readonly string[],
+): Promise<CaseRow[]> {
   return db.query<CaseRow>(
     `SELECT ${COLUMNS} FROM screening_cases
-      WHERE status = 'OPEN'
+      WHERE status = ANY($3::text[])
         AND ((customer_id = ANY($1::uuid[]) AND subject_type IN ('CUSTOMER', 'ASSOCIATED_PARTY'))
           OR (subject_type = 'BANK_ACCOUNT_HOLDER' AND subject_id = ANY($2::uuid[])))`,
-    [customerIds, bankAccountIds],
+    [customerIds, bankAccountIds, statuses],
   );
+}
+
+/**
+ * Shares the customers' row locks (in id order): a case being opened or decided under one of them is
+ * waited for, then seen; money movements of the customers, which only read, are not held up by another.
+ */
+export async function shareCustomerRows(db: Executor, customerIds: readonly string[]): Promise<void> {
+  await db.query(`SELECT id FROM customers WHERE id = ANY($1::uuid[]) ORDER BY id FOR SHARE`, [customerIds]);
 }
 
 export async function listCases(

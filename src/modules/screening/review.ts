@@ -54,6 +54,24 @@ export function onScreeningDecision(types: cases.SubjectType[], handlers: Subjec
   for (const type of types) decisionHandlers.set(type, handlers);
 }
 
+/**
+ * What a decided hold on a person (a customer, its party, an account's holder) does to the money it
+ * stopped on its way out: each owner of such movements registers, at wiring time, how it releases them
+ * (CLEARED) or refuses them (CONFIRMED).
+ */
+export type HeldMovementHandler = (
+  tx: Executor,
+  deps: DecisionDeps,
+  decided: cases.CaseRow,
+  at: Date,
+) => Promise<void>;
+
+const heldMovementHandlers: HeldMovementHandler[] = [];
+
+export function onHoldDecided(handler: HeldMovementHandler): void {
+  heldMovementHandlers.push(handler);
+}
+
 function handlersOf(type: cases.SubjectType): SubjectDecisionHandlers {
   const handlers = decisionHandlers.get(type);
   if (!handlers) throw new Error(`No screening decision handler is registered for ${type} subjects`);
@@ -131,6 +149,8 @@ export function createScreeningReviewService(deps: { db: Database; clock: Clock;
         if (verification) await rejectAfterSanctionsMatch(tx, verification.id, at);
       }
       if (row.subject_type !== 'TRANSFER' && row.subject_type !== 'DEPOSIT') {
+        // the payouts, refunds, chain sends and deposits this hold stopped: released or refused now
+        for (const handler of heldMovementHandlers) await handler(tx, { chains }, decided, at);
         await recordScreeningEvent(tx, decided, at);
       }
       await recordAudit(tx, {

@@ -192,6 +192,44 @@ export async function heldSubjects(
   return cases.openHolds(tx, customerIds, bankAccountIds);
 }
 
+/** Where money stands at the moment it would leave: free to go, waiting for an open case, or refused. */
+export type HoldAtSend = { state: 'FREE' } | { state: 'HELD' | 'REFUSED'; case: cases.CaseRow };
+
+/**
+ * The holds on money about to leave (a payout, a refund, a chain send), asked in the transaction that
+ * claims the send: the customers' rows are share-locked first, so a case opened or decided at the same
+ * moment, under the customer's row lock, is either seen or opened after the send was claimed. An open case
+ * holds the send; a confirmed match refuses it. `holdOf` tells each movement its own answer.
+ */
+export async function holdsAtSend(
+  tx: Executor,
+  customerIds: readonly string[],
+  bankAccountIds: readonly string[] = [],
+): Promise<{ holdOf: (movement: { customerId: string; bankAccountId?: string | null }) => HoldAtSend }> {
+  if (customerIds.length === 0) return { holdOf: () => ({ state: 'FREE' }) };
+  await cases.shareCustomerRows(tx, [...new Set(customerIds)].sort());
+  const rows = await cases.personCases(tx, ['OPEN', 'CONFIRMED'], customerIds, bankAccountIds);
+  return {
+    holdOf(movement) {
+      const own = rows.filter((row) => caseConcerns(row, movement));
+      const refused = own.find((row) => row.status === 'CONFIRMED');
+      if (refused) return { state: 'REFUSED', case: refused };
+      const open = own.find((row) => row.status === 'OPEN');
+      return open ? { state: 'HELD', case: open } : { state: 'FREE' };
+    },
+  };
+}
+
+/** Whether a decided case concerns this movement (its customer, or the holder of its payout account). */
+export function caseConcerns(
+  row: cases.CaseRow,
+  movement: { customerId: string; bankAccountId?: string | null },
+): boolean {
+  return row.subject_type === 'BANK_ACCOUNT_HOLDER'
+    ? row.subject_id === movement.bankAccountId
+    : row.customer_id === movement.customerId;
+}
+
 export type ListedAddress = {
   entryId: string;
   versionId: string;

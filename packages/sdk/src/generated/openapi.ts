@@ -1488,7 +1488,7 @@ export interface components {
                 };
             } | null;
             failureReason: string | null;
-            failureCode?: ("deposit_window_expired" | "deposit_after_expiry" | "deposit_amount_mismatch" | "rate_unavailable" | "conversion_unrepresentable" | "stablecoin_delivery_failed" | "payout_rejected" | "chain_transfer_failed" | "chain_reorganized") | null;
+            failureCode?: ("deposit_window_expired" | "deposit_after_expiry" | "deposit_amount_mismatch" | "rate_unavailable" | "conversion_unrepresentable" | "stablecoin_delivery_failed" | "payout_rejected" | "chain_transfer_failed" | "chain_reorganized" | "compliance_refused") | null;
             returnReason?: string | null;
             timeline: {
                 /** @enum {string} */
