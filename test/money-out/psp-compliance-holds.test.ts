@@ -9,7 +9,7 @@ import { selfBody } from '../bank-accounts/bodies.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
 import type { PspSimulator } from '../psp/simulator.ts';
-import { expectNoViolations, pspEnv, startSimulator } from '../psp/support.ts';
+import { expectNoViolations, pspEnv, startSimulator, terminatedDelivery } from '../psp/support.ts';
 import { importFixture, OFAC_DIR } from '../screening/support.ts';
 import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
 import { balances, offRamp, settled, unbalanced } from './support.ts';
@@ -21,9 +21,7 @@ let projectId: string;
 
 beforeAll(async () => {
   simulator = await startSimulator({
-    deliver: async (url, body) =>
-      (await server.production.inject({ method: 'POST', url: new URL(url).pathname, payload: body }))
-        .statusCode,
+    deliver: terminatedDelivery(() => server?.production),
   });
   server = await startIsolatedServer({
     env: pspEnv(simulator, {
