@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 /**
  * The name a project's customers see on the hosted pages, in Chromium: an admin sets it in the dashboard's
  * Settings; the terms and verification pages then say "<name> works with Ponte"; unset, they use neutral
@@ -25,7 +26,7 @@ async function signedIn(projectId: string, role: 'admin' | 'viewer'): Promise<Pa
   const invited = await server.operator.inject({
     method: 'POST',
     url: `/operator/projects/${projectId}/users`,
-    payload: { email: `person${people}@banco.example`, role },
+    payload: { email: `person${people}-${randomUUID().slice(0, 8)}@banco.example`, role },
     headers: { authorization: `Bearer ${server.operatorToken}` },
   });
   expect(invited.statusCode).toBe(201);

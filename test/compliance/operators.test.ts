@@ -7,7 +7,8 @@ let server: TestServer;
 let operator: Client;
 
 beforeAll(async () => {
-  server = await startTestServer({ workers: false });
+  // its own database: operators are platform-wide, and other files make them too (some at future times)
+  server = await startTestServer({ workers: false, ownDatabase: true });
   operator = operatorClient(server);
 });
 afterAll(() => server.close());
