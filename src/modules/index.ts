@@ -40,6 +40,7 @@ import { transactionRoutes } from './transactions/routes.ts';
 import { TransactionSchema } from './transactions/schema.ts';
 import { verificationRoutes } from './verification-review/routes.ts';
 import { VerificationSchema } from './verifications/schema.ts';
+import { decideHeldDeposits } from './wallets/deposits.ts';
 import { refuseHeldTransaction, releaseHeldTransaction } from './wallets/held.ts';
 import { balanceRoutes } from './wallets/holdings-routes.ts';
 import { walletRoutes } from './wallets/routes.ts';
@@ -110,3 +111,4 @@ onScreeningDecision(['TRANSFER', 'DEPOSIT'], {
 });
 /** What a decided hold on a person does to the money it stopped on its way out. */
 onHoldDecided((tx, _deps, decided, at) => decideHeldPayouts(tx, decided, at));
+onHoldDecided((tx, { chains }, decided, at) => decideHeldDeposits(tx, chains, decided, at));

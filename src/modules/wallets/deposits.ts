@@ -14,11 +14,24 @@ import type { InboundTransfer } from '../../rails/chains/adapter.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { chainDeposit } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
-import { holdTransaction, listedAddress, transactionHeld } from '../screening/service.ts';
+import {
+  type CaseRow,
+  type HoldAtSend,
+  holdsAtSend,
+  holdTransaction,
+  listedAddress,
+  transactionHeld,
+} from '../screening/service.ts';
 import { reachesThreshold } from '../screening/travel-rule.ts';
 import { claimSimulatedDeposits, depositOfLog, insertDeposit, insertRejectedLog } from './deposits-repo.ts';
 import { createChainTransaction, moveChainTransaction } from './events.ts';
-import { type ChainTransactionRow, lockChainTransaction, markCreditDue, walletByAddress } from './repo.ts';
+import {
+  type ChainTransactionRow,
+  lockChainTransaction,
+  lockDueDepositsOf,
+  markCreditDue,
+  walletByAddress,
+} from './repo.ts';
 
 /** The largest amount the ledger holds in one entry (PostgreSQL bigint). */
 export const MAX_AMOUNT = 2n ** 63n - 1n;
@@ -118,9 +131,14 @@ export async function creditDeposit(
   at: Date,
 ): Promise<boolean> {
   const row = await lockChainTransaction(tx, id);
+  const receiver = row?.status === 'PROCESSING' ? await receiverHold(tx, row.customer_id) : 'FREE';
+  if (row && receiver === 'REFUSED') {
+    await refuseForReceiver(tx, chains, row, at);
+    return false;
+  }
   if (
     row?.status === 'AWAITING_TRAVEL_RULE' ||
-    (row?.status === 'PROCESSING' && (await transactionHeld(tx, 'DEPOSIT', id)))
+    (row?.status === 'PROCESSING' && (receiver === 'HELD' || (await transactionHeld(tx, 'DEPOSIT', id))))
   ) {
     await markCreditDue(tx, id);
     return false;
@@ -136,6 +154,44 @@ export async function creditDeposit(
   });
   await moveChainTransaction(tx, chains, row, 'SUCCESS', at);
   return true;
+}
+
+/**
+ * Whether the receiving customer is on compliance hold (or its match confirmed): its deposit is then held
+ * uncredited, as one from a listed address is, until the customer's case is decided. Asked under the
+ * customer's shared row lock, so a case opened at the same moment is seen.
+ */
+export async function receiverHold(tx: Executor, customerId: string): Promise<HoldAtSend['state']> {
+  const { holdOf } = await holdsAtSend(tx, [customerId]);
+  return holdOf({ customerId }).state;
+}
+
+/** A deposit to a customer whose match was confirmed: FAILED, never credited (the funds stay blocked). */
+async function refuseForReceiver(tx: Executor, chains: ChainRegistry, row: ChainTransactionRow, at: Date) {
+  await moveChainTransaction(tx, chains, row, 'FAILED', at, {
+    failureReason:
+      "Blocked by compliance: the receiving customer's sanctions screening match was confirmed; the deposit is not credited",
+    failureCode: 'compliance_refused',
+  });
+}
+
+/**
+ * A decided hold on a customer (or one of its parties): its deposits held uncredited for it are credited
+ * (CLEARED, once nothing else holds them; a deposit the chain has not yet confirmed is credited at its
+ * confirmations) or FAILED, never credited (CONFIRMED). A deposit its own case holds waits for that case.
+ */
+export async function decideHeldDeposits(
+  tx: Executor,
+  chains: ChainRegistry,
+  decided: Pick<CaseRow, 'subject_type' | 'customer_id'>,
+  at: Date,
+): Promise<void> {
+  if (decided.subject_type !== 'CUSTOMER' && decided.subject_type !== 'ASSOCIATED_PARTY') return;
+  for (const row of await lockDueDepositsOf(tx, decided.customer_id)) {
+    if (await transactionHeld(tx, 'DEPOSIT', row.id)) continue;
+    // credited once nothing else holds it; refused when the match was confirmed
+    await creditDeposit(tx, chains, row.id, at);
+  }
 }
 
 /** A deposit a reorganisation removed before its confirmations: FAILED, nothing credited. */

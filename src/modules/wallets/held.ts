@@ -9,10 +9,11 @@ import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { findCustomer } from '../customers/service.ts';
-import { chainDeposit, chainSendReversed } from '../ledger/postings.ts';
+import { chainSendReversed } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import { holdTransaction, matchesFor, transactionHeld } from '../screening/service.ts';
 import { checkTravelRule, type DepositTravelRule, inboundIvms } from '../screening/travel-rule.ts';
+import { creditDeposit } from './deposits.ts';
 import { moveChainTransaction, reportChainTransaction } from './events.ts';
 import { presentChainTransaction } from './presenter.ts';
 import {
@@ -28,18 +29,6 @@ const tenantOf = (row: ChainTransactionRow): Tenant => ({
   projectId: row.project_id,
   environment: row.environment,
 });
-
-async function credit(tx: Executor, chains: ChainRegistry, row: ChainTransactionRow, at: Date) {
-  await postJournal(tx, {
-    tenant: tenantOf(row),
-    kind: 'CHAIN_DEPOSIT',
-    reference: row.id,
-    transactionId: null,
-    entries: chainDeposit(row.customer_id, row.currency, row.amount, row.blockchain),
-    at,
-  });
-  return moveChainTransaction(tx, chains, row, 'SUCCESS', at);
-}
 
 /**
  * A hold lifted: a transfer's reserved amount is queued to be sent; a deposit is credited if the chain
@@ -68,7 +57,12 @@ export async function releaseHeldTransaction(tx: Executor, chains: ChainRegistry
     await reportChainTransaction(tx, chains, { ...row, updated_at: at }, at);
     return row;
   }
-  if (await creditIsDue(tx, row.id)) return credit(tx, chains, row, at);
+  if (await creditIsDue(tx, row.id)) {
+    // credited, unless its customer is on hold too (then held still) or refused
+    await creditDeposit(tx, chains, row.id, at);
+    const after = (await lockChainTransaction(tx, row.id))!;
+    if (after.status !== 'PROCESSING') return after;
+  }
   await reportChainTransaction(tx, chains, { ...row, updated_at: at }, at);
   return row;
 }
@@ -157,7 +151,9 @@ export async function supplyDepositTravelRule(
       at,
     );
   } else if (!held && (await creditIsDue(tx, row.id))) {
-    return presentChainTransaction(chains, await credit(tx, chains, moved, at));
+    await creditDeposit(tx, chains, row.id, at);
+    const after = (await lockChainTransaction(tx, row.id))!;
+    if (after.status !== 'PROCESSING') return presentChainTransaction(chains, after);
   }
   await reportChainTransaction(tx, chains, moved, at);
   return presentChainTransaction(chains, moved);

@@ -197,6 +197,16 @@ export async function markCreditDue(db: Executor, id: string): Promise<void> {
   await db.query(`UPDATE chain_transactions SET credit_due = true WHERE id = $1`, [id]);
 }
 
+/** A customer's deposits held uncredited with their confirmations met, locked (oldest first). */
+export async function lockDueDepositsOf(db: Executor, customerId: string): Promise<ChainTransactionRow[]> {
+  return db.query<ChainTransactionRow>(
+    `SELECT ${TX_COLUMNS} FROM chain_transactions
+      WHERE customer_id = $1 AND type = 'DEPOSIT' AND status = 'PROCESSING' AND credit_due
+      ORDER BY created_at, id FOR UPDATE`,
+    [customerId],
+  );
+}
+
 export async function creditIsDue(db: Executor, id: string): Promise<boolean> {
   const rows = await db.query<{ credit_due: boolean }>(
     `SELECT credit_due FROM chain_transactions WHERE id = $1`,
