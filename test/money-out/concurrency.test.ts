@@ -25,10 +25,12 @@ describe.runIf(usingPostgres())('money out on two server processes sharing one P
 
   beforeAll(async () => {
     database = await isolatedDatabase();
-    // the PSP notifies whichever process is up, as a load balancer in front of them would
+    // the PSP notifies whichever process is up, as a load balancer in front of them would; the TLS
+    // terminator before it refuses a request without the PSP's client certificate (nginx: 400)
     let turn = 0;
     simulator = await startSimulator({
-      deliver: async (url, body) => {
+      deliver: async (url, body, { clientCertificate }) => {
+        if (!clientCertificate) return 400;
         const up = [a, b, ...extra].filter(
           (p) => p && p.child.exitCode === null && p.child.signalCode === null,
         );
