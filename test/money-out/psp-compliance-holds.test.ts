@@ -5,13 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenSubject } from '../../src/modules/screening/service.ts';
-import { selfBody } from '../bank-accounts/bodies.ts';
-import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
+import { idOf, pspProduction } from '../psp/production.ts';
 import type { PspSimulator } from '../psp/simulator.ts';
 import { expectNoViolations, pspEnv, startSimulator, terminatedDelivery } from '../psp/support.ts';
 import { importFixture, OFAC_DIR } from '../screening/support.ts';
-import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
+import { type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
 import { balances, offRamp, settled, unbalanced } from './support.ts';
 
 let server: IsolatedServer;
@@ -45,26 +44,7 @@ afterAll(async () => {
 });
 expectNoViolations(() => simulator);
 
-const idOf = (transaction: { id: string }) => transaction.id.replace(/-/g, '');
-
-/** A production customer with a SELF account and 100.00 BRL converted to USDC through the PSP. */
-async function fundedCustomer() {
-  const customer = (await production.post('/customers', individualBody())).json();
-  await server.ctx.db.query("UPDATE verifications SET status = 'APPROVED' WHERE customer_id = $1", [
-    customer.id,
-  ]);
-  const account = await production.post('/bank-accounts', selfBody(customer));
-  expect(account.statusCode).toBe(201);
-  const onRamp = await createOnRamp(production, customer.id, '100.00');
-  await simulator.pay(idOf(onRamp));
-  await simulator.idle();
-  await server.ctx.pix.settled();
-  await eventually(
-    () => production.get(`/transactions/${onRamp.id}`).then((r) => r.json()),
-    (t) => t.status === 'SUCCESS',
-  );
-  return { customer, accountId: account.json().id as string };
-}
+const { fundedCustomer } = pspProduction(() => ({ server, simulator, production }));
 
 /** The customer put on hold as a re-screening does when a new list version names it; the case's id. */
 async function putOnHold(customerId: string): Promise<string> {

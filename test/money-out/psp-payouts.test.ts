@@ -6,13 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepEnvironment } from '../../src/modules/off-ramp/pix-sweep.ts';
-import { selfBody } from '../bank-accounts/bodies.ts';
-import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
+import { idOf, pspProduction } from '../psp/production.ts';
 import type { PspSimulator } from '../psp/simulator.ts';
 import { expectNoViolations, PIX_KEY, pspEnv, startSimulator, terminatedDelivery } from '../psp/support.ts';
 import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
-import { balances, offRamp, settled, unbalanced } from './support.ts';
+import { balances, settled, unbalanced } from './support.ts';
 
 let server: IsolatedServer;
 let simulator: PspSimulator;
@@ -41,45 +40,11 @@ afterAll(async () => {
   await simulator?.close();
 });
 expectNoViolations(() => simulator);
-
-const idOf = (transaction: { id: string }) => transaction.id.replace(/-/g, '');
-const settle = async () => {
-  await simulator.idle();
-  await server.ctx.pix.settled();
-};
-
-async function productionCustomer() {
-  const customer = (await production.post('/customers', individualBody())).json();
-  await server.ctx.db.query("UPDATE verifications SET status = 'APPROVED' WHERE customer_id = $1", [
-    customer.id,
-  ]);
-  return customer;
-}
-
-/** A production customer with a SELF account and 100.00 BRL converted to USDC through the PSP. */
-async function fundedCustomer() {
-  const customer = await productionCustomer();
-  const account = await production.post('/bank-accounts', selfBody(customer));
-  expect(account.statusCode).toBe(201);
-  const onRamp = await createOnRamp(production, customer.id, '100.00');
-  await simulator.pay(idOf(onRamp));
-  await settle();
-  expect((await production.get(`/transactions/${onRamp.id}`)).json().status).toBe('SUCCESS');
-  return { customer, accountId: account.json().id as string };
-}
-
-async function payout(sourceAmount: string, funded?: Awaited<ReturnType<typeof fundedCustomer>>) {
-  const { customer, accountId } = funded ?? (await fundedCustomer());
-  const before = await balances(production, customer.id);
-  const created = await offRamp(production, {
-    customerId: customer.id,
-    bankAccountId: accountId,
-    sourceCurrency: 'USDC',
-    sourceAmount,
-  });
-  expect(created.statusCode).toBe(201);
-  return { customer, before, transaction: created.json(), sendId: idOf(created.json()) };
-}
+const { settle, productionCustomer, fundedCustomer, payout } = pspProduction(() => ({
+  server,
+  simulator,
+  production,
+}));
 
 describe('off-ramp payouts as PSP sends', () => {
   it('sends the payout under an idEnvio derived from the off-ramp, records the PSP end-to-end id and succeeds on REALIZADO', async () => {

@@ -10,12 +10,12 @@ import { sweepEnvironment } from '../../src/modules/off-ramp/pix-sweep.ts';
 import { pspPayoutRail } from '../../src/rails/pix/psp-payout.ts';
 import type { SendState } from '../../src/rails/pix/rail.ts';
 import { registerWebhooks } from '../../src/rails/pix/registry.ts';
-import { selfBody } from '../bank-accounts/bodies.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
-import { balances, offRamp, settled, unbalanced } from '../money-out/support.ts';
+import { balances, settled, unbalanced } from '../money-out/support.ts';
 import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
 import { EFI_SCOPES } from './efi-schemas.ts';
+import { idOf, pspProduction } from './production.ts';
 import type { PspSimulator } from './simulator.ts';
 import {
   expectNoViolations,
@@ -68,40 +68,10 @@ afterAll(async () => {
 });
 expectNoViolations(() => simulator);
 
-const idOf = (transaction: { id: string }) => transaction.id.replace(/-/g, '');
-const settle = async () => {
-  await simulator.idle();
-  await server.ctx.pix.settled();
-};
+const { settle, fundedCustomer, payout } = pspProduction(() => ({ server, simulator, production }));
 const quiet = { info() {}, warn() {} };
 const lookUp = async (sendId: string) =>
   (await server.ctx.pix.psp('production')!.lookUpSend(sendId)) as { state: SendState };
-
-async function fundedCustomer(keyed?: (customer: { taxId: string }) => object) {
-  const customer = (await production.post('/customers', individualBody())).json();
-  await server.ctx.db.query("UPDATE verifications SET status = 'APPROVED' WHERE customer_id = $1", [
-    customer.id,
-  ]);
-  const account = await production.post('/bank-accounts', keyed ? keyed(customer) : selfBody(customer));
-  expect(account.statusCode).toBe(201);
-  const onRamp = await createOnRamp(production, customer.id, '100.00');
-  await simulator.pay(idOf(onRamp));
-  await settle();
-  return { customer, accountId: account.json().id as string };
-}
-
-async function payout(sourceAmount: string, funded?: Awaited<ReturnType<typeof fundedCustomer>>) {
-  const { customer, accountId } = funded ?? (await fundedCustomer());
-  const before = await balances(production, customer.id);
-  const created = await offRamp(production, {
-    customerId: customer.id,
-    bankAccountId: accountId,
-    sourceCurrency: 'USDC',
-    sourceAmount,
-  });
-  expect(created.statusCode).toBe(201);
-  return { customer, before, transaction: created.json(), sendId: idOf(created.json()) };
-}
 
 describe('webhook registration, checked by Efí before it is stored (dev.efipay.com.br/docs/api-pix/webhooks)', () => {
   it('passes Efí check: the request without a client certificate is refused at the terminator, the one with it answered 200 at the registered address itself', async () => {
