@@ -172,6 +172,41 @@ describe('the PSP adapter: OAuth2 over mutual TLS', () => {
   });
 });
 
+describe('sends paced per key (dev.efipay.com.br/docs/api-pix/envio-pagamento-pix: one after the previous result)', () => {
+  it('keeps PONTE_PIX_SEND_CONCURRENCY sends under way at the PSP, no more', async () => {
+    const { adapter } = rail({ PONTE_PIX_SEND_CONCURRENCY: '1' });
+    await adapter.registerWebhook();
+    let inFlight = 0;
+    let most = 0;
+    simulator.hooks.beforeAnswer = async (method, path) => {
+      if (method !== 'PUT' || !path.startsWith('/v3/gn/pix/')) return;
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      inFlight--;
+    };
+    try {
+      const stamp = Date.now();
+      const answers = await Promise.all(
+        [1, 2, 3].map((n) =>
+          adapter.send({
+            sendId: `P${stamp}${n}`,
+            amount: 100n,
+            payee: { key: 'ana@example.com', cpf: '52998224725', name: 'Ana' },
+            info: 'payout',
+          }),
+        ),
+      );
+      expect(answers.every((a) => 'state' in a)).toBe(true);
+      expect(most).toBe(1);
+    } finally {
+      simulator.hooks.beforeAnswer = undefined;
+      await simulator.idle();
+      adapter.close();
+    }
+  });
+});
+
 describe('the PSP simulator', () => {
   it('records a request the API Pix document refuses as a violation', async () => {
     const { adapter } = rail();

@@ -3,13 +3,37 @@
  * (dev.efipay.com.br/docs/api-pix/envio-pagamento-pix), and a 429 holds every new send back.
  */
 import { describe, expect, it } from 'vitest';
+import { PspConfigError, parsePspConfig } from '../../src/rails/pix/psp/config.ts';
 import type { PspAnswer } from '../../src/rails/pix/psp/http-client.ts';
 import { createSendPacer } from '../../src/rails/pix/psp/pacing.ts';
+import { testCertificates } from './support.ts';
+
+const config = (overrides: NodeJS.ProcessEnv) =>
+  parsePspConfig(
+    {
+      PONTE_PIX_PSP: 'efi',
+      PONTE_PIX_PSP_URL: 'https://psp.example',
+      PONTE_PIX_CLIENT_ID: 'id',
+      PONTE_PIX_CLIENT_SECRET: 'secret',
+      PONTE_PIX_CERT: testCertificates().clientPemPath,
+      PONTE_PIX_KEY: 'f3a9c1d2-4b5e-4f60-8a7b-9c0d1e2f3a4b',
+      PONTE_PIX_WEBHOOK_URL: 'https://ponte.example/rails/pix/webhook',
+      ...overrides,
+    },
+    'PONTE_PIX_',
+  );
 
 const answer = (status: number, retryAfterMs?: number): PspAnswer =>
   retryAfterMs === undefined ? { status, body: null } : { status, body: null, retryAfterMs };
 
 describe('the send pacer', () => {
+  it('takes its limit from PONTE_PIX_SEND_CONCURRENCY, 4 when unset, and refuses one below 1', () => {
+    expect(config({})!.sendConcurrency).toBe(4);
+    expect(config({ PONTE_PIX_SEND_CONCURRENCY: '1' })!.sendConcurrency).toBe(1);
+    expect(() => config({ PONTE_PIX_SEND_CONCURRENCY: '0' })).toThrow(PspConfigError);
+    expect(() => config({ PONTE_PIX_SEND_CONCURRENCY: 'many' })).toThrow(/PONTE_PIX_SEND_CONCURRENCY/);
+  });
+
   it('keeps at most PONTE_PIX_SEND_CONCURRENCY sends under way at once', async () => {
     const pacer = createSendPacer(2);
     let running = 0;
