@@ -61,10 +61,8 @@ export type PixRails = {
   inFlight(): number;
   /** Resolves once no notification work is under way. */
   settled(): Promise<void>;
-  /** The webhook registration of an environment with a PSP (null without one). */
+  /** The webhook registration of an environment with a PSP (null without one): every attempt, whoever made it. */
   webhookRegistration(environment: Environment): WebhookRegistration | null;
-  /** Records the outcome of one registration attempt. */
-  noteWebhookAttempt(environment: Environment, error: string | null, at: Date): void;
   close(): void;
 };
 
@@ -97,16 +95,40 @@ export function openPixRails(
       },
     };
   };
-  const rails = {
-    production: configs.production ? createPspRail(configs.production, observe('production')) : null,
-    sandbox: configs.sandbox ? createPspRail(configs.sandbox, observe('sandbox')) : null,
-  };
   const webhooks: Partial<Record<Environment, WebhookRegistration>> = {};
-  for (const environment of ['production', 'sandbox'] as const) {
-    if (configs[environment]) {
-      webhooks[environment] = { registered: false, lastError: null, lastAttemptAt: null, attempts: 0 };
-    }
-  }
+  /** The rail, its webhook registrations recorded however they are made (at start, a check, a test). */
+  const open = (environment: Environment): (PixRail & { close(): void }) | null => {
+    const config = configs[environment];
+    if (!config) return null;
+    const rail = createPspRail(config, observe(environment));
+    const state: WebhookRegistration = {
+      registered: false,
+      lastError: null,
+      lastAttemptAt: null,
+      attempts: 0,
+    };
+    webhooks[environment] = state;
+    const note = (error: string | null) => {
+      state.attempts++;
+      state.lastAttemptAt = new Date();
+      state.lastError = error;
+      // once registered, a later failed attempt (a re-registration) does not unregister what the PSP holds
+      state.registered = state.registered || error === null;
+    };
+    return {
+      ...rail,
+      async registerWebhook() {
+        try {
+          await rail.registerWebhook();
+        } catch (error) {
+          note((error as Error).message);
+          throw error;
+        }
+        note(null);
+      },
+    };
+  };
+  const rails = { production: open('production'), sandbox: open('sandbox') };
   return {
     track,
     inFlight: () => work.size,
@@ -120,15 +142,6 @@ export function openPixRails(
     },
     handlers: () => registered,
     webhookRegistration: (environment) => webhooks[environment] ?? null,
-    noteWebhookAttempt(environment, error, at) {
-      const state = webhooks[environment];
-      if (!state) return;
-      state.attempts++;
-      state.lastAttemptAt = at;
-      state.lastError = error;
-      // once registered, a later failed attempt (a re-registration) does not unregister what the PSP holds
-      state.registered = state.registered || error === null;
-    },
     close() {
       rails.production?.close();
       rails.sandbox?.close();
@@ -144,11 +157,7 @@ export function openPixRails(
  * certificate: dev.efipay.com.br/docs/api-pix/webhooks) and answers `400 webhook_invalido` when the
  * check fails; every failed attempt is logged, counted and shown (`webhookRegistration`).
  */
-export function registerWebhooks(
-  rails: PixRails,
-  log: Log,
-  now: () => Date = () => new Date(),
-): { stop(): void } {
+export function registerWebhooks(rails: PixRails, log: Log): { stop(): void } {
   let stopped = false;
   const timers = new Set<NodeJS.Timeout>();
   for (const environment of ['production', 'sandbox'] as const) {
@@ -157,12 +166,8 @@ export function registerWebhooks(
     const attempt = (delayMs: number) => {
       if (stopped) return;
       rail.registerWebhook().then(
-        () => {
-          rails.noteWebhookAttempt(environment, null, now());
-          log.info({ environment }, 'PIX webhook registered at the PSP');
-        },
+        () => log.info({ environment }, 'PIX webhook registered at the PSP'),
         (err: Error) => {
-          rails.noteWebhookAttempt(environment, err.message, now());
           log.warn(
             { environment, reason: err.message, retryInMs: delayMs },
             'PIX webhook not registered at the PSP; payouts wait for it; trying again',
