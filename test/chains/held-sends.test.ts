@@ -1,0 +1,227 @@
+/**
+ * A compliance hold stops a chain send at the moment it leaves (PRODUCT.md, "Screening and the Travel
+ * Rule"), on a real EVM node: a transfer to an external address accepted before its customer was put on
+ * hold, still queued because the node was down, is not signed nor broadcast while the hold stands (its
+ * reserve kept); a cleared case lets it leave and settle; a confirmed match FAILS it, its amount back in
+ * the wallet through a balanced reversal, and nothing ever reaches the chain.
+ */
+import type { Address, Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenSubject } from '../../src/modules/screening/service.ts';
+import { checkSubmitted, signQueued } from '../../src/modules/wallets/sender.ts';
+import { watchChain } from '../../src/modules/wallets/watcher.ts';
+import { eventTypes, unbalanced } from '../money-out/support.ts';
+import { importFixture, OFAC_DIR } from '../screening/support.ts';
+import { type Anvil, startAnvil } from './anvil.ts';
+import { approvedCustomer, type ChainWorld, CONFIRMATIONS, chainWorld, usdcBalance } from './support.ts';
+
+const { node: anvil, reason } = await startAnvil();
+if (!anvil) console.warn(`SKIPPED: the real-node tests need anvil, which could not start here: ${reason}`);
+
+/** OFAC fixture entry 90004. */
+const LISTED = {
+  name: 'João Carlos dos Santos da Silva',
+  kind: 'INDIVIDUAL',
+  birthDate: '1975-02-02',
+  country: 'BRA',
+} as const;
+
+type SendState = {
+  status: string;
+  nonce: bigint | null;
+  transaction_hash: string | null;
+  held_since: Date | null;
+};
+
+describe.skipIf(!anvil)('a compliance hold on chain sends at the moment they leave (anvil)', () => {
+  const node = anvil as Anvil;
+  let world: ChainWorld;
+
+  beforeAll(async () => {
+    world = await chainWorld(node);
+    await importFixture(world.server, 'ofac-sdn', OFAC_DIR);
+    await watch();
+  });
+  afterAll(async () => {
+    await world?.close();
+    node.stop();
+  });
+
+  const adapter = () => world.server.ctx.chains.get('production', 'ETHEREUM');
+  const watch = () => watchChain(world.server.ctx, adapter());
+  const sign = () => signQueued(world.server.ctx);
+  const target = (digit: string) => privateKeyToAccount(`0x${digit.repeat(64)}` as Hex).address;
+  const treasuryNonce = () => node.client.getTransactionCount({ address: world.treasury as Address });
+
+  /** A customer holding `amount` USDC (minor units), deposited on chain to their own address. */
+  async function fundedCustomer(amount: bigint) {
+    const customer = await approvedCustomer(world);
+    await node.mint(world.usdc, customer.address, amount);
+    await watch();
+    await node.mine(CONFIRMATIONS);
+    await watch();
+    return customer;
+  }
+
+  /** A transfer to an external address made while the node is down: accepted, its send still queued. */
+  async function transferWhileNodeDown(from: string, to: string, amount: string) {
+    const restore = world.proxy.unavailable();
+    try {
+      const response = await world.production.post('/transactions/transfer', {
+        currency: 'USDC',
+        from,
+        to,
+        amount,
+        blockchain: 'ETHEREUM',
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      const created = response.json();
+      expect(created.status).toBe('PROCESSING');
+      expect(await sendOf(created.id)).toMatchObject({ status: 'QUEUED', held_since: null });
+      return created;
+    } finally {
+      restore();
+    }
+  }
+
+  const sendOf = async (transactionId: string) =>
+    (
+      await world.server.ctx.db.query<SendState>(
+        'SELECT status, nonce, transaction_hash, held_since FROM chain_sends WHERE transaction_id = $1',
+        [transactionId],
+      )
+    )[0]!;
+
+  const get = async (id: string) => {
+    const response = await world.production.get(`/transactions/${id}`);
+    expect(response.statusCode).toBe(200);
+    return response.json();
+  };
+
+  /** Puts the customer on hold as a re-screening does when a new list version names it; the case's id. */
+  async function putOnHold(customerId: string): Promise<string> {
+    const [owner] = await world.server.ctx.db.query<{ project_id: string }>(
+      'SELECT project_id FROM customers WHERE id = $1',
+      [customerId],
+    );
+    const opened = await world.server.ctx.db.transaction((tx) =>
+      screenSubject(
+        tx,
+        {
+          type: 'CUSTOMER',
+          id: customerId,
+          customerId,
+          tenant: { projectId: owner!.project_id, environment: 'production' },
+          party: LISTED,
+        },
+        world.server.config.screening.threshold,
+        world.server.ctx.clock(),
+      ),
+    );
+    if (!opened) throw new Error('the listed name opened no case');
+    return opened.row.id;
+  }
+
+  async function decide(caseId: string, decision: 'CLEAR' | 'CONFIRM') {
+    const response = await world.server.operator.inject({
+      method: 'POST',
+      url: `/operator/screening/cases/${caseId}/decision`,
+      payload: { decision, comment: 'reviewed against the list entry' },
+      headers: { authorization: `Bearer ${world.server.operatorToken}` },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+  }
+
+  /** A transfer accepted before the hold, then looked at by the signer while the customer is held. */
+  async function heldTransfer(digit: string) {
+    const customer = await fundedCustomer(10_000_000n);
+    const created = await transferWhileNodeDown(customer.id, target(digit), '2.5');
+    expect(await usdcBalance(world, customer.id)).toBe('7.500000');
+    const caseId = await putOnHold(customer.id);
+    const nonce = await treasuryNonce();
+    const broadcasts = world.proxy.calls('eth_sendRawTransaction');
+    await sign();
+    await sign();
+    const held = await sendOf(created.id);
+    expect(held).toMatchObject({ status: 'QUEUED', nonce: null, transaction_hash: null });
+    expect(held.held_since).toBeInstanceOf(Date);
+    // nothing signed, nothing broadcast, nothing on chain
+    expect(world.proxy.calls('eth_sendRawTransaction')).toBe(broadcasts);
+    expect(await treasuryNonce()).toBe(nonce);
+    expect(await node.balanceOf(world.usdc, target(digit))).toBe(0n);
+    // the reserve kept while the case is open
+    expect((await get(created.id)).status).toBe('PROCESSING');
+    expect(await usdcBalance(world, customer.id)).toBe('7.500000');
+    return { customer, created, caseId };
+  }
+
+  it('does not sign or broadcast a held customer’s transfer accepted before the hold; a cleared case lets it leave and settle', async () => {
+    const { customer, created, caseId } = await heldTransfer('1');
+    await decide(caseId, 'CLEAR');
+    expect(await sendOf(created.id)).toMatchObject({ status: 'QUEUED', held_since: null });
+    expect(await sign()).toBe(1);
+    expect((await sendOf(created.id)).status).toBe('SUBMITTED');
+    expect(await node.balanceOf(world.usdc, target('1'))).toBe(2_500_000n);
+    await node.mine(CONFIRMATIONS);
+    await checkSubmitted(world.server.ctx);
+    const done = await get(created.id);
+    expect(done.status).toBe('SUCCESS');
+    expect(
+      (await node.client.getTransactionReceipt({ hash: done.receipt.blockchain.transactionHash })).status,
+    ).toBe('success');
+    expect(await usdcBalance(world, customer.id)).toBe('7.500000');
+    expect(await unbalanced(world.server)).toEqual([]);
+  });
+
+  it('FAILS a held transfer when the match is confirmed: its amount back in the wallet, nothing on chain', async () => {
+    const { customer, created, caseId } = await heldTransfer('2');
+    const nonce = await treasuryNonce();
+    await decide(caseId, 'CONFIRM');
+    const failed = await get(created.id);
+    expect(failed).toMatchObject({ status: 'FAILED', failureCode: 'compliance_refused' });
+    expect(failed.failureReason).toMatch(/compliance.*back in the wallet/);
+    expect(failed.timeline.map((step: { status: string }) => step.status)).toEqual(['PROCESSING', 'FAILED']);
+    expect(await sendOf(created.id)).toMatchObject({ status: 'FAILED', held_since: null, nonce: null });
+    expect(await usdcBalance(world, customer.id)).toBe('10.000000');
+    expect((await eventTypes(world.server, created.id)).at(-1)).toBe('transaction.updated');
+    const reversals = await world.server.ctx.db.query(
+      "SELECT 1 FROM ledger_journals WHERE kind = 'CHAIN_SEND_REVERSED' AND reference = $1",
+      [created.id],
+    );
+    expect(reversals).toHaveLength(1);
+    expect(await unbalanced(world.server)).toEqual([]);
+    // the signer never takes it up again
+    expect(await sign()).toBe(0);
+    await node.mine(CONFIRMATIONS);
+    expect(await treasuryNonce()).toBe(nonce);
+    expect(await node.balanceOf(world.usdc, target('2'))).toBe(0n);
+  });
+
+  it('refuses at the moment it would leave a queued transfer whose customer’s match was confirmed before the signer saw it', async () => {
+    const customer = await fundedCustomer(10_000_000n);
+    const created = await transferWhileNodeDown(customer.id, target('3'), '4');
+    const caseId = await putOnHold(customer.id);
+    await decide(caseId, 'CONFIRM'); // the send was not yet held: the decision found nothing to refuse
+    expect((await get(created.id)).status).toBe('PROCESSING');
+    const nonce = await treasuryNonce();
+    expect(await sign()).toBe(1);
+    expect(await get(created.id)).toMatchObject({ status: 'FAILED', failureCode: 'compliance_refused' });
+    expect(await sendOf(created.id)).toMatchObject({ status: 'FAILED', held_since: null, nonce: null });
+    expect(await usdcBalance(world, customer.id)).toBe('10.000000');
+    expect(await treasuryNonce()).toBe(nonce);
+    expect(await node.balanceOf(world.usdc, target('3'))).toBe(0n);
+    expect(await unbalanced(world.server)).toEqual([]);
+  });
+
+  it('signs the sends of other customers while one customer’s send is held', async () => {
+    const held = await heldTransfer('4');
+    const other = await fundedCustomer(5_000_000n);
+    const free = await transferWhileNodeDown(other.id, target('5'), '1');
+    expect(await sign()).toBe(1);
+    expect((await sendOf(free.id)).status).toBe('SUBMITTED');
+    expect(await node.balanceOf(world.usdc, target('5'))).toBe(1_000_000n);
+    expect((await sendOf(held.created.id)).status).toBe('QUEUED');
+    expect(await node.balanceOf(world.usdc, target('4'))).toBe(0n);
+  });
+});
