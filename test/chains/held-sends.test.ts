@@ -1,9 +1,10 @@
 /**
  * A compliance hold stops a chain send at the moment it leaves (PRODUCT.md, "Screening and the Travel
- * Rule"), on a real EVM node: a transfer to an external address accepted before its customer was put on
- * hold, still queued because the node was down, is not signed nor broadcast while the hold stands (its
- * reserve kept); a cleared case lets it leave and settle; a confirmed match FAILS it, its amount back in
- * the wallet through a balanced reversal, and nothing ever reaches the chain.
+ * Rule"), on a real EVM node: a transfer to an external address, or an on-ramp's delivery, accepted before
+ * its customer was put on hold and still queued because the node was down, is not signed nor broadcast
+ * while the hold stands (its reserve kept); a cleared case lets it leave and settle; a confirmed match
+ * FAILS it (a transfer's amount back in the wallet through a balanced reversal; an on-ramp's stablecoin
+ * never delivered), and nothing ever reaches the chain.
  */
 import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -12,7 +13,10 @@ import { screenSubject } from '../../src/modules/screening/service.ts';
 import { checkSubmitted, signQueued } from '../../src/modules/wallets/sender.ts';
 import { watchChain } from '../../src/modules/wallets/watcher.ts';
 import { eventTypes, unbalanced } from '../money-out/support.ts';
+import type { PspSimulator } from '../psp/simulator.ts';
+import { pspEnv, startSimulator, terminatedDelivery } from '../psp/support.ts';
 import { importFixture, OFAC_DIR } from '../screening/support.ts';
+import { createOnRamp, setRate } from '../transactions/support.ts';
 import { type Anvil, startAnvil } from './anvil.ts';
 import { approvedCustomer, type ChainWorld, CONFIRMATIONS, chainWorld, usdcBalance } from './support.ts';
 
@@ -37,14 +41,23 @@ type SendState = {
 describe.skipIf(!anvil)('a compliance hold on chain sends at the moment they leave (anvil)', () => {
   const node = anvil as Anvil;
   let world: ChainWorld;
+  let simulator: PspSimulator;
 
   beforeAll(async () => {
-    world = await chainWorld(node);
+    simulator = await startSimulator({ deliver: terminatedDelivery(() => world?.server.production) });
+    world = await chainWorld(node, {
+      ...pspEnv(simulator),
+      PONTE_ONRAMP_FEE_BPS: '0',
+      PONTE_TRANSACTION_MIN_FEE: '0',
+    } as Record<string, string>);
+    await world.server.ctx.pix.psp('production')!.registerWebhook();
+    await setRate(world.server, 'BRL/USDC', '0.2');
     await importFixture(world.server, 'ofac-sdn', OFAC_DIR);
     await watch();
   });
   afterAll(async () => {
     await world?.close();
+    await simulator?.close();
     node.stop();
   });
 
@@ -223,5 +236,63 @@ describe.skipIf(!anvil)('a compliance hold on chain sends at the moment they lea
     expect(await node.balanceOf(world.usdc, target('5'))).toBe(1_000_000n);
     expect((await sendOf(held.created.id)).status).toBe('QUEUED');
     expect(await node.balanceOf(world.usdc, target('4'))).toBe(0n);
+  });
+
+  /**
+   * An on-ramp of 50.00 BRL (10 USDC) paid while the node is down: converted, its delivery queued; then
+   * its customer put on hold and the delivery looked at by the signer. Held: nothing on chain.
+   */
+  async function heldDelivery() {
+    const customer = await approvedCustomer(world);
+    const charge = await createOnRamp(world.production, customer.id, '50.00', { blockchain: 'ETHEREUM' });
+    const restore = world.proxy.unavailable();
+    try {
+      await simulator.pay(charge.id.replace(/-/g, ''), '50.00');
+      await simulator.idle();
+      await world.server.ctx.pix.settled();
+    } finally {
+      restore();
+    }
+    expect((await get(charge.id)).status).toBe('TRANSFERRING_STABLECOIN');
+    expect((await sendOf(charge.id)).status).toBe('QUEUED');
+    const caseId = await putOnHold(customer.id);
+    const nonce = await treasuryNonce();
+    await sign();
+    const held = await sendOf(charge.id);
+    expect(held).toMatchObject({ status: 'QUEUED', nonce: null, transaction_hash: null });
+    expect(held.held_since).toBeInstanceOf(Date);
+    expect(await treasuryNonce()).toBe(nonce);
+    expect(await node.balanceOf(world.usdc, customer.address)).toBe(0n);
+    expect((await get(charge.id)).status).toBe('TRANSFERRING_STABLECOIN');
+    return { customer, charge, caseId, nonce };
+  }
+
+  it('does not deliver a held customer’s on-ramp stablecoin paid before the hold; a cleared case lets it land', async () => {
+    const { customer, charge, caseId } = await heldDelivery();
+    await decide(caseId, 'CLEAR');
+    expect(await sign()).toBe(1);
+    expect(await node.balanceOf(world.usdc, customer.address)).toBe(10_000_000n);
+    await node.mine(CONFIRMATIONS);
+    await checkSubmitted(world.server.ctx);
+    expect((await get(charge.id)).status).toBe('SUCCESS');
+    expect(await usdcBalance(world, customer.id)).toBe('10.000000');
+    expect(await unbalanced(world.server)).toEqual([]);
+  });
+
+  it('FAILS a held on-ramp delivery when the match is confirmed: nothing delivered, nothing credited', async () => {
+    const { customer, charge, caseId, nonce } = await heldDelivery();
+    await decide(caseId, 'CONFIRM');
+    const failed = await get(charge.id);
+    expect(failed).toMatchObject({ status: 'FAILED', failureCode: 'compliance_refused' });
+    expect(failed.failureReason).toMatch(/compliance/);
+    expect((await eventTypes(world.server, charge.id)).at(-1)).toBe('transaction.updated');
+    expect(await sendOf(charge.id)).toMatchObject({ status: 'FAILED', held_since: null, nonce: null });
+    expect(await sign()).toBe(0);
+    await node.mine(CONFIRMATIONS);
+    await watch();
+    expect(await treasuryNonce()).toBe(nonce);
+    expect(await node.balanceOf(world.usdc, customer.address)).toBe(0n);
+    expect(await usdcBalance(world, customer.id)).toBe('0.000000');
+    expect(await unbalanced(world.server)).toEqual([]);
   });
 });
