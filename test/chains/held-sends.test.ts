@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenSubject } from '../../src/modules/screening/service.ts';
 import { checkSubmitted, signQueued } from '../../src/modules/wallets/sender.ts';
 import { watchChain } from '../../src/modules/wallets/watcher.ts';
+import { eventually, usingPostgres } from '../helpers/server.ts';
 import { eventTypes, unbalanced } from '../money-out/support.ts';
 import type { PspSimulator } from '../psp/simulator.ts';
 import { pspEnv, startSimulator, terminatedDelivery } from '../psp/support.ts';
@@ -295,4 +296,51 @@ describe.skipIf(!anvil)('a compliance hold on chain sends at the moment they lea
     expect(await usdcBalance(world, customer.id)).toBe('0.000000');
     expect(await unbalanced(world.server)).toEqual([]);
   });
+
+  it.runIf(usingPostgres())(
+    'sees a hold opened while the send is being signed: the signer waits for the case, then holds the send',
+    async () => {
+      const customer = await fundedCustomer(10_000_000n);
+      const created = await transferWhileNodeDown(customer.id, target('6'), '1');
+      const [owner] = await world.server.ctx.db.query<{ project_id: string }>(
+        'SELECT project_id FROM customers WHERE id = $1',
+        [customer.id],
+      );
+      const lockWaiters = async () =>
+        Number(
+          (
+            await world.server.ctx.db.query<{ n: bigint }>(
+              `SELECT count(*) AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            )
+          )[0]!.n,
+        );
+      const nonce = await treasuryNonce();
+      let signing: Promise<number> | undefined;
+      // a re-screening opens the case; before it commits, the signer takes the send up
+      await world.server.ctx.db.transaction(async (tx) => {
+        const opened = await screenSubject(
+          tx,
+          {
+            type: 'CUSTOMER',
+            id: customer.id,
+            customerId: customer.id,
+            tenant: { projectId: owner!.project_id, environment: 'production' },
+            party: LISTED,
+          },
+          world.server.config.screening.threshold,
+          world.server.ctx.clock(),
+        );
+        expect(opened?.opened).toBe(true);
+        signing = sign();
+        await eventually(lockWaiters, (n) => n > 0, 10_000);
+      });
+      await signing;
+      const held = await sendOf(created.id);
+      expect(held.status).toBe('QUEUED');
+      expect(held.held_since).toBeInstanceOf(Date);
+      expect(await treasuryNonce()).toBe(nonce);
+      expect(await node.balanceOf(world.usdc, target('6'))).toBe(0n);
+    },
+  );
 });
