@@ -13,6 +13,8 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 type AjvError = {
   instancePath: string;
+  /** Set when the failure is in an object's key (`propertyNames`): the key at fault. */
+  propertyName?: string;
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
@@ -86,10 +88,14 @@ export function validationErrors(errors: AjvError[], context: string | undefined
     if (error.keyword === 'required') pointer += `/${escapePointer(String(error.params.missingProperty))}`;
     if (error.keyword === 'additionalProperties')
       pointer += `/${escapePointer(String(error.params.additionalProperty))}`;
+    // A key that breaks `propertyNames` is pointed at itself; the summary error beside it adds nothing.
+    if (error.keyword === 'propertyNames') continue;
+    const key = error.propertyName !== undefined;
+    if (key) pointer += `/${escapePointer(error.propertyName!)}`;
     // Union schemas report each failed branch; one entry per location is what a client can act on.
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || seen.has(pointer)) continue;
     seen.add(pointer);
-    out.push({ pointer, message: describe(error) });
+    out.push({ pointer, message: key ? `key ${describe(error)}` : describe(error) });
   }
   return out;
 }

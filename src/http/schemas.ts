@@ -51,12 +51,22 @@ export const Amount = (description?: string) =>
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** Partner metadata on input: up to 20 keys, each a string of up to 500 characters (depth 1). */
+/** How long a metadata key may be: 1 to 40 characters, as a partner's own field names run. */
+export const METADATA_KEY_MAX_LENGTH = 40;
+
+/**
+ * The keys a partner's metadata may use. A record's key schema is not carried into JSON Schema by
+ * `Type.Record`, so the bound is stated as `propertyNames` on the object itself.
+ */
+export const metadataKeys = () => ({ propertyNames: { minLength: 1, maxLength: METADATA_KEY_MAX_LENGTH } });
+
+/** Partner metadata on input: up to 20 keys of 1-40 characters, each a string of up to 500 characters (depth 1). */
 export const MetadataInput = () =>
-  Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), {
+  Type.Record(Type.String(), Type.String({ maxLength: 500 }), {
     maxProperties: 20,
+    ...metadataKeys(),
     description:
-      'Up to 20 keys of your own (up to 40 characters), each a string of up to 500 characters, answered back as given',
+      'Up to 20 keys of your own (1 to 40 characters each), each a string of up to 500 characters, answered back as given',
   });
 
 /** Partner metadata as answered: what was given, `{}` when nothing was. */

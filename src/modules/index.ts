@@ -44,6 +44,7 @@ import { decideHeldDeposits } from './wallets/deposits.ts';
 import { refuseHeldTransaction, releaseHeldTransaction } from './wallets/held.ts';
 import { balanceRoutes } from './wallets/holdings-routes.ts';
 import { walletRoutes } from './wallets/routes.ts';
+import { decideHeldSends } from './wallets/send-holds.ts';
 import { travelRuleRoutes } from './wallets/travel-rule-routes.ts';
 import { webUserOperatorRoutes } from './web-users/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
@@ -112,3 +113,4 @@ onScreeningDecision(['TRANSFER', 'DEPOSIT'], {
 /** What a decided hold on a person does to the money it stopped on its way out. */
 onHoldDecided((tx, _deps, decided, at) => decideHeldPayouts(tx, decided, at));
 onHoldDecided((tx, { chains }, decided, at) => decideHeldDeposits(tx, chains, decided, at));
+onHoldDecided((tx, { chains }, decided, at) => decideHeldSends(tx, chains, decided, at));

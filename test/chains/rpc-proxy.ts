@@ -1,7 +1,8 @@
 /**
  * A fault-injecting JSON-RPC proxy for tests: an HTTP server on an ephemeral port in front of a node
  * (anvil), forwarding every call unchanged unless a rule set by the test rewrites its answer — an
- * incomplete `eth_getLogs` result, a broadcast the node never receives. Single calls and batches alike.
+ * incomplete `eth_getLogs` result, a broadcast the node never receives, a node that is down. Single calls
+ * and batches alike.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -94,6 +95,22 @@ export async function startRpcProxy(target: string) {
         swallowedSends++;
         return { jsonrpc: '2.0', id: call.id, result: keccak256((call.params as Hex[])[0]!) };
       };
+      rules.push(rule);
+      return () => {
+        const at = rules.indexOf(rule);
+        if (at >= 0) rules.splice(at, 1);
+      };
+    },
+    /**
+     * Until the returned function is called, every call is answered with a JSON-RPC server error (a node
+     * that is down): nothing reaches the node.
+     */
+    unavailable(): () => void {
+      const rule: Rule = async (call) => ({
+        jsonrpc: '2.0',
+        id: call.id,
+        error: { code: -32000, message: 'the node is unavailable' },
+      });
       rules.push(rule);
       return () => {
         const at = rules.indexOf(rule);

@@ -1,13 +1,21 @@
 /**
  * Partner metadata on customers, bank accounts and on-ramps (the off-ramps' rules: up to 20 keys, string
- * values up to 500 characters, depth 1), stored and answered; and the 409 customer_exists naming the
- * existing customer.
+ * values up to 500 characters, depth 1), stored and answered; its keys bounded to 1-40 characters on
+ * every resource that takes metadata; and the 409 customer_exists naming the existing customer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountBody } from '../bank-accounts/bodies.ts';
-import { approvedCustomer, createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
+import {
+  approvedCustomer,
+  type CustomerView,
+  createCustomer,
+  individualBody,
+  validCpf,
+} from '../helpers/factories.ts';
 import { type Client, startTestApi, type TestServer } from '../helpers/server.ts';
+import { customerWithAccount, fund as fundThroughOnRamp } from '../money-out/support.ts';
 import { createOnRamp } from '../transactions/support.ts';
+import { fund as fundWallet } from '../wallets/support.ts';
 
 let server: TestServer;
 let sandbox: Client;
@@ -62,6 +70,127 @@ describe('metadata', () => {
       expect(ramp.statusCode).toBe(400);
     }
     expect((await sandbox.get('/customers?limit=1')).json().pagination.total).toBe(before);
+  });
+});
+
+/**
+ * Every resource that takes metadata, as a body around given metadata, and a count of what the customer
+ * has of it (to show a refused request created nothing).
+ */
+type Resource = {
+  name: string;
+  path: string;
+  body(customer: CustomerView, accountId: string, metadata: unknown): Record<string, unknown>;
+  count(customer: CustomerView): Promise<number>;
+};
+
+const totalOf = async (path: string) => (await sandbox.get(path)).json().pagination.total as number;
+const transactionsOf = (customer: CustomerView) => totalOf(`/transactions?customerId=${customer.id}&limit=1`);
+
+const RESOURCES: Resource[] = [
+  {
+    name: 'customers',
+    path: '/customers',
+    body: (_customer, _account, metadata) => individualBody({ metadata }),
+    count: () => totalOf('/customers?limit=1'),
+  },
+  {
+    name: 'bank accounts',
+    path: '/bank-accounts',
+    body: (customer, _account, metadata) => ({ ...accountBody(customer.id), metadata }),
+    count: (customer) => totalOf(`/bank-accounts?customerId=${customer.id}&limit=1`),
+  },
+  {
+    name: 'on-ramps',
+    path: '/transactions/on-ramp',
+    body: (customer, _account, metadata) => ({
+      customerId: customer.id,
+      currency: 'BRL',
+      amount: '10.00',
+      metadata,
+    }),
+    count: transactionsOf,
+  },
+  {
+    name: 'off-ramps',
+    path: '/transactions/off-ramp',
+    body: (customer, accountId, metadata) => ({
+      customerId: customer.id,
+      bankAccountId: accountId,
+      sourceCurrency: 'USDC',
+      sourceAmount: '1',
+      purpose: 'PERSONAL_ACCOUNT',
+      metadata,
+    }),
+    count: transactionsOf,
+  },
+  {
+    name: 'transfers',
+    path: '/transactions/transfer',
+    body: (customer, _account, metadata) => ({
+      currency: 'USDC',
+      from: customer.id,
+      to: '0x000000000000000000000000000000000000dEaD',
+      amount: '1.000000',
+      metadata,
+    }),
+    count: transactionsOf,
+  },
+];
+
+describe('metadata keys are bounded as values are', () => {
+  // A customer able to make every kind of request: approved, with a PIX account, USDC on hand and in a wallet.
+  let customer: CustomerView;
+  let accountId: string;
+  beforeAll(async () => {
+    ({ customer, accountId } = await customerWithAccount(sandbox));
+    await fundThroughOnRamp(sandbox, customer.id, '100.00');
+    await fundWallet(sandbox, customer.id, '10.000000');
+  });
+
+  const longest = 'k'.repeat(40);
+  const refused: [string, string, string][] = [
+    ['a 41-character key', 'k'.repeat(41), 'key must be at most 40 characters long'],
+    ['a 5,000-character key', 'k'.repeat(5_000), 'key must be at most 40 characters long'],
+    ['an empty key', '', 'key must not be empty'],
+  ];
+
+  for (const resource of RESOURCES) {
+    for (const [what, key, message] of refused) {
+      it(`refuses ${what} on ${resource.name} with 400 and a pointer to the key, creating nothing`, async () => {
+        const before = await resource.count(customer);
+        const answer = await sandbox.post(
+          resource.path,
+          resource.body(customer, accountId, { orderId: 'A-1', [key]: 'v' }),
+        );
+        expect(answer.statusCode).toBe(400);
+        expect(answer.headers['content-type']).toContain('application/problem+json');
+        expect(answer.json()).toMatchObject({
+          code: 'invalid_request',
+          errors: [{ pointer: `/body/metadata/${key}`, message }],
+        });
+        expect(answer.json().errors).toHaveLength(1);
+        expect(await resource.count(customer)).toBe(before);
+      });
+    }
+
+    it(`takes a 40-character key on ${resource.name} and answers it back`, async () => {
+      const before = await resource.count(customer);
+      const answer = await sandbox.post(
+        resource.path,
+        resource.body(customer, accountId, { [longest]: 'v' }),
+      );
+      expect(answer.statusCode, answer.body).toBe(201);
+      expect(answer.json().metadata).toEqual({ [longest]: 'v' });
+      expect(await resource.count(customer)).toBe(before + 1);
+    });
+  }
+
+  it('publishes the bound in the OpenAPI document', async () => {
+    const document = (await server.sandbox.inject({ url: '/openapi.json' })).json();
+    const body = document.paths['/customers'].post.requestBody.content['application/json'].schema;
+    const resolved = body.$ref ? document.components.schemas[body.$ref.split('/').pop()] : body;
+    expect(resolved.properties.metadata.propertyNames).toEqual({ minLength: 1, maxLength: 40 });
   });
 });
 

@@ -100,8 +100,29 @@ export async function finishOnRampDelivery(
   });
 }
 
+/**
+ * A delivery refused before it left (the customer's sanctions match confirmed): the on-ramp FAILS and the
+ * converted stablecoin stays with the platform, blocked, as a deposit to such a customer is never credited.
+ */
+export async function refuseOnRampDelivery(
+  tx: Executor,
+  _chains: ChainRegistry,
+  id: string,
+  at: Date,
+): Promise<void> {
+  const row = await lockTransaction(tx, id);
+  if (row?.status !== 'TRANSFERRING_STABLECOIN') return;
+  await transitionTransaction(tx, row, 'FAILED', at, {
+    failure_reason:
+      'Refused by compliance: a sanctions screening match was confirmed; the stablecoin was not sent to ' +
+      "the customer's wallet and the converted amount is blocked with the platform",
+    failure_code: 'compliance_refused',
+  });
+}
+
 /** What the send queue hands back as a delivery moves on (registered at wiring time). */
 export const deliveryHandler: DeliveryHandler = {
   submitted: recordOnRampHash,
   finished: finishOnRampDelivery,
+  refused: refuseOnRampDelivery,
 };

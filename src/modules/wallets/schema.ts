@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { BLOCKCHAINS, STABLECOINS } from '../../core/currencies.ts';
-import { DateTime, StringEnum, Uuid } from '../../http/schemas.ts';
+import { DateTime, metadataKeys, StringEnum, Uuid } from '../../http/schemas.ts';
 import { TransferTravelRuleInput } from '../screening/travel-rule-schema.ts';
 
 export const STABLECOIN_AMOUNT_PATTERN = '^\\d{1,13}(\\.\\d{1,6})?$';
@@ -42,9 +42,10 @@ export const TransferBody = Type.Object(
     blockchain: Type.Optional(StringEnum(BLOCKCHAINS, { description: 'Default: the default chain' })),
     travelRule: Type.Optional(TransferTravelRuleInput),
     metadata: Type.Optional(
-      Type.Record(Type.String({ maxLength: 40 }), Type.Unknown(), {
+      Type.Record(Type.String(), Type.Unknown(), {
         maxProperties: 20,
-        description: 'Your own data, returned as given',
+        ...metadataKeys(),
+        description: 'Your own data under up to 20 keys (1 to 40 characters each), returned as given',
       }),
     ),
   },

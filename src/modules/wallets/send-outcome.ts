@@ -23,6 +23,8 @@ export type DeliveryHandler = {
     at: Date,
     reason?: string,
   ): Promise<void>;
+  /** The send was refused before it left (a confirmed sanctions match): nothing was sent. */
+  refused(tx: Executor, chains: ChainRegistry, transactionId: string, at: Date): Promise<void>;
 };
 
 let deliveries: DeliveryHandler | null = null;
@@ -83,5 +85,37 @@ export async function completeSend(
     transactionHash: send.transaction_hash,
     failureReason: `The transfer failed on chain and its amount is back in the wallet: ${reason ?? 'unknown'}`,
     failureCode: 'chain_transfer_failed',
+  });
+}
+
+/**
+ * A send refused before it left because its customer's sanctions match was confirmed: nothing was signed.
+ * A transfer FAILS with its reserved amount back in the wallet (a balanced reversal); an on-ramp's
+ * delivery goes to the on-ramp's handler. Each with its `transaction.updated` event.
+ */
+export async function refuseSend(
+  tx: Executor,
+  chains: ChainRegistry,
+  send: SendRow,
+  at: Date,
+): Promise<void> {
+  if (send.purpose === 'ON_RAMP') {
+    if (!deliveries) throw new Error('no handler is registered for on-ramp deliveries');
+    return deliveries.refused(tx, chains, send.transaction_id, at);
+  }
+  const row = await lockChainTransaction(tx, send.transaction_id);
+  if (row?.status !== 'PROCESSING') return;
+  await postJournal(tx, {
+    tenant: { projectId: row.project_id, environment: row.environment },
+    kind: 'CHAIN_SEND_REVERSED',
+    reference: row.id,
+    transactionId: null,
+    entries: chainSendReversed(row.customer_id, row.currency, row.amount, row.blockchain),
+    at,
+  });
+  await moveChainTransaction(tx, chains, row, 'FAILED', at, {
+    failureReason:
+      'Refused by compliance: a sanctions screening match was confirmed; nothing was sent and the amount is back in the wallet',
+    failureCode: 'compliance_refused',
   });
 }

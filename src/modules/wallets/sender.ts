@@ -6,6 +6,7 @@
  * - signQueued: claims one sending address (its `chain_senders` row, FOR UPDATE SKIP LOCKED), signs its
  *   queued sends with consecutive nonces and stores the signed bytes, then commits and broadcasts. Only
  *   the holder of the row hands out that address's nonces, and a unique index refuses a repeated one.
+ *   A send whose customer is on compliance hold is held there, unsigned (send-holds.ts).
  * - checkSubmitted: follows each submitted send to its confirmations (rebroadcasting the same bytes while
  *   the chain does not have it, signing a replacement with a higher fee within the chain's ceiling while
  *   the base fee is above what it offers, failing it once another transaction took its nonce), then
@@ -26,6 +27,7 @@ import {
 } from '../../rails/chains/adapter.ts';
 import { TREASURY_INDEX } from '../../rails/chains/keys.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
+import { sendsFreeToLeave } from './send-holds.ts';
 import { completeSend } from './send-outcome.ts';
 import {
   attemptHashes,
@@ -132,7 +134,7 @@ export function replacementFees(previous: SendFees, market: FeeMarket, ceiling: 
   return { maxFeePerGas, maxPriorityFeePerGas };
 }
 
-/** Signs the queued sends of one sending address; returns how many it signed or refused. */
+/** Signs the queued sends of one sending address; returns how many it signed, held or refused. */
 export async function signQueued(deps: Deps, batch = 20): Promise<number> {
   const { db, chains, clock } = deps;
   const signed: Broadcast[] = [];
@@ -143,8 +145,11 @@ export async function signQueued(deps: Deps, batch = 20): Promise<number> {
     const node = adapter.node;
     if (!node) return 0;
     let nonce = sender.next_nonce ?? BigInt(await node.pendingNonce(sender.address));
-    const queued = await queuedSendsOf(tx, sender, batch);
-    if (queued.length === 0) return 0;
+    const claimed = await queuedSendsOf(tx, sender, batch);
+    if (claimed.length === 0) return 0;
+    // the moment they leave: a held customer's send waits unsigned, a refused one fails here
+    const queued = await sendsFreeToLeave(tx, chains, claimed, clock());
+    if (queued.length === 0) return claimed.length;
     const fees = firstFees(await node.fees(), chains.config.networks[sender.blockchain].maxFeePerGas);
     for (const send of queued) {
       const at = clock();
@@ -168,7 +173,7 @@ export async function signQueued(deps: Deps, batch = 20): Promise<number> {
       }
     }
     await setNextNonce(tx, sender, nonce);
-    return queued.length;
+    return claimed.length;
   });
   await broadcastAll(signed);
   return done;

@@ -84,13 +84,16 @@ export type SenderRow = {
   next_nonce: bigint | null;
 };
 
-/** One sending address with queued sends, locked; another signer skips it and takes the next. */
+/**
+ * One sending address with queued sends (not held by a compliance hold), locked; another signer skips it
+ * and takes the next.
+ */
 export async function claimSender(db: Executor): Promise<SenderRow | undefined> {
   const rows = await db.query<SenderRow>(
     `SELECT s.environment, s.blockchain, s.address, s.next_nonce
        FROM chain_senders s
       WHERE EXISTS (SELECT 1 FROM chain_sends q
-                     WHERE q.status = 'QUEUED' AND q.environment = s.environment
+                     WHERE q.status = 'QUEUED' AND q.held_since IS NULL AND q.environment = s.environment
                        AND q.blockchain = s.blockchain AND q.from_address = s.address)
       LIMIT 1
         FOR UPDATE SKIP LOCKED`,
@@ -105,10 +108,12 @@ export async function setNextNonce(db: Executor, sender: SenderRow, nonce: bigin
   );
 }
 
+/** The sender's queued sends, oldest first, locked; those a compliance hold stopped are passed by. */
 export async function queuedSendsOf(db: Executor, sender: SenderRow, limit: number): Promise<SendRow[]> {
   return db.query<SendRow>(
     `SELECT ${READ_COLUMNS} FROM chain_sends
-      WHERE status = 'QUEUED' AND environment = $1 AND blockchain = $2 AND from_address = $3
+      WHERE status = 'QUEUED' AND held_since IS NULL
+        AND environment = $1 AND blockchain = $2 AND from_address = $3
       ORDER BY created_at, id LIMIT $4 FOR UPDATE`,
     [sender.environment, sender.blockchain, sender.address, limit],
   );
@@ -202,12 +207,57 @@ export async function markSend(
   at: Date,
   failureReason: string | null = null,
 ): Promise<void> {
-  await db.query(`UPDATE chain_sends SET status = $2, updated_at = $3, failure_reason = $4 WHERE id = $1`, [
-    id,
-    status,
-    at,
-    failureReason,
-  ]);
+  await db.query(
+    `UPDATE chain_sends SET status = $2, updated_at = $3, failure_reason = $4, held_since = NULL WHERE id = $1`,
+    [id, status, at, failureReason],
+  );
+}
+
+/**
+ * Whose money each send moves: the customer of the on-ramp it delivers, or of the transfer it carries.
+ */
+export async function sendCustomers(db: Executor, ids: readonly string[]): Promise<Map<string, string>> {
+  const rows = await db.query<{ id: string; customer_id: string }>(
+    `SELECT s.id, COALESCE(t.customer_id, c.customer_id) AS customer_id
+       FROM chain_sends s
+       LEFT JOIN transactions t ON s.purpose = 'ON_RAMP' AND t.id = s.transaction_id
+       LEFT JOIN chain_transactions c ON s.purpose = 'TRANSFER' AND c.id = s.transaction_id
+      WHERE s.id = ANY($1::uuid[])`,
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, row.customer_id]));
+}
+
+/** A queued send stopped by a compliance hold: passed by, never signed, until the case is decided. */
+export async function holdSend(db: Executor, id: string, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE chain_sends SET held_since = $2, updated_at = $2 WHERE id = $1 AND status = 'QUEUED'`,
+    [id, at],
+  );
+}
+
+/** The held sends of a customer's on-ramps and transfers, locked, for a decision on its case. */
+export async function lockHeldSendsOf(db: Executor, customerId: string): Promise<SendRow[]> {
+  return db.query<SendRow>(
+    `SELECT ${READ_COLUMNS.split(',')
+      .map((column) => `s.${column.trim()}`)
+      .join(', ')}
+       FROM chain_sends s
+       LEFT JOIN transactions t ON s.purpose = 'ON_RAMP' AND t.id = s.transaction_id
+       LEFT JOIN chain_transactions c ON s.purpose = 'TRANSFER' AND c.id = s.transaction_id
+      WHERE s.held_since IS NOT NULL AND s.status = 'QUEUED'
+        AND COALESCE(t.customer_id, c.customer_id) = $1
+      ORDER BY s.id FOR UPDATE OF s`,
+    [customerId],
+  );
+}
+
+/** A held send whose hold was lifted: queued again, signed on the signer's next pass (which looks again). */
+export async function releaseHeldSend(db: Executor, id: string, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE chain_sends SET held_since = NULL, updated_at = $2 WHERE id = $1 AND status = 'QUEUED'`,
+    [id, at],
+  );
 }
 
 export async function touchSend(db: Executor, id: string, at: Date): Promise<void> {

@@ -2479,7 +2479,7 @@ export interface operations {
                      * @example 2019-05-14
                      */
                     incorporationDate?: string;
-                    /** @description Up to 20 keys of your own (up to 40 characters), each a string of up to 500 characters, answered back as given */
+                    /** @description Up to 20 keys of your own (1 to 40 characters each), each a string of up to 500 characters, answered back as given */
                     metadata?: {
                         [key: string]: string;
                     };
@@ -3910,7 +3910,7 @@ export interface operations {
                             country: string;
                         };
                     };
-                    /** @description Up to 20 keys of your own (up to 40 characters), each a string of up to 500 characters, answered back as given */
+                    /** @description Up to 20 keys of your own (1 to 40 characters each), each a string of up to 500 characters, answered back as given */
                     metadata?: {
                         [key: string]: string;
                     };
@@ -6538,7 +6538,7 @@ export interface operations {
                      * @enum {string}
                      */
                     blockchain?: "ETHEREUM" | "POLYGON" | "BASE" | "TRON";
-                    /** @description Up to 20 keys of your own (up to 40 characters), each a string of up to 500 characters, answered back as given */
+                    /** @description Up to 20 keys of your own (1 to 40 characters each), each a string of up to 500 characters, answered back as given */
                     metadata?: {
                         [key: string]: string;
                     };
@@ -6775,7 +6775,7 @@ export interface operations {
                     purpose: "PERSONAL_ACCOUNT" | "INVESTMENT" | "REAL_ESTATE" | "TRADE_TRANSACTIONS" | "TAX" | "LOAN" | "BILLS" | "EXPENSES_REIMBURSEMENT" | "PROFESSIONAL_SERVICES";
                     /** @description Shown to the receiver */
                     memo?: string;
-                    /** @description Up to 20 keys of your own (up to 40 characters), each a string of up to 500 characters, answered back as given */
+                    /** @description Up to 20 keys of your own (1 to 40 characters each), each a string of up to 500 characters, answered back as given */
                     metadata?: {
                         [key: string]: string;
                     };
@@ -8400,7 +8400,7 @@ export interface operations {
                             lei?: string;
                         };
                     };
-                    /** @description Your own data, returned as given */
+                    /** @description Your own data under up to 20 keys (1 to 40 characters each), returned as given */
                     metadata?: {
                         [key: string]: unknown;
                     };
