@@ -1,6 +1,6 @@
 /**
  * Inputs beyond what the service can hold are refused with 400 and a pointer, changing nothing: a
- * transfer's metadata nested thousands deep (a recursive walk would exhaust the stack), and a sandbox
+ * transfer's metadata nested thousands deep (a recursive walk would exhaust the stack) or nested at all, and a sandbox
  * deposit larger than a movement can be.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,16 +51,23 @@ describe('transfer metadata nested too deep', () => {
     expect(await totalOf(sandbox, b.id, 'USDC')).toBe('0.000000');
   });
 
-  it('takes metadata nested within the bound and answers it back as given', async () => {
+  it('refuses a nested value as every resource does: metadata is strings, one level deep', async () => {
     const [a, b] = [await approvedCustomer(sandbox), await approvedCustomer(sandbox)];
     await fund(sandbox, a.id, '10.000000');
-    const metadata = nested(MAX_INPUT_DEPTH - 1); // the body itself is the first level
     const answer = await postRaw(
       '/transactions/transfer',
-      `{"currency":"USDC","from":"${a.id}","to":"${b.id}","amount":"1.000000","metadata":${metadata}}`,
+      `{"currency":"USDC","from":"${a.id}","to":"${b.id}","amount":"1.000000","metadata":${nested(3)}}`,
     );
-    expect(answer.statusCode).toBe(201);
-    expect(answer.json().metadata).toEqual(JSON.parse(metadata));
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().errors[0].pointer).toMatch(/^\/body\/metadata\/a/);
+    expect(await totalOf(sandbox, a.id, 'USDC')).toBe('10.000000');
+
+    const flat = await postRaw(
+      '/transactions/transfer',
+      `{"currency":"USDC","from":"${a.id}","to":"${b.id}","amount":"1.000000","metadata":{"order":"A-1"}}`,
+    );
+    expect(flat.statusCode).toBe(201);
+    expect(flat.json().metadata).toEqual({ order: 'A-1' });
   });
 });
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { BLOCKCHAINS, STABLECOINS } from '../../core/currencies.ts';
-import { DateTime, metadataKeys, StringEnum, Uuid } from '../../http/schemas.ts';
+import { DateTime, MetadataInput, StringEnum, Uuid } from '../../http/schemas.ts';
 import { TransferTravelRuleInput } from '../screening/travel-rule-schema.ts';
 
 export const STABLECOIN_AMOUNT_PATTERN = '^\\d{1,13}(\\.\\d{1,6})?$';
@@ -41,13 +41,7 @@ export const TransferBody = Type.Object(
     amount: StablecoinAmountInput('Amount to send, up to 6 decimals'),
     blockchain: Type.Optional(StringEnum(BLOCKCHAINS, { description: 'Default: the default chain' })),
     travelRule: Type.Optional(TransferTravelRuleInput),
-    metadata: Type.Optional(
-      Type.Record(Type.String(), Type.Unknown(), {
-        maxProperties: 20,
-        ...metadataKeys(),
-        description: 'Your own data under up to 20 keys (1 to 40 characters each), returned as given',
-      }),
-    ),
+    metadata: Type.Optional(MetadataInput()),
   },
   { additionalProperties: false },
 );

@@ -8400,9 +8400,9 @@ export interface operations {
                             lei?: string;
                         };
                     };
-                    /** @description Your own data under up to 20 keys (1 to 40 characters each), returned as given */
+                    /** @description Up to 20 keys of your own (1 to 40 characters each), each a string of up to 500 characters, answered back as given */
                     metadata?: {
-                        [key: string]: unknown;
+                        [key: string]: string;
                     };
                 };
             };
