@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/core/errors.ts';
 import { TAG_DESCRIPTIONS } from '../../src/http/openapi/operations.ts';
@@ -213,65 +211,6 @@ function documentedRoute(document: Document, route: string): string | undefined 
   });
   return found && `${method} ${found}`;
 }
-
-describe('request body examples', () => {
-  const pointerSegment = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
-  /** Every JSON body example of the document, with the pointer to the schema it illustrates. */
-  function examples(document: Document) {
-    const out: { route: string; name: string; value: unknown; schema: string }[] = [];
-    for (const [path, item] of Object.entries(document.paths)) {
-      for (const [method, operation] of Object.entries(item)) {
-        const json = (
-          operation.requestBody as {
-            content?: Record<string, { examples?: Record<string, { value: unknown }> }>;
-          }
-        )?.content?.['application/json'];
-        for (const [name, example] of Object.entries(json?.examples ?? {})) {
-          out.push({
-            route: `${method.toUpperCase()} ${path}`,
-            name,
-            value: example.value,
-            schema: `doc#/paths/${pointerSegment(path)}/${method}/requestBody/content/application~1json/schema`,
-          });
-        }
-      }
-    }
-    return out;
-  }
-
-  it('give POST /customers a valid example per customer type, accepted by the sandbox', async () => {
-    const found = examples(documents.sandbox).filter((example) => example.route === 'POST /customers');
-    expect(found.map((example) => (example.value as { type: string }).type)).toEqual([
-      'INDIVIDUAL',
-      'BUSINESS',
-    ]);
-    const fresh = await server.newTenant();
-    for (const example of found) {
-      const answer = await server.sandbox.inject({
-        method: 'POST',
-        url: '/customers',
-        headers: { authorization: `Bearer ${fresh.sandboxKey}` },
-        payload: example.value as object,
-      });
-      expect([example.name, answer.statusCode, answer.body]).toEqual([example.name, 201, answer.body]);
-    }
-  });
-
-  it('each validate against the schema of their own operation', () => {
-    const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-    const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
-    ajv.addSchema(documents.sandbox as object, 'doc');
-    const found = examples(documents.sandbox);
-    expect(found.length).toBeGreaterThan(1);
-    const invalid = found.flatMap((example) => {
-      const validate = ajv.getSchema(example.schema)!;
-      return validate(example.value)
-        ? []
-        : [`${example.route} ${example.name}: ${ajv.errorsText(validate.errors)}`];
-    });
-    expect(invalid).toEqual([]);
-  });
-});
 
 describe('request bodies', () => {
   it('are optional in the document exactly where the server takes a request without one', async () => {

@@ -1,7 +1,8 @@
 /**
  * Completes the generated OpenAPI document in one place, so every route gets the same treatment:
  * operation names and tags, problem answers as application/problem+json, the headers every answer
- * carries, the answers the framework gives on any route (413, 503), optional bodies, the `webhooks`
+ * carries, the answers the framework gives on any route (413, 503), optional bodies and request
+ * examples, the `webhooks`
  * section, and the servers ordered with the listener's own environment first.
  */
 import { API_VERSIONS, DEFAULT_API_VERSION } from '../../core/api-version.ts';
@@ -10,6 +11,7 @@ import type { Environment } from '../../lib/environment.ts';
 import { PROBLEM_CONTENT_TYPE } from '../problem.ts';
 import { READ_EXAMPLES } from './examples.ts';
 import { OPERATION_IDS, operationKey, TAG_DESCRIPTIONS } from './operations.ts';
+import { REQUEST_EXAMPLES } from './request-examples.ts';
 import { eventSchemas, webhooksSection } from './webhooks.ts';
 
 type Json = Record<string, unknown>;
@@ -133,6 +135,8 @@ function finishOperation(path: string, method: string, operation: Operation): vo
   operation.operationId ??= OPERATION_IDS[key];
   operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/ApiVersion' }];
   if (operation.requestBody && OPTIONAL_BODIES.has(key)) operation.requestBody.required = false;
+  const json = operation.requestBody?.content?.['application/json'] as Json | undefined;
+  if (json && REQUEST_EXAMPLES[key]) json.examples = REQUEST_EXAMPLES[key];
   finishResponses(key, method, operation);
 }
 

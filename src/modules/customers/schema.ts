@@ -33,26 +33,6 @@ export const CreateCustomerBody = Type.Object(
   },
   {
     additionalProperties: false,
-    // One valid request per customer type: the reference's "Test Request" sends the first as is.
-    examples: [
-      {
-        type: 'INDIVIDUAL',
-        name: 'João Silva',
-        taxId: '529.982.247-25',
-        country: 'BRA',
-        email: 'joao@example.com',
-        birthDate: '1990-05-14',
-        metadata: { partnerCustomerId: 'cus_1001' },
-      },
-      {
-        type: 'BUSINESS',
-        name: 'Exemplo Comércio Ltda',
-        taxId: '11.222.333/0001-81',
-        country: 'BRA',
-        email: 'financeiro@exemplo.example',
-        incorporationDate: '2019-05-14',
-      },
-    ],
   },
 );
 
