@@ -4,11 +4,11 @@
  */
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import scalar from '@scalar/fastify-api-reference';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.ts';
 import { API_VERSIONS, DEFAULT_API_VERSION } from './core/api-version.ts';
+import { registerApiReference } from './http/api-reference.ts';
 import { registerApiVersion } from './http/api-version.ts';
 import { registerApiKeyAuth, registerOperatorAuth } from './http/auth.ts';
 import { registerAuthThrottle } from './http/auth-throttle.ts';
@@ -115,8 +115,11 @@ async function registerOpenApi(app: FastifyInstance, ctx: AppContext, environmen
   // The reference is served whole from this listener (the bundled script, no web fonts) and calls nothing
   // but this listener: no proxy, no hosted AI agent, no SDK generator, no telemetry, so it works offline
   // and sends a partner's keys and data nowhere else. "Try it" authenticates with the bearer API key.
-  await app.register(scalar, {
+  await registerApiReference(app, {
     routePrefix: '/docs',
+    heading: `Ponte API reference (${environment})`,
+    documentUrl: '/openapi.json',
+    authentication: 'Authenticate with Authorization: Bearer <API key>; the dashboard issues keys.',
     configuration: {
       url: '/openapi.json',
       title: 'Ponte API reference',
@@ -211,8 +214,11 @@ export async function buildOperatorApp(
     docs.get('/operator', { schema: { hide: true } }, async (_request, reply) =>
       reply.redirect('/operator/docs', 302),
     );
-    await docs.register(scalar, {
+    await registerApiReference(docs, {
       routePrefix: '/operator/docs',
+      heading: 'Ponte operator API reference',
+      documentUrl: '/operator/openapi.json',
+      authentication: 'Authenticate with Authorization: Bearer <operator token>; the first run prints one.',
       configuration: {
         url: '/operator/openapi.json',
         title: 'Ponte operator API reference',

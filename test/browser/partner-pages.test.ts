@@ -1,7 +1,7 @@
 /**
  * What a partner meets in the browser beyond the dashboard's flows: the API reference at /docs (self-
  * hosted: no request leaves the listener, titled Ponte, with the bearer key input and no hosted AI agent
- * or SDK generator), the icon, and a 404 page for addresses that name nothing. Pages are checked with
+ * or SDK generator; its title and document link painted before its script loads), the icon, and a 404 page for addresses that name nothing. Pages are checked with
  * axe-core and captured at 1280 and 390 wide under test-results/.
  */
 import type { FastifyInstance } from 'fastify';
@@ -28,6 +28,7 @@ let server: TestServer;
 let dashboard: FastifyInstance;
 let origin: string;
 let docsOrigin: string;
+let operatorOrigin: string;
 let browser: Browser;
 let page: Page;
 let sandbox: Client;
@@ -42,6 +43,7 @@ describe.skipIf(!hasChromium)('partner pages in a browser', { timeout: 90_000 },
     dashboard = await buildDashboardApp(server.ctx);
     origin = await listen(dashboard);
     docsOrigin = await listen(server.sandbox);
+    operatorOrigin = await listen(server.operator);
     browser = await launch();
     ({ page } = await newPage(browser));
     const invited = await server.operator.inject({
@@ -92,6 +94,36 @@ describe.skipIf(!hasChromium)('partner pages in a browser', { timeout: 90_000 },
     // Every request the page made, up to and including both renderings, went to this listener.
     expect(foreign).toEqual([]);
     await context.close();
+  });
+
+  it('shows the reference at once: its title and document link before the script loads, replaced once it has', async () => {
+    for (const [base, path, heading, documentPath] of [
+      [docsOrigin, '/docs/', 'Ponte API reference (sandbox)', '/openapi.json'],
+      [operatorOrigin, '/operator/docs/', 'Ponte operator API reference', '/operator/openapi.json'],
+    ] as const) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const docs = await context.newPage();
+      // The reference's script is held back, as a slow network would, until the first paint is checked.
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await context.route('**/js/scalar.js', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await docs.goto(`${base}${path}`, { waitUntil: 'commit' });
+      await docs.waitForSelector('#reference-loading h1', { timeout: 10_000 });
+      expect(await docs.textContent('#reference-loading h1')).toBe(heading);
+      expect(await docs.getAttribute('#reference-loading a', 'href')).toBe(documentPath);
+      await docs.screenshot({
+        path: `${SHOTS}/docs-first-paint${base === operatorOrigin ? '-operator' : ''}.png`,
+      });
+      release();
+      await docs.waitForSelector('text=Authentication', { timeout: 60_000 });
+      expect(await docs.locator('#reference-loading').count()).toBe(0);
+      await context.close();
+    }
   });
 
   it('answers /favicon.ico with an icon on the dashboard and the public listener', async () => {
