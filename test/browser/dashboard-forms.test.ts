@@ -284,6 +284,21 @@ describe.skipIf(!hasChromium)('dashboard forms in a browser', { timeout: 90_000 
     );
   });
 
+  it('an invitation to an address that already has a user is answered beside the field, the form kept, nothing created', async () => {
+    // The signed-in admin's own address, typed in other letters' case: the user exists and has signed in.
+    await page.goto(`${origin}/sandbox/team`);
+    await page.fill('#invite-email', 'Ana@Formulario.example');
+    await page.selectOption('#invite-role', 'viewer');
+    expect(await submit(page, 'form[action="/sandbox/team"] button')).toBe(400);
+    expect(await page.textContent('#invite-email-error')).toContain('already has a user');
+    expect(await page.inputValue('#invite-email')).toBe('Ana@Formulario.example');
+    expect(await page.inputValue('#invite-role')).toBe('viewer');
+    expect(await page.isVisible('nav[aria-label=Main]')).toBe(true);
+    await checkPage(page, 'dashboard-forms-invite-refused');
+    const users = `SELECT count(*) AS n FROM web_users WHERE project_id = $1 AND lower(email) = $2 AND role = 'admin'`;
+    expect(await countRows(users, [projectId, 'ana@formulario.example'])).toBe(1);
+  });
+
   it("the transaction page names its customer, linked to the customer's page", async () => {
     const customer = await approvedCustomer(sandbox, individualBody({ name: 'Clara Transação' }));
     const created = await sandbox.post('/transactions/on-ramp', {

@@ -1,6 +1,7 @@
 /** Team: who can sign in to the project's dashboard, and with which role. Changes are for admins. */
 import { Type } from 'typebox';
 import type { AppContext } from '../../../context.ts';
+import { AppError } from '../../../core/errors.ts';
 import { StringEnum } from '../../../http/schemas.ts';
 import { type Html, html } from '../../../lib/html.ts';
 import { createFlashes } from '../../../modules/web-users/flashes.ts';
@@ -12,7 +13,16 @@ import {
 } from '../../../modules/web-users/service.ts';
 import type { Session } from '../../../modules/web-users/sessions.ts';
 import { CsrfField, csrfField } from '../../kit/csrf.ts';
-import { badge, dateTime, notice, secretBox, shownOnce, when } from '../../kit/parts.ts';
+import {
+  badge,
+  dateTime,
+  fieldError,
+  invalidAttrs,
+  notice,
+  secretBox,
+  shownOnce,
+  when,
+} from '../../kit/parts.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { table } from '../../kit/table.ts';
 import { EnvIdParams, EnvParams, type Render, tenantOf } from './frame.ts';
@@ -31,12 +41,25 @@ const DONE: Record<string, string> = {
 
 export const load = (users: WebUserService, projectId: string) => users.list(projectId);
 
+/** An invitation refused, shown again as typed with the message beside the e-mail field. */
+type Refused = { email: string; role: string; message: string };
+
+/** The person's words for why an invitation was refused; undefined for a fault the page cannot explain. */
+function refusal(error: unknown): string | undefined {
+  if (!(error instanceof AppError)) return undefined;
+  if (error.code === 'conflict')
+    return 'Someone with this e-mail address already has a user; invite another address.';
+  if (error.code === 'invalid_request') return 'Enter an e-mail address, such as ana@partner.example.';
+  return undefined;
+}
+
 export function view(
   session: Session,
   env: string,
   done: unknown,
   members: Awaited<ReturnType<typeof load>>,
   invited?: { email: string; inviteUrl: string } | null,
+  refused?: Refused,
 ): Html {
   const admin = session.user.role === 'admin';
   const roleSelect = (id: string, current: string, label: string) =>
@@ -50,8 +73,9 @@ ${when(
   admin,
   () => html`<section class="panel" aria-labelledby="invite"><h2 id="invite">Invite someone</h2>
 <form method="post" action="/${env}/team">${csrfField(session.csrfToken)}<div class="formrow">
-<div class="field"><label for="invite-email">E-mail</label><input id="invite-email" name="email" type="email" required maxlength="254"></div>
-<div class="field"><label for="invite-role">Role</label>${roleSelect('invite-role', 'developer', 'Role of the invited person')}</div>
+<div class="field"><label for="invite-email">E-mail</label><input id="invite-email" name="email" type="email" required maxlength="254" value="${refused?.email ?? ''}"${invalidAttrs('invite-email', refused?.message)}>
+${fieldError('invite-email', refused?.message)}</div>
+<div class="field"><label for="invite-role">Role</label>${roleSelect('invite-role', refused?.role ?? 'developer', 'Role of the invited person')}</div>
 <div class="field"><button type="submit">Create invitation</button></div></div>
 <p class="hint">${ROLE_HELP}</p></form></section>`,
 )}
@@ -106,11 +130,27 @@ export function register(app: WebApp, ctx: AppContext, render: Render) {
     async (request, reply) => {
       const { projectId, environment } = tenantOf(request);
       const { body } = request;
-      const invited = await users.invite(
-        webActor(request.session!.user),
-        { surface: 'dashboard', projectId, role: body.role },
-        body.email,
-      );
+      let invited: Awaited<ReturnType<WebUserService['invite']>>;
+      try {
+        invited = await users.invite(
+          webActor(request.session!.user),
+          { surface: 'dashboard', projectId, role: body.role },
+          body.email,
+        );
+      } catch (error) {
+        const message = refusal(error);
+        if (message === undefined) throw error;
+        const refused = { email: body.email, role: body.role, message };
+        const page = view(
+          request.session!,
+          environment,
+          undefined,
+          await load(users, projectId),
+          undefined,
+          refused,
+        );
+        return render(request, reply, 'Team', page, 400);
+      }
       const shown = await flashes.put(request.session!, 'invitation', {
         email: invited.email,
         inviteUrl: invited.inviteUrl,
