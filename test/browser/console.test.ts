@@ -183,7 +183,9 @@ describe.skipIf(!hasChromium)('operator console in a browser', { timeout: 60_000
     );
     await page.fill('#off_ramp-flat', '1.999');
     expect(await submit(page, 'button:has-text("Save off-ramp fee")')).toBe(400);
-    expect(await page.textContent('[role=alert]')).toContain('flat');
+    expect(await page.textContent('#off_ramp-flat-error')).toContain('amount in BRL with up to two decimals');
+    expect(await page.inputValue('#off_ramp-flat')).toBe('1.999');
+    expect(await page.inputValue('#off_ramp-bps')).toBe('75');
     await page.goto(`${origin}/console/projects`);
     await checkPage(page, 'console-projects');
 

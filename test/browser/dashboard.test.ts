@@ -600,10 +600,15 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     expect(receipt).toContain('Your feeBRL 4.50');
     expect(receipt).toContain(`Platform feeBRL ${settled.receipt.fees.platform.amount}`);
     await page.goto(`${origin}/sandbox/fees`);
-    // out of range: refused with the field named, nothing changed
+    // out of range: refused beside the field in a person's words, the form kept as typed, nothing changed
     await page.fill('#on_ramp-bps', '9999');
     expect(await submit(page, 'button:has-text("Save on-ramp fee")')).toBe(400);
-    expect(await page.textContent('[role=alert]')).toContain('bps');
+    expect(await page.textContent('#on_ramp-bps-error')).toContain(
+      'whole number of basis points from 0 to 5000',
+    );
+    expect(await page.inputValue('#on_ramp-bps')).toBe('9999');
+    expect(await page.getAttribute('#on_ramp-bps', 'aria-invalid')).toBe('true');
+    expect(await page.textContent('main')).not.toContain('/body/');
     await page.goto(`${origin}/sandbox/fees`);
     expect(await page.textContent('tbody')).toContain('1.25% + BRL 2.00');
   });

@@ -24,7 +24,8 @@ import {
   feeTypeLabel,
   partnerFeeForms,
   percent,
-  problemLine,
+  type RefusedFee,
+  refusedFee,
 } from '../shared/partner-fees.ts';
 import { sendConsole } from './frame.ts';
 
@@ -64,6 +65,7 @@ export function view(
   csrf: string,
   { id, keys, members, partnerFees }: Awaited<ReturnType<typeof load>>,
   shown?: Html,
+  refused?: RefusedFee,
 ): Html {
   return html`${shown ?? html``}
 <section class="panel"><h2>API keys</h2><form method="post" action="/console/projects/${id}/api-keys">${csrfField(csrf)}<div class="formrow">
@@ -104,7 +106,7 @@ ${table(
   ),
   'No fees.',
 )}
-<h3>Change</h3>${partnerFeeForms(`/console/projects/${id}/partner-fees`, csrf, partnerFees.data)}</section>`;
+<h3>Change</h3>${partnerFeeForms(`/console/projects/${id}/partner-fees`, csrf, partnerFees.data, refused)}</section>`;
 }
 
 const DONE: Record<string, string> = {
@@ -257,12 +259,13 @@ export function register(app: WebApp, ctx: AppContext) {
       } catch (error) {
         if (!(error instanceof AppError) || error.status !== 400) throw error;
         const data = await load(deps, id);
-        const shown = notice(problemLine(error), 'error');
+        const shown = notice('The fee was not saved: see the form below.', 'error');
+        const refused = refusedFee(request.body, error);
         return sendConsole(
           request,
           reply,
           data.project.name,
-          view(request.session!.csrfToken, data, shown),
+          view(request.session!.csrfToken, data, shown, refused),
           400,
         );
       }

@@ -20,7 +20,8 @@ import {
   feeTypeLabel,
   partnerFeeForms,
   percent,
-  problemLine,
+  type RefusedFee,
+  refusedFee,
 } from '../shared/partner-fees.ts';
 import { EnvParams, type Render, tenantOf } from './frame.ts';
 
@@ -45,6 +46,7 @@ export function view(
   env: string,
   rows: Awaited<ReturnType<typeof load>>,
   message?: Message,
+  refused?: RefusedFee,
 ): Html {
   const isAdmin = session.user.role === 'admin';
   return html`${notice(message?.text, message?.tone)}
@@ -65,6 +67,7 @@ ${
         `/${env}/fees`,
         session.csrfToken,
         rows.map((row) => row.fee),
+        refused,
       )}</section>`
     : html`<p class="hint">Only the project's admins can change the fee.</p>`
 }`;
@@ -91,10 +94,13 @@ export function register(app: WebApp, ctx: AppContext, render: Render) {
       } catch (error) {
         if (!(error instanceof AppError) || error.status !== 400) throw error;
         const rows = await load(ctx, fees, tenant.projectId);
-        const body = view(request.session!, tenant.environment, rows, {
-          text: problemLine(error),
-          tone: 'error',
-        });
+        const body = view(
+          request.session!,
+          tenant.environment,
+          rows,
+          { text: 'The fee was not saved: see the form below.', tone: 'error' },
+          refusedFee(request.body, error),
+        );
         return render(request, reply, 'Fees', body, 400);
       }
       return reply.redirect(`/${tenant.environment}/fees?done=saved`, 303);
