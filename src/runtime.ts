@@ -4,7 +4,7 @@ import type { AppContext } from './context.ts';
 import { type Clock, systemClock } from './core/clock.ts';
 import { connectDatabase } from './db/connect.ts';
 import { loadInstanceKeys } from './db/instance-secrets.ts';
-import { migrate } from './db/migrate.ts';
+import { migrate, printMigrationProgress } from './db/migrate.ts';
 import type { Database } from './db/types.ts';
 import { processLogger } from './http/logger.ts';
 import { pspObserver, watchPixRail, watchPixWebhooks } from './http/pix-metrics.ts';
@@ -33,7 +33,7 @@ export async function openContext(
       poolSize: config.databasePoolSize,
     }));
   try {
-    await migrate(db);
+    await migrate(db, config.logLevel === 'silent' ? {} : { progress: printMigrationProgress() });
     const instanceKeys = await loadInstanceKeys(db, config.instanceSecret, clock());
     const chains = await openChainRegistry(db, config.chains, instanceKeys.encryption, clock());
     const pix = openPixRails(config.pix, pspObserver, processLogger(config.logLevel));

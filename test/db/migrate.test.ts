@@ -66,4 +66,19 @@ describe('migrations', () => {
       { attname: 'response_body', attcompression: expected },
     ]);
   });
+
+  it('refuse to start when an applied migration differs from its file, naming it', async () => {
+    const [row] = await db.query<{ checksum: string }>(
+      "SELECT checksum FROM schema_migrations WHERE name = '001_core.sql'",
+    );
+    expect(row?.checksum).toMatch(/^[0-9a-f]{64}$/);
+    await db.query("UPDATE schema_migrations SET checksum = $1 WHERE name = '001_core.sql'", [
+      '0'.repeat(64),
+    ]);
+    await expect(migrate(db)).rejects.toThrow(
+      /migration 001_core\.sql differs from the one this database applied/,
+    );
+    await db.query("UPDATE schema_migrations SET checksum = $1 WHERE name = '001_core.sql'", [row!.checksum]);
+    expect(await migrate(db)).toEqual([]);
+  });
 });
