@@ -38,7 +38,9 @@ export function serialisedAs(schema: unknown): unknown {
   const value = nullableScalar(node);
   if (value) {
     const { anyOf: _, ...siblings } = node;
-    return { ...siblings, ...value, type: [value.type, 'null'] };
+    // an enumeration lists null among its values, or a null would match neither branch of an `anyOf` above
+    const values = Array.isArray(value.enum) ? { enum: [...value.enum, null] } : {};
+    return { ...siblings, ...value, ...values, type: [value.type, 'null'] };
   }
   const copy: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(node)) copy[key] = serialisedAs(child);

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import fastJson from 'fast-json-stringify';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { DateTime, Nullable } from '../../src/http/schemas.ts';
+import { DateTime, Nullable, StringEnum } from '../../src/http/schemas.ts';
 import { serialisedAs } from '../../src/http/serialization.ts';
 
 const Item = Type.Object({
@@ -70,5 +70,24 @@ describe('answers serialised', () => {
     expect(read.properties.at).toMatchObject({ type: ['string', 'null'], format: 'date-time' });
     expect(read.properties.count).toMatchObject({ type: ['integer', 'null'] });
     expect(read.properties.detail).toHaveProperty('anyOf');
+  });
+
+  it('write a null enumeration value inside a union as the schema as written does (an on-ramp without a chain)', () => {
+    const Request = Type.Object({
+      request: Type.Union([
+        Type.Object({
+          amount: Type.String(),
+          blockchain: Nullable(StringEnum(['POLYGON', 'BASE'] as const)),
+        }),
+        Type.Object({ sourceAmount: Type.String() }),
+      ]),
+    });
+    const written = fastJson(JSON.parse(JSON.stringify(Request)));
+    const read = fastJson(serialisedAs(JSON.parse(JSON.stringify(Request))) as object);
+    for (const blockchain of [null, 'POLYGON']) {
+      const body = { request: { amount: '100.00', blockchain } };
+      expect(read(body)).toBe(written(body));
+      expect(JSON.parse(read(body))).toEqual(body);
+    }
   });
 });
