@@ -2,6 +2,7 @@
  * What a send's progress means for the transaction it carries: a transfer's is applied here; an
  * on-ramp's delivery goes to the handler the on-ramp registered at wiring time (runtime.ts).
  */
+import type { FailureCode } from '../../core/failure-codes.ts';
 import type { Executor } from '../../db/types.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { chainSendReversed, chainSendSettled } from '../ledger/postings.ts';
@@ -69,23 +70,34 @@ export async function completeSend(
     await moveChainTransaction(tx, chains, row, 'SUCCESS', at, { transactionHash: send.transaction_hash });
     return;
   }
+  if (send.transaction_hash === null) {
+    // nothing of it is on chain: the hash it was signed with names no transaction to look at
+    await clearChainTransactionHash(tx, row.id);
+  }
+  await failTransfer(tx, chains, row, at, {
+    transactionHash: send.transaction_hash,
+    failureReason: `The transfer failed on chain and its amount is back in the wallet: ${reason ?? 'unknown'}`,
+    failureCode: 'chain_transfer_failed',
+  });
+}
+
+/** A transfer that will not settle: its reserved amount back in the wallet (a balanced reversal), FAILED. */
+async function failTransfer(
+  tx: Executor,
+  chains: ChainRegistry,
+  row: NonNullable<Awaited<ReturnType<typeof lockChainTransaction>>>,
+  at: Date,
+  outcome: { transactionHash?: string | null; failureReason: string; failureCode: FailureCode },
+): Promise<void> {
   await postJournal(tx, {
-    tenant,
+    tenant: { projectId: row.project_id, environment: row.environment },
     kind: 'CHAIN_SEND_REVERSED',
     reference: row.id,
     transactionId: null,
     entries: chainSendReversed(row.customer_id, row.currency, row.amount, row.blockchain),
     at,
   });
-  if (send.transaction_hash === null) {
-    // nothing of it is on chain: the hash it was signed with names no transaction to look at
-    await clearChainTransactionHash(tx, row.id);
-  }
-  await moveChainTransaction(tx, chains, row, 'FAILED', at, {
-    transactionHash: send.transaction_hash,
-    failureReason: `The transfer failed on chain and its amount is back in the wallet: ${reason ?? 'unknown'}`,
-    failureCode: 'chain_transfer_failed',
-  });
+  await moveChainTransaction(tx, chains, row, 'FAILED', at, outcome);
 }
 
 /**
@@ -105,15 +117,7 @@ export async function refuseSend(
   }
   const row = await lockChainTransaction(tx, send.transaction_id);
   if (row?.status !== 'PROCESSING') return;
-  await postJournal(tx, {
-    tenant: { projectId: row.project_id, environment: row.environment },
-    kind: 'CHAIN_SEND_REVERSED',
-    reference: row.id,
-    transactionId: null,
-    entries: chainSendReversed(row.customer_id, row.currency, row.amount, row.blockchain),
-    at,
-  });
-  await moveChainTransaction(tx, chains, row, 'FAILED', at, {
+  await failTransfer(tx, chains, row, at, {
     failureReason:
       'Refused by compliance: a sanctions screening match was confirmed; nothing was sent and the amount is back in the wallet',
     failureCode: 'compliance_refused',

@@ -36,6 +36,13 @@ const COLUMNS = `id, environment, blockchain, purpose, transaction_id, from_addr
   currency, amount, status, nonce, transaction_hash, raw_transaction, submitted_at, failure_reason,
   created_at, updated_at`;
 const READ_COLUMNS = `${COLUMNS}, max_fee_per_gas, max_priority_fee_per_gas, nonce_taken_block`;
+/** The same columns read from `chain_sends s` in a join. */
+const READ_COLUMNS_OF_S = READ_COLUMNS.split(',')
+  .map((column) => `s.${column.trim()}`)
+  .join(', ');
+/** Joins a send `s` to the transaction whose money it moves: `COALESCE(t.customer_id, c.customer_id)` is its customer. */
+const SEND_CUSTOMER = `LEFT JOIN transactions t ON s.purpose = 'ON_RAMP' AND t.id = s.transaction_id
+       LEFT JOIN chain_transactions c ON s.purpose = 'TRANSFER' AND c.id = s.transaction_id`;
 
 export async function insertSend(db: Executor, row: SendRow): Promise<void> {
   await db.query(
@@ -220,8 +227,7 @@ export async function sendCustomers(db: Executor, ids: readonly string[]): Promi
   const rows = await db.query<{ id: string; customer_id: string }>(
     `SELECT s.id, COALESCE(t.customer_id, c.customer_id) AS customer_id
        FROM chain_sends s
-       LEFT JOIN transactions t ON s.purpose = 'ON_RAMP' AND t.id = s.transaction_id
-       LEFT JOIN chain_transactions c ON s.purpose = 'TRANSFER' AND c.id = s.transaction_id
+       ${SEND_CUSTOMER}
       WHERE s.id = ANY($1::uuid[])`,
     [ids],
   );
@@ -239,12 +245,9 @@ export async function holdSend(db: Executor, id: string, at: Date): Promise<void
 /** The held sends of a customer's on-ramps and transfers, locked, for a decision on its case. */
 export async function lockHeldSendsOf(db: Executor, customerId: string): Promise<SendRow[]> {
   return db.query<SendRow>(
-    `SELECT ${READ_COLUMNS.split(',')
-      .map((column) => `s.${column.trim()}`)
-      .join(', ')}
+    `SELECT ${READ_COLUMNS_OF_S}
        FROM chain_sends s
-       LEFT JOIN transactions t ON s.purpose = 'ON_RAMP' AND t.id = s.transaction_id
-       LEFT JOIN chain_transactions c ON s.purpose = 'TRANSFER' AND c.id = s.transaction_id
+       ${SEND_CUSTOMER}
       WHERE s.held_since IS NOT NULL AND s.status = 'QUEUED'
         AND COALESCE(t.customer_id, c.customer_id) = $1
       ORDER BY s.id FOR UPDATE OF s`,
