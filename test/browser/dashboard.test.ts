@@ -609,6 +609,7 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     expect(await page.inputValue('#on_ramp-bps')).toBe('9999');
     expect(await page.getAttribute('#on_ramp-bps', 'aria-invalid')).toBe('true');
     expect(await page.textContent('main')).not.toContain('/body/');
+    await checkPage(page, 'dashboard-fees-refused');
     await page.goto(`${origin}/sandbox/fees`);
     expect(await page.textContent('tbody')).toContain('1.25% + BRL 2.00');
   });
