@@ -62,14 +62,18 @@ export type TestServerOptions = {
   /**
    * A database no other test file works in, for a file whose assertions depend on platform-wide state
    * (conversion rates, the outbox, the first run): a copy of the migrated template, dropped on close.
+   * A server given its own `clock` with its workers running always has one.
    */
   ownDatabase?: boolean;
 };
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const own = options.ownDatabase ? await ownDatabase() : null;
+  // Workers on a clock of the test's own would expire, sweep and purge other files' rows on a shared
+  // PostgreSQL database as if days had passed for them too: such a server works in a database of its own.
+  const isolated = options.ownDatabase || (options.clock !== undefined && options.workers !== false);
+  const own = isolated ? await ownDatabase() : null;
   const { config, operatorToken } = testConfig({ ...options.env, ...(own ? { DATABASE_URL: own.url } : {}) });
-  const pglite = config.databaseUrl ? undefined : await (options.ownDatabase ? pgliteCopy() : sharedPglite());
+  const pglite = config.databaseUrl ? undefined : await (isolated ? pgliteCopy() : sharedPglite());
   const ctx = await openContext(config, options.clock, pglite);
   const [sandbox, production, operator] = await Promise.all([
     buildPublicApp(ctx, 'sandbox'),
