@@ -114,7 +114,7 @@ export function startWorkers(ctx: AppContext, log: Logger): Loop {
     startLoop('chain-deposits', chainPoll, () => watchChains({ ...ctx, log }), log, idle),
     startLoop('chain-reconciliation', 60_000, () => reconcileChains({ ...ctx, log }), log),
     startLoop('sandbox-chain-deposits', 500, () => confirmSimulatedDeposits(ctx), log, idle),
-    startLoop('screening-runs', 1_000, () => runScreening(ctx), log, idle),
+    startLoop('screening-runs', 1_000, () => runScreening({ ...ctx, log }), log, idle),
     startLoop(
       'request-log-retention',
       60_000,

@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectPglite } from '../../src/db/pglite.ts';
 import type { importFiles } from '../../src/modules/screening/import-files.ts';
 import { ListFormatError } from '../../src/modules/screening/sources/types.ts';
+import { createCustomer, individualBody } from '../helpers/factories.ts';
 import { startTestApi, type TestApi } from '../helpers/server.ts';
 import { FIXTURES, importFixture, OFAC_DIR, UN_FILE } from './support.ts';
 
@@ -19,6 +21,10 @@ beforeAll(async () => {
   api = await startTestApi({ ownDatabase: true, workers: false });
 });
 afterAll(() => api.server.close());
+
+const SUBJECTS = `SELECT (SELECT count(*) FROM customers)
+  + (SELECT count(*) FROM bank_accounts WHERE deleted_at IS NULL AND holder_relationship <> 'SELF')
+  + (SELECT count(*) FROM associated_parties WHERE deleted_at IS NULL) AS n`;
 
 const count = async (sql: string, params: unknown[] = []) =>
   Number((await api.server.ctx.db.query<{ n: bigint }>(sql, params))[0]!.n);
@@ -150,7 +156,8 @@ describe('screening lists', () => {
     ).toBe(401);
   });
 
-  it('npm run screening:import prints the counts, and refuses a bad file with its line and exit code 1', async () => {
+  it('npm run screening:import prints the counts and its progress, re-screens every subject (or only queues the run), and refuses a bad file with its line and exit code 1', async () => {
+    await createCustomer(api.sandbox, individualBody({ name: 'Renata Prado' }));
     const dataDir = mkdtempSync(join(tmpdir(), 'ponte-screening-'));
     const env = {
       ...process.env,
@@ -169,6 +176,32 @@ describe('screening lists', () => {
       expect(ok.stdout).toMatch(
         /imported UN version [0-9a-f-]{36}: 3 entries, 6 names \(3 aliases\), 4 dates of birth/,
       );
+      // not a terminal: quiet lines, each tenth of the way at most
+      expect(ok.stderr).toMatch(/^importing: 9\/9 rows \(100%, [\d.]+ s\)$/m);
+      expect(ok.stderr).toMatch(/^re-screening: \d+\/\d+ subjects \(100%, [\d.]+ s\)$/m);
+      expect(ok.stderr).not.toContain('\r');
+      const screened = Number(/re-screened (\d+) subjects: 0 on hold for review/.exec(ok.stdout)?.[1]);
+      const done = /version ([0-9a-f-]{36})/.exec(ok.stdout)![1];
+
+      const queued = await run(['--source', 'un', UN_FILE, '--queue-only']);
+      expect(queued.code).toBe(0);
+      expect(queued.stdout).not.toContain('re-screened');
+      const pending = /version ([0-9a-f-]{36})/.exec(queued.stdout)![1];
+
+      // read back in the database the command used: this run's PostgreSQL, or the embedded one it made
+      const db = api.server.databaseUrl ? api.server.ctx.db : await connectPglite(dataDir);
+      try {
+        const countIn = async (sql: string, params: unknown[] = []) =>
+          Number((await db.query<{ n: bigint }>(sql, params))[0]!.n);
+        expect(screened).toBe(await countIn(SUBJECTS));
+        if (api.server.databaseUrl) expect(screened).toBeGreaterThan(0);
+        const runStatus = `SELECT count(*) AS n FROM screening_runs WHERE version_id = $1 AND status = $2`;
+        expect(await countIn(runStatus, [done, 'DONE'])).toBe(1);
+        expect(await countIn(runStatus, [pending, 'PENDING'])).toBe(1);
+      } finally {
+        if (db !== api.server.ctx.db) await db.close();
+      }
+
       const bad = await run(['--source', 'ofac-sdn', `${FIXTURES}ofac-bad`]);
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain('refused, nothing imported: sdn.csv line 3: expected 12 fields, found 11');

@@ -53,7 +53,16 @@ describe('re-screening', () => {
     expect(Number(progress!.screened)).toBe(1);
     expect(progress!.subject_type).toBe('CUSTOMER');
     expect(progress!.cursor_id).not.toBeNull();
-    while ((await runScreening(api.server.ctx, 2)) > 0);
+    // a running Ponte logs each batch as a quiet line: ids and counts, never a name
+    const logged: { obj: unknown; msg: string }[] = [];
+    const log = { error() {}, info: (obj: unknown, msg: string) => logged.push({ obj, msg }) };
+    while ((await runScreening({ ...api.server.ctx, log }, 2)) > 0);
+    expect(logged.filter((line) => line.msg === 'screening run finished').map((line) => line.obj)).toEqual([
+      { runId: runs[0]!.id, versionId: expect.any(String), screened: 3, held: 2, done: true },
+      { runId: runs[1]!.id, versionId: expect.any(String), screened: 3, held: 0, done: true },
+    ]);
+    expect(logged.some((line) => line.msg === 'screening run progressed')).toBe(true);
+    expect(JSON.stringify(logged)).not.toMatch(/Tariq|Nogueira|Méndez/);
     const done = await db().query<{ status: string; screened: bigint; held: bigint }>(
       `SELECT status, screened, held FROM screening_runs ORDER BY created_at`,
     );

@@ -44,7 +44,8 @@ export async function importFiles(
   source: ImportSource,
   path: string,
   at: Date,
+  progress?: (written: number, total: number) => void,
 ): Promise<ImportCounts> {
   const { list, digest } = readList(source, path);
-  return importList(db, list, digest, at);
+  return importList(db, list, digest, at, progress);
 }

@@ -29,8 +29,15 @@ export type EntryRow = {
 
 const CHUNK = 2_000;
 
-async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>) {
-  for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
+/** Progress of a long write: called with the rows of each chunk once written. */
+export type RowsWritten = (rows: number) => void;
+
+async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>, written?: RowsWritten) {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK);
+    await write(chunk);
+    written?.(chunk.length);
+  }
 }
 
 /** Takes the source's version in force out of force; the new one is inserted in force after it. */
@@ -59,17 +66,25 @@ export async function insertVersion(db: Executor, row: ListVersionRow): Promise<
   );
 }
 
-export async function insertEntries(db: Executor, versionId: string, rows: EntryRow[]): Promise<void> {
-  await inChunks(rows, (chunk) =>
-    db.query(
-      `INSERT INTO screening_entries (id, version_id, source_uid, kind, primary_name, programs, countries,
+export async function insertEntries(
+  db: Executor,
+  versionId: string,
+  rows: EntryRow[],
+  written?: RowsWritten,
+): Promise<void> {
+  await inChunks(
+    rows,
+    (chunk) =>
+      db.query(
+        `INSERT INTO screening_entries (id, version_id, source_uid, kind, primary_name, programs, countries,
                                       birth_dates, remarks, details)
        SELECT r.id, $1, r.source_uid, r.kind, r.primary_name, r.programs, r.countries, r.birth_dates, r.remarks,
               r.details
          FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, source_uid text, kind text, primary_name text,
               programs text[], countries text[], birth_dates text[], remarks text, details jsonb)`,
-      [versionId, JSON.stringify(chunk)],
-    ),
+        [versionId, JSON.stringify(chunk)],
+      ),
+    written,
   );
 }
 
@@ -81,28 +96,44 @@ export type NameRow = {
   alias_quality: string | null;
 };
 
-export async function insertNames(db: Executor, versionId: string, rows: NameRow[]): Promise<void> {
-  await inChunks(rows, (chunk) =>
-    db.query(
-      `INSERT INTO screening_names (entry_id, version_id, name, normalized, alias, alias_quality)
+export async function insertNames(
+  db: Executor,
+  versionId: string,
+  rows: NameRow[],
+  written?: RowsWritten,
+): Promise<void> {
+  await inChunks(
+    rows,
+    (chunk) =>
+      db.query(
+        `INSERT INTO screening_names (entry_id, version_id, name, normalized, alias, alias_quality)
        SELECT r.entry_id, $1, r.name, r.normalized, r.alias, r.alias_quality
          FROM jsonb_to_recordset($2::jsonb)
            AS r(entry_id uuid, name text, normalized text, alias boolean, alias_quality text)`,
-      [versionId, JSON.stringify(chunk)],
-    ),
+        [versionId, JSON.stringify(chunk)],
+      ),
+    written,
   );
 }
 
 export type AddressRow = { entry_id: string; currency: string; address: string; address_key: string };
 
-export async function insertAddresses(db: Executor, versionId: string, rows: AddressRow[]): Promise<void> {
-  await inChunks(rows, (chunk) =>
-    db.query(
-      `INSERT INTO screening_addresses (entry_id, version_id, currency, address, address_key)
+export async function insertAddresses(
+  db: Executor,
+  versionId: string,
+  rows: AddressRow[],
+  written?: RowsWritten,
+): Promise<void> {
+  await inChunks(
+    rows,
+    (chunk) =>
+      db.query(
+        `INSERT INTO screening_addresses (entry_id, version_id, currency, address, address_key)
        SELECT r.entry_id, $1, r.currency, r.address, r.address_key
          FROM jsonb_to_recordset($2::jsonb) AS r(entry_id uuid, currency text, address text, address_key text)`,
-      [versionId, JSON.stringify(chunk)],
-    ),
+        [versionId, JSON.stringify(chunk)],
+      ),
+    written,
   );
 }
 

@@ -36,6 +36,7 @@ export async function importList(
   list: ParsedList,
   digest: string,
   at: Date,
+  progress?: (written: number, total: number) => void,
 ): Promise<ImportCounts> {
   const versionId = newId();
   const entries: repo.EntryRow[] = [];
@@ -98,9 +99,15 @@ export async function importList(
       in_force: true,
       imported_at: at,
     });
-    await repo.insertEntries(tx, versionId, entries);
-    await repo.insertNames(tx, versionId, names);
-    await repo.insertAddresses(tx, versionId, addresses);
+    const total = entries.length + names.length + addresses.length;
+    let done = 0;
+    const written = (rows: number) => {
+      done += rows;
+      progress?.(done, total);
+    };
+    await repo.insertEntries(tx, versionId, entries, written);
+    await repo.insertNames(tx, versionId, names, written);
+    await repo.insertAddresses(tx, versionId, addresses, written);
     await queueRun(tx, versionId, at);
   });
   return {

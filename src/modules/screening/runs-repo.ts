@@ -51,6 +51,26 @@ export async function advanceRun(
   );
 }
 
+/** The run that re-screens every subject against `versionId`. */
+export async function runOfVersion(db: Executor, versionId: string): Promise<RunRow | undefined> {
+  const rows = await db.query<RunRow>(
+    `SELECT id, version_id, status, subject_type, cursor_id, screened, held FROM screening_runs
+      WHERE version_id = $1 ORDER BY created_at DESC LIMIT 1`,
+    [versionId],
+  );
+  return rows[0];
+}
+
+/** How many subjects a run walks: customers, third-party holders of live accounts, live associated parties. */
+export async function countSubjects(db: Executor): Promise<number> {
+  const rows = await db.query<{ n: bigint | number | string }>(
+    `SELECT (SELECT count(*) FROM customers)
+          + (SELECT count(*) FROM bank_accounts WHERE deleted_at IS NULL AND holder_relationship <> 'SELF')
+          + (SELECT count(*) FROM associated_parties WHERE deleted_at IS NULL) AS n`,
+  );
+  return Number(rows[0]!.n);
+}
+
 export async function recentRuns(db: Executor, limit: number) {
   return db.query<RunRow & { created_at: Date; finished_at: Date | null }>(
     `SELECT id, version_id, status, subject_type, cursor_id, screened, held, created_at, finished_at
