@@ -1,5 +1,5 @@
 /**
- * The closed set of error codes the API answers with (PRODUCT.md, "Errors"). Each maps, checked at
+ * The closed set of error codes the API answers with. Each maps, checked at
  * compile time, to one HTTP status and title; `AppError` carries a code and is rendered once, by the
  * problem+json error handler.
  */

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on every POST of the public API (PRODUCT.md, "Common rules"), as hooks, so routes
+ * `Idempotency-Key` on every POST of the public API, as hooks, so routes
  * and services know nothing of it:
  *
  * - the header (1–255 characters) is added to every POST route's schema, so it is validated like any

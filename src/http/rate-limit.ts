@@ -1,5 +1,5 @@
 /**
- * Rate limit per API key (PRODUCT.md, "Common rules"): a token bucket of `burst` requests refilled at
+ * Rate limit per API key: a token bucket of `burst` requests refilled at
  * `perSecond` (defaults 200 and 100). Every answer to an authenticated request carries `RateLimit-Limit`,
  * `RateLimit-Remaining`, `RateLimit-Reset` (seconds until the bucket is full) and `RateLimit-Policy`;
  * a refused request gets 429 `rate_limited` with `Retry-After`.

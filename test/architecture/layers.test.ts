@@ -161,7 +161,9 @@ describe('layers', () => {
     const statement =
       /\b(SELECT\s[\s\S]*?\sFROM\s|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|WITH\s+\w+\s+AS\s*\()/;
     const withSql = FILES.filter((file) => !isRepo(file) && !file.startsWith('db/')).filter((file) =>
-      [...(TEXT.get(file) ?? '').matchAll(/`[^`]*`/g)].some((literal) => statement.test(literal[0])),
+      [...(TEXT.get(file) ?? '').matchAll(/`[^`]*`|'[^'\n]*'|"[^"\n]*"/g)].some((literal) =>
+        statement.test(literal[0]),
+      ),
     );
     expect(withSql).toEqual([]);
   });
@@ -189,6 +191,11 @@ describe('layers', () => {
       ),
     );
     expect(exported).toEqual([]);
+  });
+
+  it('cites only what the repository holds: no comment sends a reader to a file outside it', () => {
+    const outside = /\b(PRODUCT|ARCHITECTURE)\.md\b/;
+    expect(FILES.filter((file) => outside.test(TEXT.get(file) ?? ''))).toEqual([]);
   });
 
   it('src/workers only schedules: it holds no job bodies', () => {

@@ -1,6 +1,6 @@
 /**
  * The hosted verification page of a BUSINESS customer in Chromium, on the production listener: it asks
- * for the company's documents (PRODUCT.md's company documents: articles of incorporation or shareholder
+ * for the company's documents (articles of incorporation or shareholder
  * registry, with a proof of address and a financial statement), never a person's identity document and
  * selfie, and sends each beneficial owner and representative to their own link.
  */

@@ -1,10 +1,9 @@
 /**
- * A compliance hold stops a chain send at the moment it leaves (PRODUCT.md, "Screening and the Travel
- * Rule"), on a real EVM node: a transfer to an external address, or an on-ramp's delivery, accepted before
- * its customer was put on hold and still queued because the node was down, is not signed nor broadcast
- * while the hold stands (its reserve kept); a cleared case lets it leave and settle; a confirmed match
- * FAILS it (a transfer's amount back in the wallet through a balanced reversal; an on-ramp's stablecoin
- * never delivered), and nothing ever reaches the chain.
+ * A compliance hold stops a chain send at the moment it leaves, on a real EVM node: a transfer to an external
+ * address, or an on-ramp's delivery, accepted before its customer was put on hold and still queued because
+ * the node was down, is not signed nor broadcast while the hold stands (its reserve kept); a cleared case
+ * lets it leave and settle; a confirmed match FAILS it (a transfer's amount back in the wallet through a
+ * balanced reversal; an on-ramp's stablecoin never delivered), and nothing ever reaches the chain.
  */
 import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';

@@ -1,8 +1,7 @@
 /**
- * A compliance hold stops money at the moment it would leave, not only at creation (PRODUCT.md,
- * "Screening and the Travel Rule"): a refund of a held customer is refused like every other movement; a
- * payout or refund accepted before the hold waits, its reserve kept, until the case is decided
- * (confirmed: FAILED, reserve released; cleared: it proceeds).
+ * A compliance hold stops money at the moment it would leave, not only at creation: a refund of a held
+ * customer is refused like every other movement; a payout or refund accepted before the hold waits, its
+ * reserve kept, until the case is decided (confirmed: FAILED, reserve released; cleared: it proceeds).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { screenSubject } from '../../src/modules/screening/service.ts';

@@ -1,5 +1,5 @@
 /**
- * Associated parties of a BUSINESS customer (PRODUCT.md, "Business customers (KYB)"): the people and
+ * Associated parties of a BUSINESS customer: the people and
  * companies that own, control or represent it. Each INDIVIDUAL party gets its own verification and hosted
  * link; ownership chains run through BUSINESS parties (parentId). Every change locks the customer and its
  * verification first, so that the ownership sums and the approval rule are decided on what is committed.
@@ -12,7 +12,7 @@ import { listWindow, type PageRequest, type PageResult, pageResult } from '../..
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { normalizeCnpj, normalizeCpf } from '../../lib/tax-id.ts';
-import { type LinkMinter, lockCustomer, recordCustomerUpdated } from '../customers/service.ts';
+import { findCustomer, type LinkMinter, lockCustomer, recordCustomerUpdated } from '../customers/service.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { screenSubject } from '../screening/service.ts';
 import { lockCustomerVerification, settleCustomer } from '../verifications/kyb.ts';
@@ -249,11 +249,7 @@ export function createAssociatedPartyService(deps: {
 
   /** Every party of the customer (oldest first); 404 when the customer is not the tenant's. */
   async function readAll(tenant: Tenant, customerId: string) {
-    const [customer] = await db.query<{ id: string }>(
-      'SELECT id FROM customers WHERE id = $1 AND project_id = $2 AND environment = $3',
-      [customerId, tenant.projectId, tenant.environment],
-    );
-    if (!customer) throw notFound('Customer');
+    if (!(await findCustomer(db, tenant, customerId))) throw notFound('Customer');
     return repo.listParties(db, tenant, customerId);
   }
 

@@ -1,5 +1,5 @@
 /**
- * The status machine of a bank account's holder (PRODUCT.md, "Bank accounts"): a holder is APPROVED on
+ * The status machine of a bank account's holder: a holder is APPROVED on
  * creation when the account is the customer's own and the customer is verified; otherwise it waits
  * UNDER_VERIFICATION for compliance to screen it, once, to APPROVED or FINAL_REJECTION.
  */

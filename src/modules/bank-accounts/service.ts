@@ -1,5 +1,5 @@
 /**
- * PIX bank accounts of a partner's customers (PRODUCT.md, "Bank accounts"). An account is created in one
+ * PIX bank accounts of a partner's customers. An account is created in one
  * transaction with its `bank_account.created` event. Its holder is approved at once only when the
  * customer holds it themself (SELF) and is already approved; any other holder waits, UNDER_VERIFICATION,
  * for an operator to screen it.

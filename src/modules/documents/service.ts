@@ -1,5 +1,5 @@
 /**
- * Documents (PRODUCT.md, "Limit requests"): files a partner uploads for a customer, kept in the
+ * Documents: files a partner uploads for a customer, kept in the
  * database with their recognised content type. A partner document's id is what a limit request names
  * as its `supportingDocumentId`.
  */

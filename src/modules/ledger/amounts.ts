@@ -1,6 +1,6 @@
 /**
- * Amounts of any ledger currency at the API edge: BRL with exactly two decimals, stablecoins with six
- * (PRODUCT.md, "Common rules"). Parsing accepts up to the currency's decimals.
+ * Amounts of any ledger currency at the API edge: BRL with exactly two decimals, stablecoins with six.
+ * Parsing accepts up to the currency's decimals.
  */
 
 import { CURRENCY_SCALE, type Currency } from '../../core/currencies.ts';

@@ -1,7 +1,7 @@
 /**
- * The rules of a limit request that need no database: its statuses (seed 3.1) and the amount rules
- * (PRODUCT.md, "Limit requests" and "Common rules"): at least one amount, each a strictly positive amount
- * of at most 13 digits and 2 decimals, and the given ones ordered single <= daily <= monthly.
+ * The rules of a limit request that need no database: its statuses (seed 3.1) and the amount rules: at least
+ * one amount, each a strictly positive amount of at most 13 digits and 2 decimals, and the given ones ordered
+ * single <= daily <= monthly.
  */
 import type { FieldError } from '../../core/errors.ts';
 import { AMOUNT_PATTERN, parseAmount } from '../../core/money.ts';

@@ -1,5 +1,5 @@
 /**
- * Limits in force for a customer (PRODUCT.md, "Limits in force"): the configured defaults for the
+ * Limits in force for a customer: the configured defaults for the
  * customer's type, with each limit replaced by the latest APPROVED or PARTIALLY_APPROVED request that
  * grants it. Amounts are cents.
  */

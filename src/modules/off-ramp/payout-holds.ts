@@ -1,9 +1,9 @@
 /**
- * A compliance hold stops a payout or a refund at the moment it would leave (PRODUCT.md, "Screening and
- * the Travel Rule"): one accepted before the hold, still waiting for the rail (a PSP that was down, a
- * retry), is looked at again in the transaction that claims it. Its customer, or the holder of its
- * receiving account, on hold: it is held, its reserve kept, until the case is decided; a match already
- * confirmed: it is refused, the reserve released. A decision releases or refuses the held ones at once.
+ * A compliance hold stops a payout or a refund at the moment it would leave: one accepted before the hold,
+ * still waiting for the rail (a PSP that was down, a retry), is looked at again in the transaction that
+ * claims it. Its customer, or the holder of its receiving account, on hold: it is held, its reserve kept,
+ * until the case is decided; a match already confirmed: it is refused, the reserve released. A decision
+ * releases or refuses the held ones at once.
  */
 import type { Executor } from '../../db/types.ts';
 import { type CaseRow, holdsAtSend } from '../screening/service.ts';

@@ -1,5 +1,5 @@
 /**
- * Refunds (PRODUCT.md, "Off-ramp", refunds): BRL that arrived for an on-ramp but was not converted (a
+ * Refunds: BRL that arrived for an on-ramp but was not converted (a
  * deposit after expiry, a second deposit, a wrong amount, a failed conversion) is held in the
  * customer's BRL balance; `POST /transactions/{id}/refund` sends each such deposit back to its payer
  * over PIX (a PIX "devolução" of that payment). The BRL is reserved from the balance under the

@@ -1,5 +1,5 @@
 /**
- * Off-ramps (PRODUCT.md, "Off-ramp"): money out of a customer's USDC, USDT or BRL balance to one of
+ * Off-ramps: money out of a customer's USDC, USDT or BRL balance to one of
  * their PIX bank accounts. Everything is decided in one database transaction under the customer's row
  * lock: the customer is APPROVED, the account is theirs, not deleted and its holder APPROVED
  * (PERSONAL_ACCOUNT only to a SELF account), the figures are fixed (a LOCKED quote's, taken once, or

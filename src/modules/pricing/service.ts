@@ -1,6 +1,6 @@
 /**
  * Pricing's public surface. Market rates: the operator sets the rate of a pair, audited, and the newest
- * one is in force. Quotes (PRODUCT.md, "Exchange rates"): FLOATING is indicative; LOCKED guarantees its
+ * one is in force. Quotes: FLOATING is indicative; LOCKED guarantees its
  * figures until `expiresAt` to the one on-ramp or off-ramp that names it: using one locks its row,
  * refuses it when used or expired, and marks it used in the transaction that creates the transaction.
  */

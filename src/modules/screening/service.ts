@@ -1,5 +1,5 @@
 /**
- * Screening of people and chain addresses (PRODUCT.md, "Screening and the Travel Rule"). A subject whose
+ * Screening of people and chain addresses. A subject whose
  * name reaches the threshold against an entry in force (and that no operator cleared for it) gets an OPEN
  * case: held until an operator decides. The case is opened under the customer's row lock, the lock every
  * money movement of the customer takes first, so a movement either committed before the hold or sees it.

@@ -1,5 +1,5 @@
 /**
- * Terms of service (PRODUCT.md, "Business customers (KYB), terms and documents through the API"): a
+ * Terms of service: a
  * single-use link, valid 24 hours, to a hosted page on the public address of the customer's environment
  * where the customer accepts the platform's terms. Only the token's SHA-256 is stored. Acceptance records
  * `tosAcceptedAt` and `customer.updated` in one transaction.

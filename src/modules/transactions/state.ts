@@ -1,7 +1,7 @@
 import { STABLECOINS, type Stablecoin } from '../../core/currencies.ts';
 /**
  * The transaction state machines, one per type, read by the one gate every status change goes through
- * (transition.ts). On-ramps (PRODUCT.md, "On-ramp transactions"): a deposit moves a charge from
+ * (transition.ts). On-ramps: a deposit moves a charge from
  * AWAITING_FUNDS into TRANSFERRING_FIAT; settlement carries it through TRADING and
  * TRANSFERRING_STABLECOIN to SUCCESS. Any step after the deposit may FAIL; only a charge still waiting
  * for its deposit may EXPIRE. SUCCESS, FAILED and EXPIRED are final.
@@ -35,7 +35,7 @@ export const TRANSACTION_TRANSITIONS: Transitions = {
 };
 
 /**
- * The off-ramp state machine (PRODUCT.md, "Off-ramp"): the balance is reserved on creation
+ * The off-ramp state machine: the balance is reserved on creation
  * (TRANSFERRING_STABLECOIN), converted at TRADING, paid out over PIX in TRANSFERRING_FIAT, and SUCCESS
  * once the rail confirms the payment. Any step before SUCCESS may FAIL (the reserve goes back to the
  * balance); SUCCESS becomes RETURNED when the receiving bank sends the PIX back.

@@ -1,4 +1,4 @@
-/** The verification state machine (PRODUCT.md, "Verification"). APPROVED and FINAL_REJECTION are final. */
+/** The verification state machine. APPROVED and FINAL_REJECTION are final. */
 export const VERIFICATION_STATUSES = [
   'NOT_STARTED',
   'UNDER_VERIFICATION',

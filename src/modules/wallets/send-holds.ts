@@ -1,10 +1,9 @@
 /**
- * A compliance hold stops a chain send at the moment it would leave (PRODUCT.md, "Screening and the
- * Travel Rule"), as it stops a payout: an on-ramp's delivery or a transfer to an address, accepted before
- * the hold and still queued (a node that was down), is looked at again in the transaction that signs it.
- * Its customer on hold: it is held, never signed, its reserve kept, until the case is decided; a match
- * already confirmed: it is refused, the reserve released. A decision releases or refuses the held ones at
- * once.
+ * A compliance hold stops a chain send at the moment it would leave, as it stops a payout: an on-ramp's
+ * delivery or a transfer to an address, accepted before the hold and still queued (a node that was down), is
+ * looked at again in the transaction that signs it. Its customer on hold: it is held, never signed, its
+ * reserve kept, until the case is decided; a match already confirmed: it is refused, the reserve released. A
+ * decision releases or refuses the held ones at once.
  */
 import type { Executor } from '../../db/types.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
