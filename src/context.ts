@@ -1,6 +1,7 @@
 /** What every module's routes and services may depend on; built once per process in main.ts. */
 import type { Config } from './config.ts';
 import type { Clock } from './core/clock.ts';
+import type { Logger } from './core/logger.ts';
 import type { Database } from './db/types.ts';
 import type { ApiKeyLookup } from './http/auth.ts';
 import type { InstanceKeys } from './lib/instance-keys.ts';
@@ -11,6 +12,8 @@ export type AppContext = {
   config: Config;
   db: Database;
   clock: Clock;
+  /** Where work that recovers from a failure (a request's own settlement left to the workers) says so. */
+  log: Logger;
   /** The API key cache (projects/key-cache.ts): authentication reads through it; a revoked key leaves it at once. */
   keys: ApiKeyLookup & { invalidate(hash: string): void };
   instanceKeys: InstanceKeys;

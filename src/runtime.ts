@@ -36,7 +36,8 @@ export async function openContext(
     await migrate(db, config.logLevel === 'silent' ? {} : { progress: printMigrationProgress() });
     const instanceKeys = await loadInstanceKeys(db, config.instanceSecret, clock());
     const chains = await openChainRegistry(db, config.chains, instanceKeys.encryption, clock());
-    const pix = openPixRails(config.pix, pspObserver, processLogger(config.logLevel));
+    const log = processLogger(config.logLevel);
+    const pix = openPixRails(config.pix, pspObserver, log);
     watchPixWebhooks(() =>
       (['production', 'sandbox'] as const).flatMap((environment) => {
         const registration = pix.webhookRegistration(environment);
@@ -44,7 +45,7 @@ export async function openContext(
       }),
     );
     handleDeliveriesWith(deliveryHandler);
-    const deps = { db, clock, config, chains };
+    const deps = { db, clock, config, chains, log };
     pix.register(pixHandlers(deps, depositHandler(deps)));
     watchPixRail(db, async (reader) => {
       const [sweeps, pending] = await Promise.all([sweepStates(reader), pendingSends(reader)]);
@@ -64,6 +65,7 @@ export async function openContext(
       config,
       db,
       clock,
+      log,
       keys: new ApiKeyCache(db, config.apiKeyCacheTtlMs),
       instanceKeys,
       chains,

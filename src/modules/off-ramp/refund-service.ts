@@ -98,7 +98,14 @@ export function createRefundService(deps: { db: Database; clock: Clock; config: 
       return presentTransaction(updated);
     });
     setImmediate(() => {
-      for (const e2e of sent) void submitDuePayouts(deps, 1, e2e).catch(() => {});
+      for (const e2e of sent) {
+        void submitDuePayouts(deps, 1, e2e).catch((error: Error) =>
+          deps.pix.log.warn(
+            { reason: error.message, transactionId: id, endToEndId: e2e },
+            'refund not submitted now; the workers submit it',
+          ),
+        );
+      }
     });
     return view;
   }

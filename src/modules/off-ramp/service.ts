@@ -12,6 +12,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { Currency } from '../../core/currencies.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { Logger } from '../../core/logger.ts';
 import { currentBeforeCommit } from '../../db/commit-hooks.ts';
 import { type AnswersOf, combinedFacts } from '../../db/one-statement.ts';
 import type { Database } from '../../db/types.ts';
@@ -140,6 +141,7 @@ type OffRampFacts = AnswersOf<typeof OFF_RAMP_FACTS.facts>;
 export function createOffRampService(deps: {
   db: Database;
   clock: Clock;
+  log: Logger;
   config: Config;
   chains: ChainRegistry;
   pix: PixRails;
@@ -342,7 +344,7 @@ export function createOffRampService(deps: {
 
 /** Runs an off-ramp's settlement steps and sends its payout, as far as it goes now. */
 export async function advanceOffRamp(
-  deps: { db: Database; clock: Clock; config: Config; chains: ChainRegistry; pix: PixRails },
+  deps: { db: Database; clock: Clock; log: Logger; config: Config; chains: ChainRegistry; pix: PixRails },
   id: string,
 ) {
   try {
@@ -350,7 +352,8 @@ export async function advanceOffRamp(
     const row = await repo.findTransactionById(deps.db, id);
     if (row?.status === 'TRANSFERRING_FIAT')
       await submitDuePayouts(deps, 1, offRampPayoutKey(deps.config, row));
-  } catch {
+  } catch (err) {
     // left to the workers
+    deps.log.error({ err, transactionId: id }, 'off-ramp not advanced; the workers carry it on');
   }
 }

@@ -35,11 +35,9 @@ export async function expireDueTransactions(
     for (const row of claimed) await expireCharge(tx, row, clock());
     return claimed;
   });
-  await Promise.all(
-    due.map(async (row) => {
-      const rail = pix?.psp(row.environment);
-      if (rail && row.pix_txid) await rail.withdrawCharge(row.pix_txid).catch(() => {});
-    }),
-  );
+  for (const row of due) {
+    const rail = pix?.psp(row.environment);
+    if (rail && row.pix_txid) pix!.track(rail.withdrawCharge(row.pix_txid), { transactionId: row.id });
+  }
   return due.length;
 }

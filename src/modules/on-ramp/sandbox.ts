@@ -6,6 +6,7 @@
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
+import type { Logger } from '../../core/logger.ts';
 import { parseAmount } from '../../core/money.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
@@ -20,6 +21,7 @@ import { settleOnRamp } from './settlement.ts';
 export function createSandboxDepositService(deps: {
   db: Database;
   clock: Clock;
+  log: Logger;
   config: Config;
   chains: ChainRegistry;
 }) {

@@ -290,7 +290,7 @@ export function createOnRampService(deps: {
       if (rail && request.charge) {
         const txid = request.charge.txid;
         // the charge nobody will pay: withdrawn; one that still gets paid is held for refund (UNMATCHED)
-        void rail.withdrawCharge(txid).catch(() => {});
+        deps.pix!.track(rail.withdrawCharge(txid), { transactionId: request.charge.id });
       }
       throw error;
     }

@@ -134,5 +134,7 @@ export function onRampStep(deps: StepDeps): SettlementStep {
  */
 export function settleOnRamp(deps: SettlementDeps & StepDeps, id: string): Promise<void> {
   const { db, chains, clock } = deps;
-  return settleNow(deps, id, onRampStep(deps), (send) => progressSend({ db, chains, clock }, send));
+  return settleNow(deps, id, onRampStep(deps), (send) =>
+    progressSend({ db, chains, clock, log: deps.log }, send),
+  );
 }

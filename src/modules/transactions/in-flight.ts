@@ -6,11 +6,12 @@
  * processes, does it once.
  */
 import type { Clock } from '../../core/clock.ts';
+import type { Logger } from '../../core/logger.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import { claimInFlight, lockTransaction, type TransactionRow } from './repo.ts';
 import { IN_FLIGHT, type TransactionType } from './state.ts';
 
-export type SettlementDeps = { db: Database; clock: Clock };
+export type SettlementDeps = { db: Database; clock: Clock; log: Logger };
 
 /** The next step of a locked transaction; one not in flight is returned as it is. */
 export type SettlementStep = (tx: Executor, row: TransactionRow, at: Date) => Promise<TransactionRow>;
@@ -56,8 +57,9 @@ export async function settleNow(
 ): Promise<void> {
   try {
     await settle(deps, id, step, stalled);
-  } catch {
+  } catch (err) {
     // left in flight for settleInFlight
+    deps.log.error({ err, transactionId: id }, 'settlement stopped; the workers carry the transaction on');
   }
 }
 

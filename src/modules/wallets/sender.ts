@@ -15,6 +15,7 @@
 import type { Clock } from '../../core/clock.ts';
 import type { Blockchain, Stablecoin } from '../../core/currencies.ts';
 import { newId } from '../../core/ids.ts';
+import type { Logger } from '../../core/logger.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
 import {
@@ -92,17 +93,18 @@ export async function enqueueSend(
   return row;
 }
 
-type Deps = { db: Database; chains: ChainRegistry; clock: Clock };
+type Deps = { db: Database; chains: ChainRegistry; clock: Clock; log: Logger };
 
 /** Signed bytes to hand to a chain once the transaction that recorded them has committed. */
-type Broadcast = { raw: string; adapter: ChainAdapter };
+type Broadcast = { raw: string; adapter: ChainAdapter; sendId: string };
 
-async function broadcastAll(broadcasts: Broadcast[]): Promise<void> {
-  for (const { raw, adapter } of broadcasts) {
+async function broadcastAll(broadcasts: Broadcast[], log: Logger): Promise<void> {
+  for (const { raw, adapter, sendId } of broadcasts) {
     try {
       await adapter.node!.broadcast(raw);
-    } catch {
+    } catch (err) {
       // the send is SUBMITTED with its signed bytes; checkSubmitted broadcasts them again
+      log.error({ err, sendId }, 'chain send not broadcast now; broadcast again when next checked');
     }
   }
 }
@@ -164,7 +166,7 @@ export async function signQueued(deps: Deps, batch = 20): Promise<number> {
         });
         await markSubmitted(tx, send.id, { ...result, nonce }, at);
         await completeSend(tx, chains, { ...send, transaction_hash: result.hash }, 'SUBMITTED', at);
-        signed.push({ raw: result.raw, adapter });
+        signed.push({ raw: result.raw, adapter, sendId: send.id });
         nonce += 1n;
       } catch (error) {
         if (!(error instanceof SendRefused)) throw error;
@@ -175,7 +177,7 @@ export async function signQueued(deps: Deps, batch = 20): Promise<number> {
     await setNextNonce(tx, sender, nonce);
     return claimed.length;
   });
-  await broadcastAll(signed);
+  await broadcastAll(signed, deps.log);
   return done;
 }
 
@@ -252,11 +254,11 @@ async function lookOnChain(
     if (replacement) {
       await markReplaced(tx, send.id, replacement, now);
       await completeSend(tx, deps.chains, { ...send, transaction_hash: replacement.hash }, 'SUBMITTED', now);
-      broadcasts.push({ raw: replacement.raw, adapter });
+      broadcasts.push({ raw: replacement.raw, adapter, sendId: send.id });
       return { state: 'PENDING' };
     }
   }
-  if (send.raw_transaction) broadcasts.push({ raw: send.raw_transaction, adapter });
+  if (send.raw_transaction) broadcasts.push({ raw: send.raw_transaction, adapter, sendId: send.id });
   return { state: 'PENDING' };
 }
 
@@ -324,7 +326,7 @@ export async function checkSubmitted(deps: Deps, batch = 20): Promise<number> {
     }
     return count;
   });
-  await broadcastAll(broadcasts);
+  await broadcastAll(broadcasts, deps.log);
   return settled;
 }
 
@@ -339,8 +341,9 @@ export async function progressSend(deps: Deps, id: string): Promise<void> {
       const row = await lockSend(tx, id);
       if (row?.status === 'SUBMITTED') await settleSend(tx, deps, row, broadcasts);
     });
-    await broadcastAll(broadcasts);
-  } catch {
+    await broadcastAll(broadcasts, deps.log);
+  } catch (err) {
     // left to the workers
+    deps.log.error({ err, sendId: id }, 'chain send not carried on now; the workers carry it on');
   }
 }

@@ -12,6 +12,7 @@ import type { Blockchain, Stablecoin } from '../../core/currencies.ts';
 import { formatDecimal, parseDecimal } from '../../core/decimal.ts';
 import { AppError, invalidField } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { Logger } from '../../core/logger.ts';
 import { formatAmount } from '../../core/money.ts';
 import { withAnswer } from '../../db/commit-hooks.ts';
 import type { Database, Executor } from '../../db/types.ts';
@@ -65,6 +66,7 @@ export const MAX_STABLECOIN_UNITS = 9_223_372_036_854_775_807n;
 export function createTransferService(deps: {
   db: Database;
   clock: Clock;
+  log: Logger;
   chains: ChainRegistry;
   config: Pick<Config, 'screening'>;
 }) {

@@ -55,8 +55,13 @@ export type PixRails = {
   config(environment: Environment): PspConfig | undefined;
   register(handlers: PixHandlers): void;
   handlers(): PixHandlers | null;
-  /** Work started by notifications (confirmations under way), so that it can be awaited. */
-  track(work: Promise<unknown>): void;
+  /**
+   * Work under way in the background (confirmations of notifications, charges withdrawn), so that it can
+   * be awaited; a failure is logged with `about` (the transaction's id, say).
+   */
+  track(work: Promise<unknown>, about?: Record<string, string>): void;
+  /** Where rail work that recovers from a failure (the sweep will apply it) says so. */
+  log: Log;
   /** How much notification work is under way. */
   inFlight(): number;
   /** Resolves once no notification work is under way. */
@@ -78,9 +83,9 @@ export function openPixRails(
 ): PixRails {
   let registered: PixHandlers | null = null;
   const work = new Set<Promise<unknown>>();
-  const track = (promise: Promise<unknown>) => {
+  const track = (promise: Promise<unknown>, about: Record<string, string> = {}) => {
     const tracked = promise
-      .catch((error: Error) => log.warn({ reason: error.message }, 'PIX rail work failed'))
+      .catch((error: Error) => log.warn({ reason: error.message, ...about }, 'PIX rail work failed'))
       .finally(() => work.delete(tracked));
     work.add(tracked);
   };
@@ -131,6 +136,7 @@ export function openPixRails(
   const rails = { production: open('production'), sandbox: open('sandbox') };
   return {
     track,
+    log,
     inFlight: () => work.size,
     async settled() {
       while (work.size > 0) await Promise.allSettled([...work]);

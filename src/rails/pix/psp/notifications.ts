@@ -87,8 +87,12 @@ export function acceptNotification(rails: PixRails, environment: Environment, it
       for (const hint of hints) {
         try {
           await confirm(rails, rail, environment, hint);
-        } catch {
-          // the sweep applies it
+        } catch (error) {
+          const about = hint.kind === 'pix' ? { endToEndId: hint.endToEndId } : { sendId: hint.sendId };
+          rails.log.warn(
+            { reason: (error as Error).message, ...about },
+            'PIX notification not confirmed; the sweep applies it',
+          );
         }
       }
     })(),
