@@ -106,6 +106,12 @@ describe.skipIf(!anvil)('a compliance hold on chain sends at the moment they lea
       )
     )[0]!;
 
+  /** Waits until the node has mined the send of `transactionId` (anvil answers a broadcast before mining it). */
+  async function landed(transactionId: string) {
+    const hash = (await sendOf(transactionId)).transaction_hash as Hex;
+    await node.client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  }
+
   const get = async (id: string) => {
     const response = await world.production.get(`/transactions/${id}`);
     expect(response.statusCode).toBe(200);
@@ -175,6 +181,7 @@ describe.skipIf(!anvil)('a compliance hold on chain sends at the moment they lea
     expect(await sendOf(created.id)).toMatchObject({ status: 'QUEUED', held_since: null });
     expect(await sign()).toBe(1);
     expect((await sendOf(created.id)).status).toBe('SUBMITTED');
+    await landed(created.id);
     expect(await node.balanceOf(world.usdc, target('1'))).toBe(2_500_000n);
     await node.mine(CONFIRMATIONS);
     await checkSubmitted(world.server.ctx);
@@ -233,6 +240,7 @@ describe.skipIf(!anvil)('a compliance hold on chain sends at the moment they lea
     const free = await transferWhileNodeDown(other.id, target('5'), '1');
     expect(await sign()).toBe(1);
     expect((await sendOf(free.id)).status).toBe('SUBMITTED');
+    await landed(free.id);
     expect(await node.balanceOf(world.usdc, target('5'))).toBe(1_000_000n);
     expect((await sendOf(held.created.id)).status).toBe('QUEUED');
     expect(await node.balanceOf(world.usdc, target('4'))).toBe(0n);
@@ -271,6 +279,7 @@ describe.skipIf(!anvil)('a compliance hold on chain sends at the moment they lea
     const { customer, charge, caseId } = await heldDelivery();
     await decide(caseId, 'CLEAR');
     expect(await sign()).toBe(1);
+    await landed(charge.id);
     expect(await node.balanceOf(world.usdc, customer.address)).toBe(10_000_000n);
     await node.mine(CONFIRMATIONS);
     await checkSubmitted(world.server.ctx);
