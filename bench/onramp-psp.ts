@@ -12,7 +12,7 @@
 import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { connectPostgres } from '../src/db/postgres.ts';
-import { sweepEnvironment } from '../src/modules/off-ramp/pix-sweep.ts';
+import { sweepEnvironment } from '../src/modules/pix/sweep.ts';
 import { ApiKeyCache } from '../src/modules/projects/key-cache.ts';
 import { createProjectService } from '../src/modules/projects/service.ts';
 import { openContext } from '../src/runtime.ts';

@@ -21,13 +21,13 @@ import { sandboxVerificationRoutes } from './hosted-verification/sandbox-routes.
 import { limitRequestRoutes } from './limit-requests/routes.ts';
 import { LimitRequestSchema } from './limit-requests/schema.ts';
 import { decideHeldPayouts } from './off-ramp/payout-holds.ts';
-import { pixWebhookRoutes } from './off-ramp/pix-webhook-routes.ts';
 import { offRampRoutes } from './off-ramp/routes.ts';
-import { createSandboxReturnService } from './off-ramp/sandbox.ts';
+import { sandboxReturnRoutes } from './off-ramp/sandbox-routes.ts';
 import { onRampRoutes } from './on-ramp/routes.ts';
-import { sandboxTransactionRoutes } from './on-ramp/sandbox-routes.ts';
+import { sandboxDepositRoutes, sandboxExpiryRoutes } from './on-ramp/sandbox-routes.ts';
 import { operatorAccountRoutes } from './operators/accounts-routes.ts';
 import { partnerFeeOperatorRoutes } from './partner-fees/routes.ts';
+import { pixWebhookRoutes } from './pix/webhook-routes.ts';
 import type { OperatorPlugin, PublicPlugin } from './plugins.ts';
 import { exchangeRateRoutes, rateOperatorRoutes } from './pricing/routes.ts';
 import { ExchangeRateSchema } from './pricing/schema.ts';
@@ -78,7 +78,9 @@ export const partnerRoutes: PublicPlugin[] = [
   onRampRoutes,
   offRampRoutes,
   transactionRoutes,
-  sandboxTransactionRoutes(createSandboxReturnService),
+  sandboxDepositRoutes,
+  sandboxReturnRoutes,
+  sandboxExpiryRoutes,
   balanceRoutes,
   walletRoutes,
   exchangeRateRoutes,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfBody } from '../bank-accounts/bodies.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
-import { offRamp } from '../money-out/support.ts';
+import { offRamp } from '../off-ramp/support.ts';
 import type { PspSimulator } from '../psp/simulator.ts';
 import {
   expectNoViolations,

@@ -12,7 +12,7 @@ import { screenSubject } from '../../src/modules/screening/service.ts';
 import { checkSubmitted, signQueued } from '../../src/modules/wallets/sender.ts';
 import { watchChain } from '../../src/modules/wallets/watcher.ts';
 import { eventually, usingPostgres } from '../helpers/server.ts';
-import { eventTypes, unbalanced } from '../money-out/support.ts';
+import { eventTypes, unbalanced } from '../off-ramp/support.ts';
 import type { PspSimulator } from '../psp/simulator.ts';
 import { pspEnv, startSimulator, terminatedDelivery } from '../psp/support.ts';
 import { importFixture, OFAC_DIR } from '../screening/support.ts';

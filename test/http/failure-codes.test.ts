@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILURE_CODES } from '../../src/core/failure-codes.ts';
 import { type Client, startTestApi, type TestServer } from '../helpers/server.ts';
-import { customerWithAccount, offRamp, settled } from '../money-out/support.ts';
+import { customerWithAccount, offRamp, settled } from '../off-ramp/support.ts';
 import { approvedIndividual, createOnRamp } from '../transactions/support.ts';
 import { fund } from '../wallets/support.ts';
 

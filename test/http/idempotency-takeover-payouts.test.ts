@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balances, customerWithAccount, offRamp } from '../money-out/support.ts';
+import { balances, customerWithAccount, offRamp } from '../off-ramp/support.ts';
 import { createOnRamp } from '../transactions/support.ts';
 import { fund } from '../wallets/support.ts';
 import {

@@ -13,7 +13,7 @@ import {
   validCpf,
 } from '../helpers/factories.ts';
 import { type Client, startTestApi, type TestServer } from '../helpers/server.ts';
-import { customerWithAccount, fund as fundThroughOnRamp } from '../money-out/support.ts';
+import { customerWithAccount, fund as fundThroughOnRamp } from '../off-ramp/support.ts';
 import { createOnRamp } from '../transactions/support.ts';
 import { fund as fundWallet } from '../wallets/support.ts';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { usingPostgres } from '../helpers/server.ts';
-import { isolatedDatabase } from '../money-out/processes.ts';
+import { isolatedDatabase } from '../off-ramp/processes.ts';
 import { freePort, type PonteProcess, spawnPonte, stopPonte } from './ponte-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, client } from '../helpers/server.ts';
-import { customerWithAccount, fund, offRamp, operatorPost, settled } from '../money-out/support.ts';
+import { customerWithAccount, fund, offRamp, operatorPost, settled } from '../off-ramp/support.ts';
 import { type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
 
 // Sandbox default rates (BRL/USDC 0.18, USDC/BRL 5.50), 0.50% fees both ways, minimum fee 0.01 BRL.

@@ -6,13 +6,13 @@
  * document; each test cites the page of Efí's documentation that says what it relies on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepEnvironment } from '../../src/modules/off-ramp/pix-sweep.ts';
+import { sweepEnvironment } from '../../src/modules/pix/sweep.ts';
 import { pspPayoutRail } from '../../src/rails/pix/psp-payout.ts';
 import type { SendState } from '../../src/rails/pix/rail.ts';
 import { registerWebhooks } from '../../src/rails/pix/registry.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
-import { balances, settled, unbalanced } from '../money-out/support.ts';
+import { balances, settled, unbalanced } from '../off-ramp/support.ts';
 import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
 import { EFI_SCOPES } from './efi-schemas.ts';
 import { idOf, pspProduction } from './production.ts';

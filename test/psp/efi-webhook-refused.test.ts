@@ -4,7 +4,7 @@
  * console — and tried again with back-off; payouts meanwhile wait rather than fail.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPixOperationsService } from '../../src/modules/off-ramp/pix-operations.ts';
+import { createPixOperationsService } from '../../src/modules/pix/operations.ts';
 import { registerWebhooks } from '../../src/rails/pix/registry.ts';
 import { load, view } from '../../src/web/pages/console/pix.ts';
 import { eventually } from '../helpers/server.ts';

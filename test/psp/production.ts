@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { selfBody } from '../bank-accounts/bodies.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { type Client, eventually } from '../helpers/server.ts';
-import { balances, offRamp } from '../money-out/support.ts';
+import { balances, offRamp } from '../off-ramp/support.ts';
 import { createOnRamp, type IsolatedServer } from '../transactions/support.ts';
 import type { PspSimulator } from './simulator.ts';
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfBody } from '../bank-accounts/bodies.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
-import { offRamp, settled } from '../money-out/support.ts';
+import { offRamp, settled } from '../off-ramp/support.ts';
 import {
   approvedIndividual,
   createOnRamp,

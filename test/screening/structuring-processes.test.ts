@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { individualBody } from '../helpers/factories.ts';
 import { usingPostgres } from '../helpers/server.ts';
-import { call, type Json, keysOver, poll } from '../money-out/processes.ts';
+import { call, type Json, keysOver, poll } from '../off-ramp/processes.ts';
 import { freePort, type PonteProcess, spawnPonte, stopPonte } from '../ops/ponte-process.ts';
 
 const ENV = {

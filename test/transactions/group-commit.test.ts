@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable, Transaction, TxOptions } from '../../src/db/types.ts';
 import { createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
-import { balances, customerWithAccount, fund, ledgerBalances, unbalanced } from '../money-out/support.ts';
+import { balances, customerWithAccount, fund, ledgerBalances, unbalanced } from '../off-ramp/support.ts';
 import { approvedIndividual, type IsolatedServer, startIsolatedServer } from './support.ts';
 
 let server: IsolatedServer;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Transaction, TxOptions } from '../../src/db/types.ts';
 import { type Client, client } from '../helpers/server.ts';
-import { customerWithAccount, fund, offRamp } from '../money-out/support.ts';
+import { customerWithAccount, fund, offRamp } from '../off-ramp/support.ts';
 import { approvedIndividual, createOnRamp, type IsolatedServer, startIsolatedServer } from './support.ts';
 
 let server: IsolatedServer;

@@ -13,7 +13,7 @@ import {
   fund as onRampFund,
   settled,
   unbalanced,
-} from '../money-out/support.ts';
+} from '../off-ramp/support.ts';
 import { type IsolatedServer, startIsolatedServer } from '../transactions/support.ts';
 import { fund as chainDeposit, walletOn, walletsTotal } from './support.ts';
 

@@ -2,86 +2,64 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { bearerSecurity, IdParams, problems } from '../../http/schemas.ts';
-import type { Environment, Tenant } from '../../lib/environment.ts';
-import type { TransactionView } from '../transactions/presenter.ts';
-import { SandboxDepositBody, SandboxReturnBody } from '../transactions/schema.ts';
+import type { Environment } from '../../lib/environment.ts';
+import { SandboxDepositBody } from '../transactions/schema.ts';
 import { createSandboxDepositService } from './sandbox.ts';
 
-/** Simulates the receiving bank sending a SUCCESS off-ramp's PIX back (the off-ramp's, given at wiring time). */
-export type SandboxReturn = (
-  tenant: Tenant,
-  id: string,
-  reason: string | undefined,
-) => Promise<TransactionView>;
-
 /**
- * Sandbox listener only: simulate the customer paying a charge, the charge expiring, and the receiving
- * bank returning an off-ramp's PIX.
+ * Sandbox listener only: simulate the customer paying an on-ramp's charge. (The off-ramp's sandbox route,
+ * a returned PIX, is registered between this and the expiry below, so the document keeps its order.)
  */
-export const sandboxTransactionRoutes =
-  (
-    returns: (ctx: AppContext) => SandboxReturn,
-  ): FastifyPluginAsyncTypebox<{ ctx: AppContext; environment: Environment }> =>
-  async (app, { ctx, environment }) => {
-    if (environment !== 'sandbox') return;
-    const deposits = createSandboxDepositService(ctx);
-    const returnPayout = returns(ctx);
-
-    app.post(
-      '/sandbox/transactions/:id/deposit',
-      {
-        schema: {
-          tags: ['sandbox'],
-          summary:
-            'Simulate the PIX deposit of an on-ramp: the requested amount carries it to SUCCESS, any other amount FAILS it',
-          security: bearerSecurity,
-          params: IdParams,
-          body: SandboxDepositBody,
-          response: { 200: Type.Ref('Transaction'), ...problems(400, 401, 404, 409, 415, 429) },
-        },
-        // the body is optional: none at all means the requested amount
-        preValidation: async (request) => {
-          if (request.body === undefined || request.body === null) request.body = {};
-        },
+export const sandboxDepositRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext;
+  environment: Environment;
+}> = async (app, { ctx, environment }) => {
+  if (environment !== 'sandbox') return;
+  const deposits = createSandboxDepositService(ctx);
+  app.post(
+    '/sandbox/transactions/:id/deposit',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary:
+          'Simulate the PIX deposit of an on-ramp: the requested amount carries it to SUCCESS, any other amount FAILS it',
+        security: bearerSecurity,
+        params: IdParams,
+        body: SandboxDepositBody,
+        response: { 200: Type.Ref('Transaction'), ...problems(400, 401, 404, 409, 415, 429) },
       },
-      async (request) => deposits.deposit(request.tenant, request.params.id, request.body.amount),
-    );
-
-    app.post(
-      '/sandbox/transactions/:id/return',
-      {
-        schema: {
-          tags: ['sandbox'],
-          summary:
-            "Simulate the receiving bank returning a SUCCESS off-ramp's PIX: it becomes RETURNED and the BRL lands in the customer's BRL balance",
-          security: bearerSecurity,
-          params: IdParams,
-          body: SandboxReturnBody,
-          response: { 200: Type.Ref('Transaction'), ...problems(400, 401, 404, 409, 415, 429) },
-        },
-        preValidation: async (request) => {
-          if (request.body === undefined || request.body === null) request.body = {};
-        },
+      // the body is optional: none at all means the requested amount
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
       },
-      async (request) => returnPayout(request.tenant, request.params.id, request.body.reason),
-    );
+    },
+    async (request) => deposits.deposit(request.tenant, request.params.id, request.body.amount),
+  );
+};
 
-    app.post(
-      '/sandbox/transactions/:id/expire',
-      {
-        schema: {
-          tags: ['sandbox'],
-          summary: 'Expire an AWAITING_FUNDS on-ramp now, as if its deposit window had passed',
-          description:
-            'The same change and events as a natural expiry: EXPIRED, with `failureReason` and a ' +
-            '`transaction.updated` event, its amount no longer counting against the limits; `expiresAt` becomes ' +
-            'now, and a deposit arriving afterwards is held for refund. 409 invalid_state_transition for any ' +
-            'other transaction or status.',
-          security: bearerSecurity,
-          params: IdParams,
-          response: { 200: Type.Ref('Transaction'), ...problems(400, 401, 404, 409, 429) },
-        },
+/** Sandbox listener only: expire an on-ramp's charge now. */
+export const sandboxExpiryRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext;
+  environment: Environment;
+}> = async (app, { ctx, environment }) => {
+  if (environment !== 'sandbox') return;
+  const deposits = createSandboxDepositService(ctx);
+  app.post(
+    '/sandbox/transactions/:id/expire',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Expire an AWAITING_FUNDS on-ramp now, as if its deposit window had passed',
+        description:
+          'The same change and events as a natural expiry: EXPIRED, with `failureReason` and a ' +
+          '`transaction.updated` event, its amount no longer counting against the limits; `expiresAt` becomes ' +
+          'now, and a deposit arriving afterwards is held for refund. 409 invalid_state_transition for any ' +
+          'other transaction or status.',
+        security: bearerSecurity,
+        params: IdParams,
+        response: { 200: Type.Ref('Transaction'), ...problems(400, 401, 404, 409, 429) },
       },
-      async (request) => deposits.expire(request.tenant, request.params.id),
-    );
-  };
+    },
+    async (request) => deposits.expire(request.tenant, request.params.id),
+  );
+};

@@ -8,7 +8,7 @@
 import type { AppContext } from '../../../context.ts';
 import type { Environment } from '../../../lib/environment.ts';
 import { type Html, html } from '../../../lib/html.ts';
-import { createPixOperationsService, type RailOverview } from '../../../modules/off-ramp/pix-operations.ts';
+import { createPixOperationsService, type RailOverview } from '../../../modules/pix/operations.ts';
 import { badge, dateTime, idCell, when } from '../../kit/parts.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { table } from '../../kit/table.ts';

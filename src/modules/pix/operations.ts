@@ -6,7 +6,7 @@
 import { formatDecimal } from '../../core/decimal.ts';
 import type { Database } from '../../db/types.ts';
 import { ENVIRONMENTS, type Environment } from '../../lib/environment.ts';
-import { applyFailures, awaitingSends, sweepRecords } from './pix-operations-repo.ts';
+import { applyFailures, awaitingSends, sweepRecords } from './operations-repo.ts';
 
 const SHOWN = 100;
 

@@ -7,7 +7,7 @@ import {
   type IsolatedServer,
   onRamp,
   startIsolatedServer,
-} from './support.ts';
+} from '../transactions/support.ts';
 
 // A clock the tests move forward; a database of its own, so that moving time expires nobody else's charges.
 let offsetMs = 0;

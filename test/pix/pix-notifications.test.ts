@@ -15,7 +15,7 @@ import {
   terminatedDelivery,
   WEBHOOK_URL,
 } from '../psp/support.ts';
-import { createOnRamp, type IsolatedServer, onRamp, setRate, startIsolatedServer } from './support.ts';
+import { createOnRamp, type IsolatedServer, onRamp, setRate, startIsolatedServer } from '../transactions/support.ts';
 
 let server: IsolatedServer;
 let simulator: PspSimulator;

@@ -2,7 +2,7 @@
  * The reconciliation sweep: with notifications lost, every payment still lands within one sweep, once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconcilePix, sweepEnvironment } from '../../src/modules/off-ramp/pix-sweep.ts';
+import { reconcilePix, sweepEnvironment } from '../../src/modules/pix/sweep.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
 import type { PspSimulator } from '../psp/simulator.ts';
@@ -13,7 +13,7 @@ import {
   terminatedDelivery,
   WEBHOOK_URL,
 } from '../psp/support.ts';
-import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from './support.ts';
+import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
 
 let server: IsolatedServer;
 let simulator: PspSimulator;

@@ -6,7 +6,7 @@ import {
   type IsolatedServer,
   setRate,
   startIsolatedServer,
-} from './support.ts';
+} from '../transactions/support.ts';
 
 // A database of its own: these tests need to know exactly which rates exist.
 let server: IsolatedServer;

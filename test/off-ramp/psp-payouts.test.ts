@@ -5,7 +5,7 @@
  * look-ups or the sweep, a send never made twice.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepEnvironment } from '../../src/modules/off-ramp/pix-sweep.ts';
+import { sweepEnvironment } from '../../src/modules/pix/sweep.ts';
 import { type Client, client, eventually } from '../helpers/server.ts';
 import { idOf, pspProduction } from '../psp/production.ts';
 import type { PspSimulator } from '../psp/simulator.ts';

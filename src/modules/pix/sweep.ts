@@ -8,8 +8,8 @@
  */
 import type { Environment } from '../../lib/environment.ts';
 import type { PixRails } from '../../rails/pix/registry.ts';
-import type { PixHandlerDeps } from './pix-handlers.ts';
-import { claimSweep, endSweep, recordApplyFailure, recordedDeposits } from './pix-sweep-repo.ts';
+import type { PixIntakeDeps } from './dispatch.ts';
+import { claimSweep, endSweep, recordApplyFailure, recordedDeposits } from './sweep-repo.ts';
 
 /** How far back each sweep reaches into the previous one's window (late listings, clock skew). */
 export const SWEEP_OVERLAP_MS = 10 * 60_000;
@@ -21,7 +21,7 @@ const RETRY_MS = 5_000;
 export type SweepResult = { complete: boolean; calls: number; applied: number; seen: number };
 
 export async function sweepEnvironment(
-  deps: PixHandlerDeps & { pix: PixRails },
+  deps: PixIntakeDeps & { pix: PixRails },
   environment: Environment,
 ): Promise<SweepResult | null> {
   const { db, clock, pix } = deps;
@@ -90,7 +90,7 @@ export async function sweepEnvironment(
 }
 
 /** Worker: the due sweeps of every environment with a PSP. */
-export async function reconcilePix(deps: PixHandlerDeps & { pix: PixRails }): Promise<number> {
+export async function reconcilePix(deps: PixIntakeDeps & { pix: PixRails }): Promise<number> {
   for (const environment of ['production', 'sandbox'] as const) await sweepEnvironment(deps, environment);
   // a sweep's next one is due a period later (in the database): the loop need not come back at once
   return 0;

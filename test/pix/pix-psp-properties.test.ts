@@ -11,16 +11,16 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPublicApp } from '../../src/app.ts';
 import type { AppContext } from '../../src/context.ts';
-import { sweepEnvironment } from '../../src/modules/off-ramp/pix-sweep.ts';
+import { sweepEnvironment } from '../../src/modules/pix/sweep.ts';
 import { openContext } from '../../src/runtime.ts';
 import { startConfiguredWorkers } from '../../src/workers/index.ts';
 import { selfBody } from '../bank-accounts/bodies.ts';
 import { individualBody } from '../helpers/factories.ts';
 import { client, eventually } from '../helpers/server.ts';
-import { offRamp, unbalanced } from '../money-out/support.ts';
+import { offRamp, unbalanced } from '../off-ramp/support.ts';
 import type { PspSimulator } from '../psp/simulator.ts';
 import { expectNoViolations, pspEnv, startSimulator, terminatedDelivery } from '../psp/support.ts';
-import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from './support.ts';
+import { createOnRamp, type IsolatedServer, setRate, startIsolatedServer } from '../transactions/support.ts';
 
 /** The homologation amounts of a send, in USDC at 5 BRL: confirmed, rejected, refused, returned 2 + 2. */
 const SENDS = { '5.00': '1', '15.00': '3', '25.00': '5', '4.00': '0.8' } as const;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEmvFields } from '../../src/lib/pix-brcode.ts';
 import { createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
 import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
-import { approvedIndividual, createOnRamp, onRamp } from './support.ts';
+import { approvedIndividual, createOnRamp, onRamp } from '../transactions/support.ts';
 
 let server: TestServer;
 let sandbox: Client;
