@@ -15,7 +15,13 @@ import {
   terminatedDelivery,
   WEBHOOK_URL,
 } from '../psp/support.ts';
-import { createOnRamp, type IsolatedServer, onRamp, setRate, startIsolatedServer } from '../transactions/support.ts';
+import {
+  createOnRamp,
+  type IsolatedServer,
+  onRamp,
+  setRate,
+  startIsolatedServer,
+} from '../transactions/support.ts';
 
 let server: IsolatedServer;
 let simulator: PspSimulator;

@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { bearerSecurity, IdParams, problems } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
-import { CreateOffRampBody } from '../transactions/schema.ts';
 import { createRefundService } from './refund-service.ts';
+import { CreateOffRampBody } from './schema.ts';
 import { createOffRampService } from './service.ts';
 
 export const offRampRoutes: FastifyPluginAsyncTypebox<{

@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { bearerSecurity, IdParams, problems } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
-import { SandboxReturnBody } from '../transactions/schema.ts';
 import { createSandboxReturnService } from './sandbox.ts';
+import { SandboxReturnBody } from './schema.ts';
 
 /** Sandbox listener only: simulate the receiving bank returning a SUCCESS off-ramp's PIX. */
 export const sandboxReturnRoutes: FastifyPluginAsyncTypebox<{

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { bearerSecurity, problems } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
-import { CreateOnRampBody } from '../transactions/schema.ts';
+import { CreateOnRampBody } from './schema.ts';
 import { createOnRampService } from './service.ts';
 
 export const onRampRoutes: FastifyPluginAsyncTypebox<{

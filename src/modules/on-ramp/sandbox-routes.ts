@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { bearerSecurity, IdParams, problems } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
-import { SandboxDepositBody } from '../transactions/schema.ts';
 import { createSandboxDepositService } from './sandbox.ts';
+import { SandboxDepositBody } from './schema.ts';
 
 /**
  * Sandbox listener only: simulate the customer paying an on-ramp's charge. (The off-ramp's sandbox route,

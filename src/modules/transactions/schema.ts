@@ -1,17 +1,7 @@
 import { Type } from 'typebox';
 import { BLOCKCHAINS, CURRENCIES } from '../../core/currencies.ts';
 import { FAILURE_CODES } from '../../core/failure-codes.ts';
-import {
-  Amount,
-  AmountInput,
-  DateTime,
-  ListQuery,
-  MetadataInput,
-  Nullable,
-  StringEnum,
-  Uuid,
-} from '../../http/schemas.ts';
-import { ANY_AMOUNT_PATTERN } from '../ledger/amounts.ts';
+import { Amount, DateTime, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.ts';
 import { TravelRuleSchema } from '../screening/travel-rule-schema.ts';
 import { OFF_RAMP_PURPOSES, OFF_RAMP_SOURCES } from './off-ramp-terms.ts';
 import { TARGET_CURRENCIES, TRANSACTION_STATUSES, TRANSACTION_TYPES } from './state.ts';
@@ -22,57 +12,6 @@ export const TransactionStatusSchema = StringEnum([
   'AWAITING_TRAVEL_RULE',
 ] as const);
 const Chain = StringEnum(BLOCKCHAINS, { description: 'Blockchain' });
-
-export const CreateOnRampBody = Type.Object(
-  {
-    customerId: Uuid('The customer who pays and receives the stablecoin; must be APPROVED'),
-    currency: Type.Optional(
-      StringEnum(['BRL'] as const, { description: 'Currency of the deposit (optional with exchangeRateId)' }),
-    ),
-    amount: Type.Optional(
-      AmountInput('Amount of BRL the customer deposits; required unless exchangeRateId is given'),
-    ),
-    targetCurrency: Type.Optional(
-      StringEnum(TARGET_CURRENCIES, { description: 'Stablecoin to receive (default USDC)' }),
-    ),
-    exchangeRateId: Type.Optional(
-      Uuid('A LOCKED BRL→stablecoin quote: the on-ramp settles at exactly its figures (single-use)'),
-    ),
-    blockchain: Type.Optional(
-      StringEnum(BLOCKCHAINS, {
-        description:
-          "Chain of the customer's wallet that receives the stablecoin (default: the default chain)",
-      }),
-    ),
-    metadata: Type.Optional(MetadataInput()),
-  },
-  { additionalProperties: false },
-);
-
-export const CreateOffRampBody = Type.Object(
-  {
-    customerId: Uuid('The customer paying out; must be APPROVED'),
-    bankAccountId: Uuid("One of the customer's PIX bank accounts, its holder APPROVED"),
-    sourceCurrency: Type.Optional(
-      StringEnum(OFF_RAMP_SOURCES, { description: 'Balance paid out from (optional with exchangeRateId)' }),
-    ),
-    sourceAmount: Type.Optional(
-      Type.String({
-        pattern: ANY_AMOUNT_PATTERN,
-        description:
-          'Amount of the source currency (up to its decimals); required unless exchangeRateId is given',
-        examples: ['100.000000'],
-      }),
-    ),
-    exchangeRateId: Type.Optional(
-      Uuid('A LOCKED stablecoin→BRL quote: the off-ramp settles at exactly its figures (single-use)'),
-    ),
-    purpose: StringEnum(OFF_RAMP_PURPOSES, { description: 'PERSONAL_ACCOUNT only to a SELF account' }),
-    memo: Type.Optional(Type.String({ minLength: 1, maxLength: 140, description: 'Shown to the receiver' })),
-    metadata: Type.Optional(MetadataInput()),
-  },
-  { additionalProperties: false },
-);
 
 export const BlockchainReceipt = Type.Object(
   {
@@ -228,24 +167,6 @@ export const ListTransactionsQuery = Type.Object(
     ),
     createdFrom: Type.Optional(DateTime('Only the transactions created at or after this instant')),
     createdTo: Type.Optional(DateTime('Only the transactions created at or before this instant')),
-  },
-  { additionalProperties: false },
-);
-
-export const SandboxDepositBody = Type.Object(
-  {
-    amount: Type.Optional(
-      AmountInput('Amount the simulated payer sends; defaults to the requested amount. Any other fails it.'),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-export const SandboxReturnBody = Type.Object(
-  {
-    reason: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 140, description: 'Why the receiving bank sent the PIX back' }),
-    ),
   },
   { additionalProperties: false },
 );
