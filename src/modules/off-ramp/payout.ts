@@ -16,9 +16,9 @@ import type { PayoutResult } from '../../rails/pix/payout-rail.ts';
 import { payoutReturned, payoutSent, refundReleased } from '../ledger/off-ramp-postings.ts';
 import { postJournal, releaseEntries } from '../ledger/service.ts';
 import { lockTransaction, type TransactionRow, tenantOf } from '../transactions/read-service.ts';
-import { transitionTransaction } from '../transactions/transition.ts';
 import { lockPayout, type PayoutRow, recordSendReturn, setPayoutStatus } from './payout-repo.ts';
 import { refundSettled } from './refund-state.ts';
+import { moveOffRamp } from './state.ts';
 
 export type PayoutOutcome = 'APPLIED' | 'DUPLICATE' | 'UNKNOWN';
 
@@ -55,7 +55,7 @@ export async function applySendReturn(
   if (total === payout.amount && row.status === 'SUCCESS') {
     const reason = 'returned by the receiving institution';
     await setPayoutStatus(tx, payout.end_to_end_id, 'RETURNED', reason, at);
-    await transitionTransaction(tx, row, 'RETURNED', at, { return_reason: reason });
+    await moveOffRamp(tx, row, 'RETURNED', at, { return_reason: reason });
   }
   return 'APPLIED';
 }
@@ -72,7 +72,7 @@ async function completed(tx: Executor, payout: PayoutRow, row: TransactionRow, a
     at,
   });
   await setPayoutStatus(tx, payout.end_to_end_id, 'COMPLETED', null, at);
-  if (payout.kind === 'OFF_RAMP') await transitionTransaction(tx, row, 'SUCCESS', at);
+  if (payout.kind === 'OFF_RAMP') await moveOffRamp(tx, row, 'SUCCESS', at);
   else await refundSettled(tx, row, null, at);
 }
 
@@ -113,7 +113,7 @@ async function rejected(
     entries: await releaseEntries(tx, row.id),
     at,
   });
-  await transitionTransaction(tx, row, 'FAILED', at, {
+  await moveOffRamp(tx, row, 'FAILED', at, {
     failure_reason: failure.failureReason,
     failure_code: failure.failureCode,
   });
@@ -148,7 +148,7 @@ async function returned(tx: Executor, payout: PayoutRow, row: TransactionRow, re
     at,
   });
   await setPayoutStatus(tx, payout.end_to_end_id, 'RETURNED', reason, at);
-  await transitionTransaction(tx, row, 'RETURNED', at, { return_reason: reason });
+  await moveOffRamp(tx, row, 'RETURNED', at, { return_reason: reason });
 }
 
 /** Applies one reported result in the caller's transaction. */

@@ -15,8 +15,8 @@ import { offRampConverted, offRampFee } from '../ledger/off-ramp-postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import { type SettlementDeps, type SettlementStep, settleNow } from '../transactions/in-flight.ts';
 import { type TransactionRow, tenantOf } from '../transactions/read-service.ts';
-import { transitionTransaction } from '../transactions/transition.ts';
 import { insertPayout } from './payout-repo.ts';
+import { moveOffRamp } from './state.ts';
 
 /**
  * The key of a new refund payout: with a PSP, the devolução id Ponte gives it (the PSP assigns the
@@ -66,7 +66,7 @@ async function tradeOffRamp(tx: Executor, config: Config, row: TransactionRow, a
     created_at: at,
     updated_at: at,
   });
-  return transitionTransaction(tx, row, 'TRANSFERRING_FIAT', at, psp ? {} : { end_to_end_id: key });
+  return moveOffRamp(tx, row, 'TRANSFERRING_FIAT', at, psp ? {} : { end_to_end_id: key });
 }
 
 /** The next settlement step of a locked off-ramp; one not in flight is left alone. */
@@ -74,7 +74,7 @@ export function offRampStep(config: Config): SettlementStep {
   return (tx, row, at) => {
     switch (row.status) {
       case 'TRANSFERRING_STABLECOIN':
-        return transitionTransaction(tx, row, 'TRADING', at);
+        return moveOffRamp(tx, row, 'TRADING', at);
       case 'TRADING':
         return tradeOffRamp(tx, config, row, at);
       default:

@@ -11,11 +11,11 @@ import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { stablecoinCredited } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import { lockTransaction, type TransactionRow } from '../transactions/read-service.ts';
-import { transitionTransaction } from '../transactions/transition.ts';
 import type { DeliveryHandler } from '../wallets/send-outcome.ts';
 import { enqueueSend } from '../wallets/sender.ts';
 import { ensureWallets } from '../wallets/service.ts';
 import { recordDeliveryHash, recordDeliverySend } from './delivery-repo.ts';
+import { moveOnRamp } from './state.ts';
 
 const tenantOf = (row: TransactionRow) => ({ projectId: row.project_id, environment: row.environment });
 
@@ -33,7 +33,7 @@ async function credit(tx: Executor, chains: ChainRegistry, row: TransactionRow, 
     ),
     at,
   });
-  return transitionTransaction(tx, row, 'SUCCESS', at);
+  return moveOnRamp(tx, row, 'SUCCESS', at);
 }
 
 export async function deliverStablecoin(
@@ -92,7 +92,7 @@ export async function finishOnRampDelivery(
     await credit(tx, chains, row, at);
     return;
   }
-  await transitionTransaction(tx, row, 'FAILED', at, {
+  await moveOnRamp(tx, row, 'FAILED', at, {
     failure_reason:
       `The stablecoin transfer to the customer's wallet failed on chain (${reason ?? 'unknown'}); ` +
       'the converted amount is held by the platform for the customer',
@@ -112,7 +112,7 @@ export async function refuseOnRampDelivery(
 ): Promise<void> {
   const row = await lockTransaction(tx, id);
   if (row?.status !== 'TRANSFERRING_STABLECOIN') return;
-  await transitionTransaction(tx, row, 'FAILED', at, {
+  await moveOnRamp(tx, row, 'FAILED', at, {
     failure_reason:
       'Refused by compliance: a sanctions screening match was confirmed; the stablecoin was not sent to ' +
       "the customer's wallet and the converted amount is blocked with the platform",

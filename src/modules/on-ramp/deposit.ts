@@ -18,9 +18,9 @@ import { depositReceived } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import type { SettlementDeps } from '../transactions/in-flight.ts';
 import { lockTransactionByTxid, type TransactionRow } from '../transactions/read-service.ts';
-import { transitionTransaction } from '../transactions/transition.ts';
 import { type DepositOutcome, insertDepositOnce } from './deposit-repo.ts';
 import { type StepDeps, settleOnRamp } from './settlement.ts';
+import { moveOnRamp } from './state.ts';
 
 export type PixPayment = {
   endToEndId: string;
@@ -43,13 +43,13 @@ function decide(row: TransactionRow | undefined, now: Date): DepositOutcome {
 }
 
 async function apply(tx: Executor, row: TransactionRow, payment: PixPayment, now: Date): Promise<void> {
-  const funded = await transitionTransaction(tx, row, 'TRANSFERRING_FIAT', now, {
+  const funded = await moveOnRamp(tx, row, 'TRANSFERRING_FIAT', now, {
     deposit_amount: payment.amount,
     deposit_end_to_end_id: payment.endToEndId,
     deposited_at: payment.paidAt,
   });
   if (payment.amount !== row.amount) {
-    await transitionTransaction(tx, funded, 'FAILED', now, {
+    await moveOnRamp(tx, funded, 'FAILED', now, {
       failure_reason:
         `The deposit of ${formatAmount(payment.amount)} BRL differs from the requested ` +
         `${formatAmount(row.amount)} BRL; it is held for refund`,
@@ -91,7 +91,7 @@ export async function receivePixPayment(
   });
   if (outcome === 'APPLIED') await apply(tx, row, payment, now);
   else if (row.status === 'AWAITING_FUNDS') {
-    await transitionTransaction(tx, row, 'EXPIRED', now, {
+    await moveOnRamp(tx, row, 'EXPIRED', now, {
       failure_reason: `The deposit arrived after the charge expired at ${row.expires_at!.toISOString()}; it is held for refund`,
       failure_code: 'deposit_after_expiry',
     });

@@ -8,11 +8,11 @@ import type { Clock } from '../../core/clock.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { PixRails } from '../../rails/pix/registry.ts';
 import { claimExpired, type TransactionRow } from '../transactions/read-service.ts';
-import { transitionTransaction } from '../transactions/transition.ts';
+import { moveOnRamp } from './state.ts';
 
 /** Expires a locked charge whose deposit window has passed: EXPIRED, its event, its limits released. */
 export function expireCharge(tx: Executor, row: TransactionRow, at: Date): Promise<TransactionRow> {
-  return transitionTransaction(tx, row, 'EXPIRED', at, {
+  return moveOnRamp(tx, row, 'EXPIRED', at, {
     failure_reason: `No deposit arrived before ${row.expires_at!.toISOString()}`,
     failure_code: 'deposit_window_expired',
   });

@@ -22,9 +22,9 @@ import { marketRate, pairOf } from '../pricing/market.ts';
 import { type Pricing, PricingError, priceFromSource, RATE_SCALE, UNIT_RATE } from '../pricing/pricing.ts';
 import { type SettlementDeps, type SettlementStep, settleNow } from '../transactions/in-flight.ts';
 import { type TransactionRow, tenantOf } from '../transactions/read-service.ts';
-import { transitionTransaction } from '../transactions/transition.ts';
 import { progressSend } from '../wallets/sender.ts';
 import { deliverStablecoin } from './delivery.ts';
+import { moveOnRamp } from './state.ts';
 
 /** What a settlement step needs: the configuration (rates, fees) and the chains (on-chain delivery). */
 export type StepDeps = { config: Config; chains: ChainRegistry };
@@ -83,7 +83,7 @@ async function onRampConversion(
 async function trade(tx: Executor, config: Config, row: TransactionRow, at: Date): Promise<TransactionRow> {
   const conversion = await onRampConversion(tx, config, row);
   if ('failure' in conversion) {
-    return transitionTransaction(tx, row, 'FAILED', at, {
+    return moveOnRamp(tx, row, 'FAILED', at, {
       failure_reason: conversion.failure,
       failure_code: conversion.code,
     });
@@ -101,7 +101,7 @@ async function trade(tx: Executor, config: Config, row: TransactionRow, at: Date
     kind: 'CONVERSION',
     entries: converted(row.customer_id, conversion.net, row.target_currency, conversion.target),
   });
-  return transitionTransaction(tx, row, 'TRANSFERRING_STABLECOIN', at, {
+  return moveOnRamp(tx, row, 'TRANSFERRING_STABLECOIN', at, {
     rate: conversion.baseRate,
     fee: conversion.fee,
     net_amount: conversion.net,
@@ -117,7 +117,7 @@ export function onRampStep(deps: StepDeps): SettlementStep {
   return (tx, row, at) => {
     switch (row.status) {
       case 'TRANSFERRING_FIAT':
-        return transitionTransaction(tx, row, 'TRADING', at);
+        return moveOnRamp(tx, row, 'TRADING', at);
       case 'TRADING':
         return trade(tx, config, row, at);
       case 'TRANSFERRING_STABLECOIN':

@@ -1,10 +1,8 @@
 import { STABLECOINS, type Stablecoin } from '../../core/currencies.ts';
 /**
- * The transaction state machines, one per type, read by the one gate every status change goes through
- * (transition.ts). On-ramps: a deposit moves a charge from
- * AWAITING_FUNDS into TRANSFERRING_FIAT; settlement carries it through TRADING and
- * TRANSFERRING_STABLECOIN to SUCCESS. Any step after the deposit may FAIL; only a charge still waiting
- * for its deposit may EXPIRE. SUCCESS, FAILED and EXPIRED are final.
+ * What every transaction type shares of its states: the statuses, the shape of a flow's state machine
+ * (each flow holds its own: on-ramp/state.ts, off-ramp/state.ts), and the statuses settlement carries on
+ * or limits no longer count. The one gate every status change goes through is transition.ts.
  */
 export const TRANSACTION_STATUSES = [
   'AWAITING_FUNDS',
@@ -21,46 +19,11 @@ export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 export const TRANSACTION_TYPES = ['ON_RAMP', 'OFF_RAMP'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
-type Transitions = Record<TransactionStatus, readonly TransactionStatus[]>;
-
-export const TRANSACTION_TRANSITIONS: Transitions = {
-  AWAITING_FUNDS: ['TRANSFERRING_FIAT', 'EXPIRED'],
-  TRANSFERRING_FIAT: ['TRADING', 'FAILED'],
-  TRADING: ['TRANSFERRING_STABLECOIN', 'FAILED'],
-  TRANSFERRING_STABLECOIN: ['SUCCESS', 'FAILED'],
-  SUCCESS: [],
-  FAILED: [],
-  EXPIRED: [],
-  RETURNED: [],
+/** A flow's state machine: for each status, the statuses it may move to. Each flow holds its own. */
+export type StateMachine = {
+  type: TransactionType;
+  transitions: Record<TransactionStatus, readonly TransactionStatus[]>;
 };
-
-/**
- * The off-ramp state machine: the balance is reserved on creation
- * (TRANSFERRING_STABLECOIN), converted at TRADING, paid out over PIX in TRANSFERRING_FIAT, and SUCCESS
- * once the rail confirms the payment. Any step before SUCCESS may FAIL (the reserve goes back to the
- * balance); SUCCESS becomes RETURNED when the receiving bank sends the PIX back.
- */
-export const OFF_RAMP_TRANSITIONS: Transitions = {
-  AWAITING_FUNDS: [],
-  TRANSFERRING_STABLECOIN: ['TRADING', 'FAILED'],
-  TRADING: ['TRANSFERRING_FIAT', 'FAILED'],
-  TRANSFERRING_FIAT: ['SUCCESS', 'FAILED'],
-  SUCCESS: ['RETURNED'],
-  FAILED: [],
-  EXPIRED: [],
-  RETURNED: [],
-};
-
-const TRANSITIONS_BY_TYPE: Record<TransactionType, Transitions> = {
-  ON_RAMP: TRANSACTION_TRANSITIONS,
-  OFF_RAMP: OFF_RAMP_TRANSITIONS,
-};
-
-export const canTransition = (
-  type: TransactionType,
-  from: TransactionStatus,
-  to: TransactionStatus,
-): boolean => TRANSITIONS_BY_TYPE[type][from].includes(to);
 
 /** Statuses that settlement carries forward on its own, once the deposit is in. */
 export const IN_FLIGHT: readonly TransactionStatus[] = [

@@ -1,5 +1,5 @@
 /**
- * Moves a locked transaction to its next status: refuses moves the state machine does not allow,
+ * Moves a locked transaction to its next status: refuses moves its flow's state machine does not allow,
  * appends the step to the timeline, and records the `transaction.updated` event in the same database
  * transaction. Every status change goes through here.
  */
@@ -10,16 +10,21 @@ import { recordEvent } from '../events/outbox.ts';
 import { releaseLimitUsage } from '../limits/usage.ts';
 import { presentTransaction } from './presenter.ts';
 import { type StepChanges, type TransactionRow, updateStep } from './repo.ts';
-import { canTransition, NOT_COUNTED, type TransactionStatus } from './state.ts';
+import { NOT_COUNTED, type StateMachine, type TransactionStatus } from './state.ts';
+
+/** The columns a step may set beside the status (a failure's reason, a hash, a return's reason). */
+export type { StepChanges };
 
 export async function transitionTransaction(
   tx: Executor,
+  machine: StateMachine,
   row: TransactionRow,
   to: TransactionStatus,
   at: Date,
   changes: StepChanges = {},
 ): Promise<TransactionRow> {
-  if (!canTransition(row.type, row.status, to)) {
+  if (machine.type !== row.type) throw new Error(`a ${row.type} moved by the ${machine.type} state machine`);
+  if (!machine.transitions[row.status].includes(to)) {
     throw new AppError('invalid_state_transition', `A transaction cannot move from ${row.status} to ${to}`);
   }
   const updated = await updateStep(tx, row.id, to, at, changes);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRANSACTION_STATUSES, TRANSACTION_TRANSITIONS } from '../../src/modules/transactions/state.ts';
+import { ON_RAMP_STATES } from '../../src/modules/on-ramp/state.ts';
+import { TRANSACTION_STATUSES } from '../../src/modules/transactions/state.ts';
 import { type Client, client } from '../helpers/server.ts';
 import {
   approvedIndividual,
@@ -7,7 +8,9 @@ import {
   type IsolatedServer,
   setRate,
   startIsolatedServer,
-} from './support.ts';
+} from '../transactions/support.ts';
+
+const ON_RAMP_TRANSITIONS = ON_RAMP_STATES.transitions;
 
 let server: IsolatedServer;
 let sandbox: Client;
@@ -34,15 +37,15 @@ const events = (id: string) =>
 
 describe('the state machine', () => {
   it('has a row for every status; SUCCESS, FAILED and EXPIRED are final', () => {
-    expect(Object.keys(TRANSACTION_TRANSITIONS).sort()).toEqual([...TRANSACTION_STATUSES].sort());
+    expect(Object.keys(ON_RAMP_TRANSITIONS).sort()).toEqual([...TRANSACTION_STATUSES].sort());
     for (const status of ['SUCCESS', 'FAILED', 'EXPIRED'] as const) {
-      expect(TRANSACTION_TRANSITIONS[status]).toEqual([]);
+      expect(ON_RAMP_TRANSITIONS[status]).toEqual([]);
     }
   });
 
   it('only a waiting charge expires; any step after the deposit may fail', () => {
     for (const from of TRANSACTION_STATUSES) {
-      for (const to of TRANSACTION_TRANSITIONS[from]) {
+      for (const to of ON_RAMP_TRANSITIONS[from]) {
         if (to === 'EXPIRED') expect(from).toBe('AWAITING_FUNDS');
         if (to === 'FAILED')
           expect(['TRANSFERRING_FIAT', 'TRADING', 'TRANSFERRING_STABLECOIN']).toContain(from);
@@ -57,7 +60,7 @@ describe('the state machine', () => {
     const done = (await deposit(sandbox, created.id)).json();
     const path = done.timeline.map((step: { status: string }) => step.status);
     for (let i = 1; i < path.length; i++) {
-      expect(TRANSACTION_TRANSITIONS[path[i - 1] as keyof typeof TRANSACTION_TRANSITIONS]).toContain(path[i]);
+      expect(ON_RAMP_TRANSITIONS[path[i - 1] as keyof typeof ON_RAMP_TRANSITIONS]).toContain(path[i]);
     }
   });
 });
