@@ -22,6 +22,7 @@ export const REVOKED_KEY = generateApiKey('sandbox');
 
 export type Expected = {
   customers: Record<string, Record<string, unknown>>;
+  bankAccounts: Record<string, Record<string, unknown>>;
   transactions: Record<string, Record<string, unknown>>;
   webhookEndpoints: Record<string, Record<string, unknown>>;
   /** Deliveries by endpoint id, newest first, as `GET /webhook-endpoints/{id}/deliveries` lists them. */
@@ -37,6 +38,8 @@ const C = {
   clara: '0c000000-0000-4000-8000-000000000055',
 };
 const BANK_ACCOUNT = '0b000000-0000-4000-8000-000000000001';
+const BRUNO_ACCOUNT = '0b000000-0000-4000-8000-000000000045';
+const ADDRESS = { line1: 'Rua A 1', city: 'Sao Paulo', state: 'SP', postalCode: '01000-000', country: 'BRA' };
 const T = {
   onRampSuccess: '07000000-0000-4000-8000-000000000031',
   onRampExpired: '07000000-0000-4000-8000-000000000032',
@@ -137,8 +140,7 @@ INSERT INTO bank_accounts (id, customer_id, project_id, environment, name, type,
   holder_verification_status, holder_verification_level, created_at, updated_at)
 VALUES ('${BANK_ACCOUNT}', '${C.ana}', '${PROJECT_ID}', 'sandbox', 'Ana checking', 'EXTERNAL', 'PIX', 'BRL',
   'CPF', '529.982.247-25', 'INDIVIDUAL', 'SELF', 'Ana Souza', '529.982.247-25', 'ana@example.com',
-  '{"street":"Rua A 1","city":"Sao Paulo","postalCode":"01000-000","country":"BRA"}', 'APPROVED', 'STANDARD',
-  '${at(2)}', '${at(2)}');`,
+  '${JSON.stringify(ADDRESS)}', 'APPROVED', 'STANDARD', '${at(2)}', '${at(2)}');`,
     expected: {
       customers: {
         [C.ana]: customerAnswer(C.ana, 'INDIVIDUAL', 'Ana Souza', '529.982.247-25', 'ana@example.com', 2),
@@ -150,6 +152,25 @@ VALUES ('${BANK_ACCOUNT}', '${C.ana}', '${PROJECT_ID}', 'sandbox', 'Ana checking
           'fin@souza.example',
           3,
         ),
+      },
+      bankAccounts: {
+        [BANK_ACCOUNT]: {
+          id: BANK_ACCOUNT,
+          customerId: C.ana,
+          name: 'Ana checking',
+          identifier: { keyType: 'CPF', keyValue: '529.982.247-25' },
+          holder: {
+            type: 'INDIVIDUAL',
+            relationship: 'SELF',
+            legalName: 'Ana Souza',
+            taxId: '529.982.247-25',
+            email: 'ana@example.com',
+            address: ADDRESS,
+            verification: { status: 'APPROVED', level: 'STANDARD' },
+          },
+          metadata: {},
+          createdAt: at(2),
+        },
       },
     },
   },
@@ -428,12 +449,26 @@ VALUES ('${E.rotated}', '${PROJECT_ID}', 'sandbox', 'https://partner.example/ram
   '045_partner_metadata.sql': {
     sql: `
 ${customer(C.bruno, 'INDIVIDUAL', 'Bruno Lima', '111.444.777-35', 'bruno@example.com', 20)}
-UPDATE customers SET metadata = '{"crmId":"B-45"}' WHERE id = '${C.bruno}';`,
+UPDATE customers SET metadata = '{"crmId":"B-45"}' WHERE id = '${C.bruno}';
+INSERT INTO bank_accounts (id, customer_id, project_id, environment, name, type, rail, currency, key_type,
+  key_value, holder_type, holder_relationship, holder_legal_name, holder_tax_id, holder_email, holder_address,
+  holder_verification_status, holder_verification_level, created_at, updated_at, metadata)
+VALUES ('${BRUNO_ACCOUNT}', '${C.bruno}', '${PROJECT_ID}', 'sandbox', 'Bruno savings', 'EXTERNAL', 'PIX', 'BRL',
+  'EMAIL', 'bruno@example.com', 'INDIVIDUAL', 'SELF', 'Bruno Lima', '111.444.777-35', 'bruno@example.com',
+  '${JSON.stringify(ADDRESS)}', 'APPROVED', 'STANDARD', '${at(20)}', '${at(20)}', '{"ledger":"L-9"}');`,
     expected: {
       customers: {
         [C.bruno]: {
           ...customerAnswer(C.bruno, 'INDIVIDUAL', 'Bruno Lima', '111.444.777-35', 'bruno@example.com', 20),
           metadata: { crmId: 'B-45' },
+        },
+      },
+      bankAccounts: {
+        [BRUNO_ACCOUNT]: {
+          id: BRUNO_ACCOUNT,
+          customerId: C.bruno,
+          identifier: { keyType: 'EMAIL', keyValue: 'bruno@example.com' },
+          metadata: { ledger: 'L-9' },
         },
       },
     },
@@ -503,11 +538,18 @@ VALUES ('${T.heldDeposit}', '${C.clara}', '${PROJECT_ID}', 'sandbox', 'DEPOSIT',
 
 /** Everything a database at `version` holds (every entry up to it), and what the API must answer for it. */
 export function expectedAt(files: readonly string[], version: string): Expected {
-  const expected: Expected = { customers: {}, transactions: {}, webhookEndpoints: {}, deliveries: {} };
+  const expected: Expected = {
+    customers: {},
+    bankAccounts: {},
+    transactions: {},
+    webhookEndpoints: {},
+    deliveries: {},
+  };
   for (const file of files.slice(0, files.indexOf(version) + 1)) {
     const fixture = FIXTURES[file]?.expected;
     if (!fixture) continue;
     Object.assign(expected.customers, fixture.customers);
+    Object.assign(expected.bankAccounts, fixture.bankAccounts);
     Object.assign(expected.transactions, fixture.transactions);
     Object.assign(expected.webhookEndpoints, fixture.webhookEndpoints);
     Object.assign(expected.deliveries, fixture.deliveries);

@@ -158,15 +158,17 @@ async function readAll(api: ReturnType<typeof client>, url: string) {
 async function expectReadsBack(api: ReturnType<typeof client>, expected: Expected) {
   const lists = {
     customers: await readAll(api, '/customers?limit=50'),
+    bankAccounts: await readAll(api, '/bank-accounts?limit=50'),
     transactions: await readAll(api, '/transactions?limit=50'),
     webhookEndpoints: await readAll(api, '/webhook-endpoints?limit=50'),
   };
   const paths = {
     customers: '/customers',
+    bankAccounts: '/bank-accounts',
     transactions: '/transactions',
     webhookEndpoints: '/webhook-endpoints',
   };
-  for (const kind of ['customers', 'transactions', 'webhookEndpoints'] as const) {
+  for (const kind of ['customers', 'bankAccounts', 'transactions', 'webhookEndpoints'] as const) {
     const ids = Object.keys(expected[kind]).sort();
     expect(lists[kind].pagination.total, `${kind} total`).toBe(ids.length);
     expect(lists[kind].data.map((item: { id: string }) => item.id).sort(), kind).toEqual(ids);
