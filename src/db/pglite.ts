@@ -12,9 +12,14 @@ const parsers = {
 /**
  * Embedded PostgreSQL (PGlite): one connection in this process, so statements and transactions are
  * serialised by PGlite itself. `memory://` keeps nothing; any other value is a directory. `from` starts
- * the database from a data directory dumped by `snapshotPglite` instead of an empty one.
+ * the database from a data directory dumped by `snapshotPglite` instead of an empty one. `database` names
+ * another database of the data directory than the default `postgres` (one made by `CREATE DATABASE`).
  */
-export async function connectPglite(dataDir: string, from?: Blob): Promise<Database> {
+export async function connectPglite(
+  dataDir: string,
+  from?: Blob,
+  options: { database?: string } = {},
+): Promise<Database> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   baselineWasmOnly();
   // PostgreSQL's default 128 MB of shared buffers would be most of the process's memory; an embedded
@@ -24,6 +29,7 @@ export async function connectPglite(dataDir: string, from?: Blob): Promise<Datab
       parsers,
       postgresqlconf: ['shared_buffers = 16MB'],
       ...(from ? { loadDataDir: from } : {}),
+      ...(options.database ? { database: options.database } : {}),
     }),
   );
 }
