@@ -23,6 +23,7 @@ import type { ExchangeRateRow } from '../pricing/service.ts';
 import { peekLockedQuoteAmount, useLockedQuote } from '../pricing/service.ts';
 import { type Approved, type CreationRequest, creationBatches } from '../transactions/creation-batches.ts';
 import { assertWithinLimits } from '../transactions/limits.ts';
+import { newTransactionRow } from '../transactions/new-row.ts';
 import { presentTransaction, type TransactionView } from '../transactions/presenter.ts';
 import type * as repo from '../transactions/read-service.ts';
 import type { TargetCurrency } from '../transactions/state.ts';
@@ -144,64 +145,47 @@ export function createOnRampService(deps: {
     assertWithinLimits(limitsFrom(facts.grants, config.defaultLimits[customer.type]), facts.usage, amount);
     const charge = request.charge;
     const txid = charge?.txid ?? randomBase62(TXID_LENGTH);
-    const row: repo.TransactionRow = {
-      id: charge?.id ?? newId(),
-      customer_id: customer.id,
-      project_id: tenant.projectId,
-      environment: tenant.environment,
-      type: 'ON_RAMP',
-      status: 'AWAITING_FUNDS',
-      currency: 'BRL',
-      amount,
-      target_currency: targetCurrency,
-      rail: 'PIX',
-      pix_txid: txid,
-      br_code:
-        charge?.brCode ??
-        buildPixBrCode({
-          pixKey,
-          merchantName: onRamp.merchantName,
-          merchantCity: onRamp.merchantCity,
-          amount,
-          txid,
-        }),
-      expires_at: new Date(now.getTime() + onRamp.depositExpiryMs),
-      fee_basis_points: onRamp.feeBasisPoints,
-      fee_flat: onRamp.feeFlat,
-      fee_minimum: config.moneyOut.minimumFee,
-      partner_fee_basis_points: partner.basisPoints,
-      partner_fee_flat: partner.flat,
-      deposit_amount: null,
-      deposit_end_to_end_id: null,
-      deposited_at: null,
-      // a LOCKED quote fixes the conversion now; otherwise it is fixed when the deposit trades
-      rate: quote?.base_rate ?? null,
-      fee: quote ? quote.platform_fee + quote.partner_fee : null,
-      net_amount: quote ? quote.source_amount - quote.platform_fee - quote.partner_fee : null,
-      target_amount: quote?.target_amount ?? null,
-      platform_fee: quote?.platform_fee ?? null,
-      partner_fee: quote?.partner_fee ?? null,
-      limit_amount_brl: amount,
-      exchange_rate_id: quote?.id ?? null,
-      bank_account_id: null,
-      purpose: null,
-      memo: null,
-      metadata: input.metadata && Object.keys(input.metadata).length > 0 ? input.metadata : null,
-      end_to_end_id: null,
-      failure_reason: null,
-      return_reason: null,
-      refund_status: null,
-      refund_amount: null,
-      refund_failure_reason: null,
-      refund_updated_at: null,
-      blockchain,
-      chain_send_id: null,
-      transaction_hash: null,
-      block_explorer_url: null,
-      timeline: [{ status: 'AWAITING_FUNDS', at: now.toISOString() }],
-      created_at: now,
-      updated_at: now,
-    };
+    const row = newTransactionRow(
+      {
+        id: charge?.id ?? newId(),
+        customer_id: customer.id,
+        project_id: tenant.projectId,
+        environment: tenant.environment,
+        type: 'ON_RAMP',
+        status: 'AWAITING_FUNDS',
+        currency: 'BRL',
+        amount,
+        target_currency: targetCurrency,
+        pix_txid: txid,
+        br_code:
+          charge?.brCode ??
+          buildPixBrCode({
+            pixKey,
+            merchantName: onRamp.merchantName,
+            merchantCity: onRamp.merchantCity,
+            amount,
+            txid,
+          }),
+        expires_at: new Date(now.getTime() + onRamp.depositExpiryMs),
+        fee_basis_points: onRamp.feeBasisPoints,
+        fee_flat: onRamp.feeFlat,
+        fee_minimum: config.moneyOut.minimumFee,
+        partner_fee_basis_points: partner.basisPoints,
+        partner_fee_flat: partner.flat,
+        // a LOCKED quote fixes the conversion now; otherwise it is fixed when the deposit trades
+        rate: quote?.base_rate ?? null,
+        fee: quote ? quote.platform_fee + quote.partner_fee : null,
+        net_amount: quote ? quote.source_amount - quote.platform_fee - quote.partner_fee : null,
+        target_amount: quote?.target_amount ?? null,
+        platform_fee: quote?.platform_fee ?? null,
+        partner_fee: quote?.partner_fee ?? null,
+        limit_amount_brl: amount,
+        exchange_rate_id: quote?.id ?? null,
+        metadata: input.metadata && Object.keys(input.metadata).length > 0 ? input.metadata : null,
+        blockchain,
+      },
+      now,
+    );
     return { row, view: presentTransaction(row) };
   }
 
