@@ -15,7 +15,7 @@ import type { Blockchain } from '../src/core/currencies.ts';
 import { newId } from '../src/core/ids.ts';
 import { connectPostgres } from '../src/db/postgres.ts';
 import { chainDeposit } from '../src/modules/ledger/postings.ts';
-import { postJournal } from '../src/modules/ledger/repo.ts';
+import { postJournal } from '../src/modules/ledger/service.ts';
 import { insertRate } from '../src/modules/pricing/rates-repo.ts';
 import { authorization, type BenchContext, databaseName, minimalServerEnv, serviceEnv } from './context.ts';
 import { onRampTarget } from './onramp.ts';

@@ -193,6 +193,20 @@ describe('layers', () => {
     expect(exported).toEqual([]);
   });
 
+  it("a service is more than its repo's functions under another name", () => {
+    const isService = (file: string) =>
+      file.startsWith('modules/') && /(^|\/)([a-z-]+-)?service\.ts$/.test(file);
+    const passThroughs = FILES.filter(isService).filter((file) => {
+      const rest = (TEXT.get(file) ?? '')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '')
+        .replace(/import\s[\s\S]*?from\s+'[^']+';/g, '')
+        .replace(/export\s+(type\s+)?\{[^}]*\}\s+from\s+'[^']*repo\.ts';/g, '');
+      return rest.trim() === '';
+    });
+    expect(passThroughs).toEqual([]);
+  });
+
   it('cites only what the repository holds: no comment sends a reader to a file outside it', () => {
     const outside = /\b(PRODUCT|ARCHITECTURE)\.md\b/;
     expect(FILES.filter((file) => outside.test(TEXT.get(file) ?? ''))).toEqual([]);

@@ -1,9 +1,8 @@
 import type { Blockchain, Currency } from '../../core/currencies.ts';
-import { newId } from '../../core/ids.ts';
 import { readFact, type StatementPart } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { type Entry, isBalanced, type JournalKind } from './accounts.ts';
+import type { Entry, JournalKind } from './accounts.ts';
 
 export type NewJournal = {
   tenant: Tenant;
@@ -17,20 +16,16 @@ export type NewJournal = {
 
 /**
  * The two INSERTs of journals and their entries, as parts of the statement that writes the movements
- * they record (a journal alone: a list of one). Refuses an unbalanced journal here already; the
- * database checks it again when the transaction commits.
+ * they record (a journal alone: a list of one). The journals are balanced already (ledger/service.ts);
+ * the database checks it again when the transaction commits.
  */
-export function journalsParts(
+export function insertJournalsParts(
   journals: readonly NewJournal[],
-  ids: readonly string[] = journals.map(() => newId()),
+  ids: readonly string[],
 ): [StatementPart, StatementPart] {
-  const entries = journals.flatMap((journal, index) => {
-    const posted = journal.entries.filter((entry) => entry.amount !== 0n);
-    if (posted.length === 0 || !isBalanced(posted)) {
-      throw new Error(`unbalanced ${journal.kind} journal for ${journal.reference}`);
-    }
-    return posted.map((entry) => ({ ...entry, journalId: ids[index]! }));
-  });
+  const entries = journals.flatMap((journal, index) =>
+    journal.entries.map((entry) => ({ ...entry, journalId: ids[index]! })),
+  );
   const column = <T>(pick: (journal: NewJournal) => T) => journals.map(pick);
   return [
     {
@@ -61,13 +56,6 @@ export function journalsParts(
       ],
     },
   ];
-}
-
-/** Posts a journal in the caller's transaction (see `journalsParts`). */
-export async function postJournal(db: Executor, journal: NewJournal): Promise<string> {
-  const id = newId();
-  for (const part of journalsParts([journal], [id])) await db.query(part.text, part.params);
-  return id;
 }
 
 /** What the platform owes a customer, per currency: the negated sum of their account entries. */

@@ -19,7 +19,8 @@ import type { Tenant } from '../../lib/environment.ts';
 import type { Account, Entry, JournalKind } from './accounts.ts';
 import { formatCurrencyAmount } from './amounts.ts';
 import { reserved } from './off-ramp-postings.ts';
-import { customerBalance, type HeldSum, type NewJournal, postJournal } from './repo.ts';
+import { customerBalance, type HeldSum, type NewJournal } from './repo.ts';
+import { postJournal } from './service.ts';
 
 export type Draws = readonly { blockchain: Blockchain; amount: bigint }[];
 
