@@ -6,7 +6,6 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Executor } from '../db/types.ts';
 import type { Environment } from '../lib/environment.ts';
-import type { PspObserver } from '../rails/pix/psp/http-client.ts';
 import { metrics } from './metrics.ts';
 
 const pspCalls = new Counter({
@@ -55,7 +54,14 @@ new Gauge({
   },
 });
 
-export function pspObserver(environment: Environment): PspObserver {
+/** What the PSP rail reports of its calls, counted here (the rail takes any object of this shape). */
+export type PspCallCounters = {
+  unreadable(): void;
+  call(route: string, outcome: string, seconds: number): void;
+  tokenRefreshed(): void;
+};
+
+export function pspObserver(environment: Environment): PspCallCounters {
   return {
     unreadable() {
       unreadableItems.inc({ environment });
