@@ -13,10 +13,12 @@ import { deliveryHandler } from './modules/on-ramp/delivery.ts';
 import { depositHandler } from './modules/on-ramp/deposit.ts';
 import { pixHandlers } from './modules/pix/dispatch.ts';
 import { sweepStates } from './modules/pix/sweep-repo.ts';
+import { savePtax } from './modules/pricing/ptax-repo.ts';
 import { ApiKeyCache } from './modules/projects/key-cache.ts';
 import { handleDeliveriesWith } from './modules/wallets/send-outcome.ts';
 import { openChainRegistry } from './rails/chains/registry.ts';
 import { openPixRails } from './rails/pix/registry.ts';
+import { openReferences } from './rails/rates/reference.ts';
 
 /** `database`, when given, is used (and migrated) instead of connecting to the configured one. */
 export async function openContext(
@@ -70,6 +72,11 @@ export async function openContext(
       instanceKeys,
       chains,
       pix,
+      references: openReferences(
+        config.rates,
+        (chain) => config.chains.networks[chain].rpcUrl,
+        (bulletin) => savePtax(db, bulletin, clock()),
+      ),
     };
   } catch (error) {
     await db.close();

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { latestPtax, savePtax } from '../../src/modules/pricing/ptax-repo.ts';
-import { referenceRates } from '../../src/modules/pricing/reference.ts';
 import { PtaxUnavailable, parsePtaxAnswer, ptaxClient } from '../../src/rails/rates/ptax.ts';
+import { referenceRates } from '../../src/rails/rates/reference.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { type PtaxSimulator, ptaxAnswer, startPtaxSimulator } from './reference-support.ts';
 

@@ -6,11 +6,10 @@
  */
 import type { Address } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RATE_SCALE } from '../../src/modules/pricing/pricing.ts';
-import { type ReferenceRates, referenceRates } from '../../src/modules/pricing/reference.ts';
-import { DEFAULT_MAX_AGE_S, FEEDS, type Feed } from '../../src/modules/pricing/reference-config.ts';
 import { chainlinkReader } from '../../src/rails/rates/chainlink.ts';
+import { DEFAULT_MAX_AGE_S, FEEDS, type Feed } from '../../src/rails/rates/config.ts';
 import type { PtaxBulletin } from '../../src/rails/rates/ptax.ts';
+import { RATE_SCALE, type ReferenceRates, referenceRates } from '../../src/rails/rates/reference.ts';
 import { type Anvil, startAnvil } from '../chains/anvil.ts';
 import { portInRange, startSilentNode } from './reference-support.ts';
 

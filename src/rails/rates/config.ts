@@ -9,7 +9,7 @@
  */
 import type { Address } from 'viem';
 import { BLOCKCHAINS, type Blockchain } from '../../core/currencies.ts';
-import { DEFAULT_PTAX_URL } from '../../rails/rates/ptax.ts';
+import { DEFAULT_PTAX_URL } from './ptax.ts';
 
 export const FEEDS = ['BRL/USD', 'USDC/USD', 'USDT/USD'] as const;
 export type Feed = (typeof FEEDS)[number];

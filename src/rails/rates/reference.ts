@@ -7,10 +7,12 @@
 import type { Address } from 'viem';
 import type { Pair } from '../../core/currencies.ts';
 import { pow10 } from '../../core/decimal.ts';
-import type { FeedReader, FeedReading } from '../../rails/rates/chainlink.ts';
-import type { PtaxBulletin, PtaxClient } from '../../rails/rates/ptax.ts';
-import { RATE_SCALE } from './pricing.ts';
-import type { Feed, ReferenceConfig } from './reference-config.ts';
+import { chainlinkReader, type FeedReader, type FeedReading } from './chainlink.ts';
+import type { Feed, ReferenceConfig } from './config.ts';
+import { type PtaxBulletin, type PtaxClient, ptaxClient } from './ptax.ts';
+
+/** Digits after the point of a rate, as pricing holds them (target units per source unit). */
+export const RATE_SCALE = 10;
 
 export type GuardLimits = { maxAgeS: number; maxJumpBps: number; maxDeviationBps: number };
 
@@ -238,4 +240,31 @@ export function referenceRates(options: {
       clearInterval(ptaxTimer);
     },
   };
+}
+
+/**
+ * The reference of each environment whose rates come from Chainlink (`source: chainlink`), reading the
+ * node configured for its chain (`PONTE_CHAIN_<CHAIN>_RPC_URL`); null where the operator's rates are used.
+ */
+export function openReferences(
+  configs: Record<'production' | 'sandbox', ReferenceConfig>,
+  rpcUrlOf: (chain: ReferenceConfig['chain']) => string | undefined,
+  onPtax?: (bulletin: PtaxBulletin) => Promise<void>,
+): Record<'production' | 'sandbox', ReferenceRates | null> {
+  const open = (config: ReferenceConfig): ReferenceRates | null => {
+    if (config.source !== 'chainlink') return null;
+    const rpcUrl = rpcUrlOf(config.chain);
+    const reader: FeedReader = rpcUrl
+      ? chainlinkReader(rpcUrl, { timeoutMs: config.timeoutMs })
+      : { read: () => Promise.reject(new Error(`no node is configured for ${config.chain}`)) };
+    const rates = referenceRates({
+      config,
+      reader,
+      ptax: ptaxClient(config.ptaxUrl),
+      ...(onPtax ? { onPtax } : {}),
+    });
+    rates.start();
+    return rates;
+  };
+  return { production: open(configs.production), sandbox: open(configs.sandbox) };
 }
