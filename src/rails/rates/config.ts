@@ -8,7 +8,7 @@
  * Every feed here has a 24 h heartbeat, so the default maximum age is 1.5 × 86400 s = 129600 s.
  */
 import type { Address } from 'viem';
-import { BLOCKCHAINS, type Blockchain } from '../../core/currencies.ts';
+import { BLOCKCHAINS, type Blockchain, PAIRS, type Pair } from '../../core/currencies.ts';
 import { DEFAULT_PTAX_URL } from './ptax.ts';
 
 export const FEEDS = ['BRL/USD', 'USDC/USD', 'USDT/USD'] as const;
@@ -37,6 +37,8 @@ export type ReferenceConfig = {
   maxDeviationBps: number;
   maxJumpBps: number;
   maxOverrideBps: number;
+  /** The operator's spread per pair, taken off the reference mid (0 where unset). */
+  spreadBps: Partial<Record<Pair, number>>;
   ptaxUrl: string;
   /** How old a reading may be before a quote asks for a fresh one. */
   refreshS: number;
@@ -72,6 +74,24 @@ function whole(name: string, text: string | undefined, fallback: number, max = 1
   return Number(text);
 }
 
+/** `BRL/USDC=50,USDC/BRL=40`: basis points per pair, each under 10000. */
+function spreads(name: string, text: string | undefined): Partial<Record<Pair, number>> {
+  const out: Partial<Record<Pair, number>> = {};
+  for (const part of (text ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const [pair, value] = part.split('=').map((p) => p.trim());
+    if (!PAIRS.includes(pair as Pair) || !value) {
+      throw new ReferenceConfigError(
+        `${name}: "${part}" is not PAIR=bps with PAIR one of ${PAIRS.join(', ')}`,
+      );
+    }
+    out[pair as Pair] = whole(`${name} (${pair})`, value, 0, 9_999);
+  }
+  return out;
+}
+
 export function loadReferenceConfig(env: NodeJS.ProcessEnv, prefix = 'PONTE_RATES_'): ReferenceConfig {
   const source = env[`${prefix}SOURCE`]?.trim() || null;
   if (source !== null && source !== 'chainlink') {
@@ -100,6 +120,7 @@ export function loadReferenceConfig(env: NodeJS.ProcessEnv, prefix = 'PONTE_RATE
     maxDeviationBps: whole(`${prefix}MAX_DEVIATION_BPS`, env[`${prefix}MAX_DEVIATION_BPS`], 300, 10_000),
     maxJumpBps: whole(`${prefix}MAX_JUMP_BPS`, env[`${prefix}MAX_JUMP_BPS`], 1_000, 10_000),
     maxOverrideBps: whole(`${prefix}MAX_OVERRIDE_BPS`, env[`${prefix}MAX_OVERRIDE_BPS`], 200, 10_000),
+    spreadBps: spreads(`${prefix}SPREAD_BPS`, env[`${prefix}SPREAD_BPS`]),
     ptaxUrl: env[`${prefix}PTAX_URL`]?.trim() || DEFAULT_PTAX_URL,
     refreshS: whole(`${prefix}REFRESH_S`, env[`${prefix}REFRESH_S`], 60, 86_400),
     timeoutMs: whole(`${prefix}TIMEOUT_MS`, env[`${prefix}TIMEOUT_MS`], 5_000, 120_000),

@@ -1,0 +1,121 @@
+/**
+ * Quotes priced from the market reference (`PONTE_RATES_SOURCE=chainlink`): mock feeds on anvil read
+ * through the production chain node, the operator's spread per pair, then fees as today; the quote carries
+ * its reference. Without a usable reference: 503 rates_unavailable with Retry-After, and no quote kept.
+ * The sandbox keeps its deterministic default rates.
+ */
+import type { Address } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_AGE_S } from '../../src/rails/rates/config.ts';
+import { type Anvil, startAnvil } from '../chains/anvil.ts';
+import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { type PtaxSimulator, portInRange, startPtaxSimulator } from './reference-support.ts';
+
+const { node: anvil, reason } = await startAnvil({ port: await portInRange() });
+if (!anvil)
+  console.warn(`SKIPPED: the reference quote tests need anvil, which could not start here: ${reason}`);
+
+describe.skipIf(!anvil)('quotes from the market reference', () => {
+  const node = anvil as Anvil;
+  let server: TestServer;
+  let production: Client;
+  let sandbox: Client;
+  let ptax: PtaxSimulator;
+  let brlUsd: Address;
+  let usdcUsd: Address;
+
+  beforeAll(async () => {
+    ptax = await startPtaxSimulator();
+    brlUsd = await node.deployFeed(8, 'BRL / USD');
+    usdcUsd = await node.deployFeed(8, 'USDC / USD');
+    const usdtUsd = await node.deployFeed(8, 'USDT / USD');
+    const now = new Date();
+    await node.setRound(brlUsd, 19_000_000n, now); // 0.19
+    await node.setRound(usdcUsd, 100_010_000n, now); // 1.0001
+    await node.setRound(usdtUsd, 100_000_000n, now);
+    server = await startTestServer({
+      ownDatabase: true,
+      env: {
+        PONTE_RATES_SOURCE: 'chainlink',
+        PONTE_CHAIN_ETHEREUM_RPC_URL: node.url,
+        PONTE_RATES_FEEDS: `BRL/USD=${brlUsd},USDC/USD=${usdcUsd},USDT/USD=${usdtUsd}`,
+        PONTE_RATES_SPREAD_BPS: 'BRL/USDC=50',
+        PONTE_RATES_PTAX_URL: ptax.url,
+        PONTE_ONRAMP_FEE_BPS: '0',
+        PONTE_TRANSACTION_MIN_FEE: '0',
+      },
+    });
+    const tenant = await server.newTenant();
+    production = client(server.production, tenant.productionKey);
+    sandbox = client(server.sandbox, tenant.sandboxKey);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await ptax?.close();
+    node.stop();
+  });
+
+  const quoteCount = async () =>
+    (await server.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM exchange_rates'))[0]!.n;
+
+  it('prices from the cross of the feeds less the spread, and says so in the quote', async () => {
+    const response = await production.post('/exchange-rates', {
+      type: 'FLOATING',
+      sourceCurrency: 'BRL',
+      targetCurrency: 'USDC',
+      sourceAmount: '1000.00',
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const quote = response.json();
+    // mid 0.19 ÷ 1.0001 = 0.1899810018; less 50 bps = 0.1890310967 (rounded down); no fees configured
+    expect(quote.reference).toMatchObject({ source: 'CHAINLINK', rate: '0.1899810018' });
+    expect(Date.parse(quote.reference.at)).toBeGreaterThan(0);
+    expect(quote.baseRate).toBe('0.1890310967');
+    expect(quote.targetAmount).toBe('189.031096');
+  });
+
+  it('answers 503 rates_unavailable with Retry-After and keeps nothing when the feed is stale', async () => {
+    const before = await quoteCount();
+    await node.setRound(brlUsd, 19_000_000n, new Date(Date.now() - (DEFAULT_MAX_AGE_S + 60) * 1000));
+    await server.ctx.references.production!.refresh();
+    const response = await production.post('/exchange-rates', {
+      type: 'LOCKED',
+      sourceCurrency: 'BRL',
+      targetCurrency: 'USDC',
+      sourceAmount: '1000.00',
+    });
+    expect(response.statusCode, response.body).toBe(503);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    expect(response.json()).toMatchObject({ status: 503, code: 'rates_unavailable' });
+    expect(response.headers['retry-after']).toBe('60');
+    expect(await quoteCount()).toBe(before);
+    // a fresh round brings quotes back
+    await node.setRound(brlUsd, 19_000_000n, new Date());
+    await server.ctx.references.production!.refresh();
+    expect(
+      (
+        await production.post('/exchange-rates', {
+          type: 'FLOATING',
+          sourceCurrency: 'BRL',
+          targetCurrency: 'USDC',
+          sourceAmount: '10.00',
+        })
+      ).statusCode,
+    ).toBe(201);
+  });
+
+  it('keeps the sandbox on its deterministic default rates', async () => {
+    expect(server.ctx.references.sandbox).toBeNull();
+    const response = await sandbox.post('/exchange-rates', {
+      type: 'FLOATING',
+      sourceCurrency: 'BRL',
+      targetCurrency: 'USDC',
+      sourceAmount: '1000.00',
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({
+      baseRate: '0.18',
+      reference: { source: 'OPERATOR', rate: '0.18', at: null },
+    });
+  });
+});
