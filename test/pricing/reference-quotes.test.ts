@@ -104,6 +104,38 @@ describe.skipIf(!anvil)('quotes from the market reference', () => {
     ).toBe(201);
   });
 
+  it('shows partners the reference per pair with its age, and PTAX beside it', async () => {
+    ptax.days.clear();
+    const today = new Date(Date.now() - 3 * 3600_000);
+    const key = `${String(today.getUTCMonth() + 1).padStart(2, '0')}-${String(today.getUTCDate()).padStart(2, '0')}-${today.getUTCFullYear()}`;
+    ptax.days.set(key, { buy: '5.2600', sell: '5.2606', at: '2026-11-27 13:10:24.123' });
+    await server.ctx.references.production!.refreshPtax();
+    const response = await production.get('/exchange-rates/reference?pair=BRL/USDC');
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body.data).toEqual([
+      {
+        pair: 'BRL/USDC',
+        source: 'CHAINLINK',
+        usable: true,
+        rate: '0.1899810018',
+        at: expect.any(String),
+        ageSeconds: expect.any(Number),
+        reason: null,
+      },
+    ]);
+    expect(body.ptax).toEqual({ date: today.toISOString().slice(0, 10), buy: '5.26', sell: '5.2606' });
+    // without a pair: every pair; a pair that is not one is a 400 with its pointer
+    expect((await production.get('/exchange-rates/reference')).json().data).toHaveLength(4);
+    const bad = await production.get('/exchange-rates/reference?pair=BRL/EUR');
+    expect(bad.statusCode).toBe(400);
+    // the sandbox shows its default operator rate
+    expect((await sandbox.get('/exchange-rates/reference?pair=USDC/BRL')).json()).toMatchObject({
+      data: [{ pair: 'USDC/BRL', source: 'OPERATOR', usable: true, rate: '5.5', at: null }],
+      ptax: null,
+    });
+  });
+
   it('keeps the sandbox on its deterministic default rates', async () => {
     expect(server.ctx.references.sandbox).toBeNull();
     const response = await sandbox.post('/exchange-rates', {

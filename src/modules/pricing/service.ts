@@ -147,6 +147,82 @@ function amountOf(input: CreateExchangeRateInput): { source: bigint } | { target
   return { target: units };
 }
 
+export type ReferenceView = {
+  pair: Pair;
+  source: 'CHAINLINK' | 'OPERATOR';
+  usable: boolean;
+  rate: string | null;
+  at: string | null;
+  ageSeconds: number | null;
+  reason: string | null;
+};
+
+/**
+ * The reference of each pair (or of one) for partners: the market's where the environment quotes from it
+ * (read from the cache, refreshed first when older than its interval), else the operator's rate in force.
+ */
+export async function marketReferences(
+  deps: { db: Database; clock: Clock; config: Config; references: AppContext['references'] },
+  tenant: Tenant,
+  only: Pair | undefined,
+) {
+  const now = deps.clock();
+  const age = (at: Date | null) =>
+    at ? Math.max(0, Math.floor((now.getTime() - at.getTime()) / 1000)) : null;
+  const pairs = only ? [only] : [...PAIRS];
+  const reference = deps.references[tenant.environment];
+  const data: ReferenceView[] = [];
+  for (const pair of pairs) {
+    if (reference) {
+      const found = await reference.forPair(pair);
+      data.push(
+        found.usable
+          ? {
+              pair,
+              source: 'CHAINLINK',
+              usable: true,
+              rate: formatDecimalTrimmed(found.rate, RATE_SCALE),
+              at: found.at.toISOString(),
+              ageSeconds: age(found.at),
+              reason: null,
+            }
+          : {
+              pair,
+              source: 'CHAINLINK',
+              usable: false,
+              rate: null,
+              at: found.at?.toISOString() ?? null,
+              ageSeconds: age(found.at),
+              reason: found.reason,
+            },
+      );
+      continue;
+    }
+    const set = await rates.currentRate(deps.db, pair);
+    const rate =
+      set?.rate ?? (tenant.environment === 'sandbox' ? deps.config.moneyOut.sandboxRates[pair] : undefined);
+    const at = set?.created_at ?? null;
+    data.push({
+      pair,
+      source: 'OPERATOR',
+      usable: rate !== undefined,
+      rate: rate === undefined ? null : formatDecimalTrimmed(rate, RATE_SCALE),
+      at: at?.toISOString() ?? null,
+      ageSeconds: age(at),
+      reason: rate === undefined ? `No ${pair} rate is set` : null,
+    });
+  }
+  const ptax = reference?.snapshot().ptax ?? null;
+  return {
+    data,
+    ptax: ptax && {
+      date: ptax.date,
+      buy: formatDecimalTrimmed(ptax.buy, RATE_SCALE),
+      sell: formatDecimalTrimmed(ptax.sell, RATE_SCALE),
+    },
+  };
+}
+
 export function createExchangeRateService(deps: {
   db: Database;
   clock: Clock;
