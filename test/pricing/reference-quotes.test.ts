@@ -125,6 +125,16 @@ describe.skipIf(!anvil)('quotes from the market reference', () => {
       },
     ]);
     expect(body.ptax).toEqual({ date: today.toISOString().slice(0, 10), buy: '5.26', sell: '5.2606' });
+    // /metrics: the reference's age and its deviation from PTAX per pair, from the readings in hand
+    const scraped = (await server.operator.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(scraped).toMatch(
+      /ponte_rates_reference_age_seconds\{environment="production",pair="BRL\/USDC"\} \d/,
+    );
+    // 0.19 ÷ 1.0001 against PTAX's 1 ÷ 5.2603: 7 bps (rounded up)
+    expect(scraped).toContain(
+      'ponte_rates_reference_deviation_bps{environment="production",pair="BRL/USDC"} 7',
+    );
+    expect(scraped).toContain('ponte_rates_reference_usable{environment="production",pair="USDT/BRL"} 1');
     // without a pair: every pair; a pair that is not one is a 400 with its pointer
     expect((await production.get('/exchange-rates/reference')).json().data).toHaveLength(4);
     const bad = await production.get('/exchange-rates/reference?pair=BRL/EUR');
