@@ -1,5 +1,6 @@
-// Compiles test/chains/contracts/TestToken.sol with solc from npm into the checked-in artifact
-// test/chains/contracts/TestToken.json (ABI and creation bytecode) that the real-node tests deploy.
+// Compiles the test contracts (test/chains/contracts/TestToken.sol, the ERC-20, and MockAggregatorV3.sol,
+// a price feed) with solc from npm into the checked-in artifacts test/chains/contracts/<Name>.json (ABI
+// and creation bytecode) that the real-node tests deploy.
 // The compiler is fetched on demand (npx, pinned), as only this script needs it: installing the project
 // does not download it. Run: node scripts/build-test-token.mjs
 import { spawnSync } from 'node:child_process';
@@ -7,14 +8,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 const SOLC = 'solc@0.8.37';
 const dir = new URL('../test/chains/contracts/', import.meta.url);
-const source = readFileSync(new URL('TestToken.sol', dir), 'utf8');
+const CONTRACTS = ['TestToken', 'MockAggregatorV3'];
 const input = {
   language: 'Solidity',
-  sources: { 'TestToken.sol': { content: source } },
+  sources: Object.fromEntries(
+    CONTRACTS.map((name) => [`${name}.sol`, { content: readFileSync(new URL(`${name}.sol`, dir), 'utf8') }]),
+  ),
   settings: {
     evmVersion: 'cancun',
     optimizer: { enabled: true, runs: 200 },
-    outputSelection: { '*': { TestToken: ['abi', 'evm.bytecode.object'] } },
+    outputSelection: {
+      '*': Object.fromEntries(CONTRACTS.map((name) => [name, ['abi', 'evm.bytecode.object']])),
+    },
   },
 };
 const solcjs = (args, stdin) => {
@@ -37,10 +42,9 @@ if (errors.length > 0) {
   for (const e of errors) console.error(e.formattedMessage);
   process.exit(1);
 }
-const contract = output.contracts['TestToken.sol'].TestToken;
-const artifact = {
-  compiler: `solc ${solcjs(['--version']).trim()}`,
-  abi: contract.abi,
-  bytecode: `0x${contract.evm.bytecode.object}`,
-};
-writeFileSync(new URL('TestToken.json', dir), `${JSON.stringify(artifact, null, 2)}\n`);
+const compiler = `solc ${solcjs(['--version']).trim()}`;
+for (const name of CONTRACTS) {
+  const contract = output.contracts[`${name}.sol`][name];
+  const artifact = { compiler, abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
+  writeFileSync(new URL(`${name}.json`, dir), `${JSON.stringify(artifact, null, 2)}\n`);
+}

@@ -8,6 +8,7 @@ import type { Environment } from './lib/environment.ts';
 import { merchantProblem, SANDBOX_PIX_KEY } from './lib/pix-brcode.ts';
 import { type ChainsConfig, parseChainsConfig } from './rails/chains/networks.ts';
 import { type PspConfig, PspConfigError, parsePspConfig } from './rails/pix/psp/config.ts';
+import { loadReferenceConfig, type ReferenceConfig, ReferenceConfigError } from './rails/rates/config.ts';
 
 export type LimitSet = { single: bigint; daily: bigint; monthly: bigint };
 
@@ -111,6 +112,11 @@ export type Config = {
   webhooks: WebhookConfig;
   /** Blockchains, stablecoin contracts, nodes and confirmations. */
   chains: ChainsConfig;
+  /**
+   * Where market rates come from per environment (`PONTE_RATES_*`; the sandbox reads `PONTE_SANDBOX_RATES_*`
+   * and keeps its deterministic default rates while `PONTE_SANDBOX_RATES_SOURCE` is unset).
+   */
+  rates: Record<Environment, ReferenceConfig>;
   moneyOut: MoneyOutConfig;
   /**
    * The PSP each environment's PIX rail talks to (`PONTE_PIX_*`, `PONTE_SANDBOX_PIX_*`); undefined:
@@ -153,6 +159,18 @@ function screeningConfig(env: NodeJS.ProcessEnv): ScreeningConfig {
 }
 
 export class ConfigError extends Error {}
+
+function referenceConfigs(env: NodeJS.ProcessEnv): Record<Environment, ReferenceConfig> {
+  try {
+    return {
+      production: loadReferenceConfig(env, 'PONTE_RATES_'),
+      sandbox: loadReferenceConfig(env, 'PONTE_SANDBOX_RATES_'),
+    };
+  } catch (error) {
+    if (error instanceof ReferenceConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
 
 function url(env: NodeJS.ProcessEnv, name: string, fallback: string): URL {
   const raw = env[name] ?? fallback;
@@ -336,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxEndpointsPerProject: atLeastOne(env, 'PONTE_WEBHOOK_MAX_ENDPOINTS', 20),
       retentionMs: atLeastOne(env, 'PONTE_WEBHOOK_RETENTION_DAYS', 30) * 24 * 3_600_000,
     },
+    rates: referenceConfigs(env),
     chains: parseChainsConfig(
       env,
       (name, fallback) => positiveInt(env, name, fallback),

@@ -4,9 +4,11 @@ import type { Clock } from './core/clock.ts';
 import type { Logger } from './core/logger.ts';
 import type { Database } from './db/types.ts';
 import type { ApiKeyLookup } from './http/auth.ts';
+import type { Environment } from './lib/environment.ts';
 import type { InstanceKeys } from './lib/instance-keys.ts';
 import type { ChainRegistry } from './rails/chains/registry.ts';
 import type { PixRails } from './rails/pix/registry.ts';
+import type { ReferenceRates } from './rails/rates/reference.ts';
 
 export type AppContext = {
   config: Config;
@@ -20,4 +22,6 @@ export type AppContext = {
   chains: ChainRegistry;
   /** The PSP rails of each environment, and the handlers their results go to. */
   pix: PixRails;
+  /** The market reference each environment quotes from; null where its rates are the operator's. */
+  references: Record<Environment, ReferenceRates | null>;
 };

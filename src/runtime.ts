@@ -2,21 +2,25 @@
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type Clock, systemClock } from './core/clock.ts';
+import { PAIRS } from './core/currencies.ts';
 import { connectDatabase } from './db/connect.ts';
 import { loadInstanceKeys } from './db/instance-secrets.ts';
 import { migrate, printMigrationProgress } from './db/migrate.ts';
 import type { Database } from './db/types.ts';
 import { processLogger } from './http/logger.ts';
 import { pspObserver, watchPixRail, watchPixWebhooks } from './http/pix-metrics.ts';
+import { watchReferences } from './http/rates-metrics.ts';
 import { pendingSends } from './modules/off-ramp/payout-repo.ts';
 import { deliveryHandler } from './modules/on-ramp/delivery.ts';
 import { depositHandler } from './modules/on-ramp/deposit.ts';
 import { pixHandlers } from './modules/pix/dispatch.ts';
 import { sweepStates } from './modules/pix/sweep-repo.ts';
+import { savePtax } from './modules/pricing/ptax-repo.ts';
 import { ApiKeyCache } from './modules/projects/key-cache.ts';
 import { handleDeliveriesWith } from './modules/wallets/send-outcome.ts';
 import { openChainRegistry } from './rails/chains/registry.ts';
 import { openPixRails } from './rails/pix/registry.ts';
+import { openReferences, pairReference } from './rails/rates/reference.ts';
 
 /** `database`, when given, is used (and migrated) instead of connecting to the configured one. */
 export async function openContext(
@@ -61,6 +65,29 @@ export async function openContext(
           };
         });
     });
+    const references = openReferences(
+      config.rates,
+      (chain) => config.chains.networks[chain].rpcUrl,
+      (bulletin) => savePtax(db, bulletin, clock()),
+    );
+    watchReferences(() =>
+      (['production', 'sandbox'] as const).flatMap((environment) => {
+        const reference = references[environment];
+        if (!reference) return [];
+        const { feeds, ptax } = reference.snapshot();
+        const now = clock().getTime();
+        return PAIRS.map((pair) => {
+          const found = pairReference(pair, feeds, ptax);
+          return {
+            environment,
+            pair,
+            usable: found.usable,
+            ageSeconds: found.at ? Math.max(0, (now - found.at.getTime()) / 1000) : null,
+            deviationBps: found.usable && found.deviationBps !== null ? Number(found.deviationBps) : null,
+          };
+        });
+      }),
+    );
     return {
       config,
       db,
@@ -70,6 +97,7 @@ export async function openContext(
       instanceKeys,
       chains,
       pix,
+      references,
     };
   } catch (error) {
     await db.close();

@@ -27,6 +27,7 @@ export const ERRORS = {
   compliance_hold: { status: 409, title: 'On compliance hold' },
   sanctioned_address: { status: 422, title: 'Sanctioned address' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
+  rates_unavailable: { status: 503, title: 'Rates unavailable' },
   internal_error: { status: 500, title: 'Internal error' },
   // business customers (KYB), terms and documents through the API
   customer_not_business: { status: 422, title: 'Not a business customer' },
@@ -45,17 +46,20 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly errors: FieldError[] | undefined;
   readonly extra: Record<string, unknown> | undefined;
+  /** Seconds after which the same request may succeed (answered as `Retry-After`). */
+  readonly retryAfterS: number | undefined;
 
   constructor(
     code: ErrorCode,
     detail: string,
-    options: { errors?: FieldError[]; extra?: Record<string, unknown> } = {},
+    options: { errors?: FieldError[]; extra?: Record<string, unknown>; retryAfterS?: number } = {},
   ) {
     super(detail);
     this.name = 'AppError';
     this.code = code;
     this.errors = options.errors;
     this.extra = options.extra;
+    this.retryAfterS = options.retryAfterS;
   }
 
   get status(): number {

@@ -198,6 +198,7 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 export function registerProblemHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
+      if (error.retryAfterS !== undefined) reply.header('retry-after', String(error.retryAfterS));
       return sendProblem(reply, request, error.code, error.message, {
         errors: error.errors,
         extra: error.extra,

@@ -29,6 +29,9 @@ const artifact = JSON.parse(readFileSync(new URL('./contracts/TestToken.json', i
   bytecode: Hex;
 };
 export const tokenAbi = artifact.abi;
+const feedArtifact = JSON.parse(
+  readFileSync(new URL('./contracts/MockAggregatorV3.json', import.meta.url), 'utf8'),
+) as { abi: Abi; bytecode: Hex };
 
 function anvilBinary(): string {
   const require = createRequire(import.meta.url);
@@ -42,8 +45,8 @@ function anvilBinary(): string {
 
 export type Anvil = Awaited<ReturnType<typeof launch>>;
 
-async function launch() {
-  const port = await freePort();
+async function launch(options: { port?: number } = {}) {
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(
     anvilBinary(),
@@ -90,11 +93,33 @@ async function launch() {
     return getAddress(receipt.contractAddress!);
   }
 
+  /** A price feed (MockAggregatorV3) with `decimals` digits and no round yet. */
+  async function deployFeed(decimals: number, description: string): Promise<Address> {
+    const hash = await deployer.deployContract({
+      abi: feedArtifact.abi,
+      bytecode: feedArtifact.bytecode,
+      args: [decimals, description],
+    });
+    const receipt = await deployer.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    return getAddress(receipt.contractAddress!);
+  }
+
   return {
     url,
     client,
     deployer,
     deployToken,
+    deployFeed,
+    /** Starts a new round of a mock feed with `answer` (at the feed's decimals) updated at `updatedAt`. */
+    async setRound(feed: Address, answer: bigint, updatedAt: Date): Promise<void> {
+      const hash = await deployer.writeContract({
+        address: feed,
+        abi: feedArtifact.abi,
+        functionName: 'setRound',
+        args: [answer, BigInt(Math.floor(updatedAt.getTime() / 1000))],
+      });
+      await deployer.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    },
     async balanceOf(token: Address, owner: string): Promise<bigint> {
       return (await client.readContract({
         address: token,
@@ -137,9 +162,11 @@ async function launch() {
   };
 }
 
-export async function startAnvil(): Promise<{ node: Anvil | null; reason: string | null }> {
+export async function startAnvil(
+  options: { port?: number } = {},
+): Promise<{ node: Anvil | null; reason: string | null }> {
   try {
-    return { node: await launch(), reason: null };
+    return { node: await launch(options), reason: null };
   } catch (error) {
     return { node: null, reason: (error as Error).message };
   }

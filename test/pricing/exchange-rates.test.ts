@@ -42,6 +42,8 @@ describe('POST /exchange-rates', () => {
       baseRate: '0.18',
       fees: { platform: { amount: '5.00', currency: 'BRL' }, partner: { amount: '0.00', currency: 'BRL' } },
       expiresAt: null,
+      // the sandbox's default rate: an operator rate with no time of its own
+      reference: { source: 'OPERATOR', rate: '0.18', at: null },
       createdAt: expect.any(String),
     });
   });

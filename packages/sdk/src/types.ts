@@ -212,6 +212,9 @@ export type TransferResult = ResultOf<'/transactions/transfer', 'post', Transact
 export type RefundResult = ResultOf<'/transactions/{id}/refund', 'post', Transaction>;
 export type TravelRuleResult = ResultOf<'/transactions/{id}/travel-rule', 'post', Transaction>;
 export type CreateExchangeRateResult = ResultOf<'/exchange-rates', 'post', ExchangeRate>;
+/** The market reference per pair (`pair` to ask for one). */
+export type ExchangeRateReferenceParams = QueryOf<'/exchange-rates/reference', 'get', { pair?: string }>;
+export type ExchangeRateReference = ResultOf<'/exchange-rates/reference', 'get', unknown>;
 export type WalletList = ResultOf<'/customers/{id}/wallets', 'get', { data: Wallet[] }>;
 
 /** Every event a webhook endpoint may receive, discriminated by `eventType`. */

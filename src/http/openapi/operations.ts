@@ -22,6 +22,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /bank-accounts/{id}': 'retrieveBankAccount',
   'DELETE /bank-accounts/{id}': 'deleteBankAccount',
   'POST /exchange-rates': 'createExchangeRate',
+  'GET /exchange-rates/reference': 'getExchangeRateReference',
   'POST /transactions/on-ramp': 'createOnRamp',
   'POST /transactions/off-ramp': 'createOffRamp',
   'POST /transactions/transfer': 'createTransfer',

@@ -21,15 +21,21 @@ export type ExchangeRateRow = {
   expires_at: Date | null;
   used_at: Date | null;
   created_at: Date;
+  reference_source: ReferenceSource | null;
+  reference_rate: bigint | null;
+  reference_at: Date | null;
 };
 
+export type ReferenceSource = 'CHAINLINK' | 'PTAX' | 'OPERATOR';
+
 const COLUMNS = `id, project_id, environment, type, source_currency, target_currency, source_amount,
-  target_amount, base_rate, platform_fee, partner_fee, limit_amount_brl, expires_at, used_at, created_at`;
+  target_amount, base_rate, platform_fee, partner_fee, limit_amount_brl, expires_at, used_at, created_at,
+  reference_source, reference_rate, reference_at`;
 
 export async function insertExchangeRate(db: Executor, row: ExchangeRateRow): Promise<void> {
   await db.query(
     `INSERT INTO exchange_rates (${COLUMNS})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
     [
       row.id,
       row.project_id,
@@ -46,6 +52,9 @@ export async function insertExchangeRate(db: Executor, row: ExchangeRateRow): Pr
       row.expires_at,
       row.used_at,
       row.created_at,
+      row.reference_source,
+      row.reference_rate,
+      row.reference_at,
     ],
   );
 }

@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { bearerSecurity, IdParams, problems } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
-import { CreateExchangeRateBody, Rate, SetRateBody } from './schema.ts';
-import { createExchangeRateService, createRateService } from './service.ts';
+import { CreateExchangeRateBody, MarketReferenceList, Rate, ReferenceQuery, SetRateBody } from './schema.ts';
+import { createExchangeRateService, createRateService, marketReferences } from './service.ts';
 
 const operatorSecurity = [{ operatorAuth: [] as string[] }];
 
@@ -33,6 +33,46 @@ export const exchangeRateRoutes: FastifyPluginAsyncTypebox<{
       async (request) => rates.expire(request.tenant, request.params.id),
     );
   }
+
+  app.get(
+    '/exchange-rates/reference',
+    {
+      schema: {
+        tags: ['exchange-rates'],
+        summary: 'The market reference quotes are priced from, per pair, and its age',
+        description:
+          'Each pair (or the one named by `pair`) with the mid quotes start from before the spread and fees: ' +
+          'CHAINLINK where the environment prices from the market feeds, OPERATOR where from the rate the ' +
+          'operator set. `usable: false` (with `reason`) means quotes of the pair answer 503 ' +
+          "rates_unavailable now. `ptax` is the Banco Central's latest closing bulletin, when read.",
+        security: bearerSecurity,
+        querystring: ReferenceQuery,
+        response: {
+          200: {
+            ...MarketReferenceList,
+            examples: [
+              {
+                data: [
+                  {
+                    pair: 'BRL/USDC',
+                    source: 'CHAINLINK',
+                    usable: true,
+                    rate: '0.1899810018',
+                    at: '2026-11-28T21:04:11.000Z',
+                    ageSeconds: 312,
+                    reason: null,
+                  },
+                ],
+                ptax: { date: '2026-11-27', buy: '5.1234', sell: '5.124' },
+              },
+            ],
+          },
+          ...problems(400, 401, 429),
+        },
+      },
+    },
+    async (request) => marketReferences(ctx, request.tenant, request.query.pair),
+  );
 
   app.post(
     '/exchange-rates',

@@ -53,6 +53,20 @@ export const ExchangeRateSchema = Type.Object(
     baseRate: Type.String({ description: 'Target units per source unit, before fees', examples: ['0.18'] }),
     fees: Type.Object({ platform: Money, partner: Money }, { description: 'Charged in the source currency' }),
     expiresAt: Nullable(DateTime('LOCKED: the quote is refused after this time; FLOATING: null')),
+    reference: Type.Object(
+      {
+        source: StringEnum(['CHAINLINK', 'PTAX', 'OPERATOR'] as const, {
+          description:
+            'Where the mid came from: the market feeds, the official PTAX, or a rate the operator set',
+        }),
+        rate: Type.String({
+          description: 'The reference mid, target units per source unit',
+          examples: ['0.1899810018'],
+        }),
+        at: Nullable(DateTime('When the reference was last updated (null where not known)')),
+      },
+      { description: 'The market reference the quote was priced from, before the spread and the fees' },
+    ),
     createdAt: DateTime(),
   },
   { $id: 'ExchangeRate' },
@@ -83,3 +97,46 @@ export const SetRateBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const ReferenceQuery = Type.Object(
+  {
+    pair: Type.Optional(
+      StringEnum(PAIRS, { description: 'One pair (source/target), e.g. BRL/USDC; every pair when omitted' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const MarketReference = Type.Object({
+  pair: StringEnum(PAIRS),
+  source: StringEnum(['CHAINLINK', 'PTAX', 'OPERATOR'] as const, {
+    description:
+      'CHAINLINK: derived from the market feeds; OPERATOR: a rate the operator set (or the sandbox default)',
+  }),
+  usable: Type.Boolean({
+    description: 'Whether quotes of the pair can be given now (else they answer 503 rates_unavailable)',
+  }),
+  rate: Nullable(
+    Type.String({ description: 'The mid, target units per source unit', examples: ['0.1899810018'] }),
+  ),
+  at: Nullable(DateTime('When the reference was last updated')),
+  ageSeconds: Nullable(Type.Integer({ minimum: 0, description: 'How old the reference is now' })),
+  reason: Nullable(Type.String({ description: 'Why the pair has no usable reference' })),
+});
+
+export const MarketReferenceList = Type.Object({
+  data: Type.Array(MarketReference),
+  ptax: Nullable(
+    Type.Object(
+      {
+        date: Type.String({ description: 'The business day of the bulletin', examples: ['2026-11-27'] }),
+        buy: Type.String({ description: 'BRL per USD, buying', examples: ['5.1234'] }),
+        sell: Type.String({ description: 'BRL per USD, selling', examples: ['5.124'] }),
+      },
+      {
+        description:
+          "The Banco Central's latest PTAX closing bulletin, the official reference beside the feeds",
+      },
+    ),
+  ),
+});

@@ -5,6 +5,7 @@
  * refuses it when used or expired, and marks it used in the transaction that creates the transaction.
  */
 import type { Config } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
 import type { Clock } from '../../core/clock.ts';
 import { type Currency, PAIRS, type Pair } from '../../core/currencies.ts';
 import { formatDecimalTrimmed, parseDecimal } from '../../core/decimal.ts';
@@ -14,9 +15,10 @@ import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { money, parseCurrencyAmount } from '../ledger/amounts.ts';
 import { type Actor, actorLabel, recordAudit } from '../operators/audit.ts';
+import { partnerFeeTerms } from '../partner-fees/service.ts';
 import { pairOf } from './market.ts';
 import { effectiveRate, RATE_INTEGER_DIGITS, RATE_SCALE } from './pricing.ts';
-import { kindOf, priceConversion } from './quote.ts';
+import { kindOf, priceAt, priceConversion } from './quote.ts';
 import * as repo from './quotes-repo.ts';
 import * as rates from './rates-repo.ts';
 
@@ -90,8 +92,40 @@ export function presentExchangeRate(row: repo.ExchangeRateRow) {
       partner: money(row.partner_fee, row.source_currency),
     },
     expiresAt: row.expires_at?.toISOString() ?? null,
+    reference: {
+      source: row.reference_source ?? 'OPERATOR',
+      rate: formatDecimalTrimmed(row.reference_rate ?? row.base_rate, RATE_SCALE),
+      at: row.reference_at?.toISOString() ?? null,
+    },
     createdAt: row.created_at.toISOString(),
   };
+}
+
+/** The mid less the operator's spread for the pair (rounded down: the spread never favours Ponte less). */
+export const withSpread = (mid: bigint, spreadBps: number): bigint =>
+  (mid * BigInt(10_000 - spreadBps)) / 10_000n;
+
+/**
+ * The market reference of a pair where the environment quotes from one (null: the operator's rates), read
+ * before any database work: a quote never holds a connection while the node is asked. Without a usable
+ * reference: 503 rates_unavailable, with the time after which a fresh read may have one.
+ */
+export async function requireReference(
+  references: AppContext['references'],
+  config: Config,
+  tenant: Tenant,
+  pair: Pair,
+): Promise<{ mid: bigint; rate: bigint; at: Date } | null> {
+  const reference = references[tenant.environment];
+  if (!reference) return null;
+  const found = await reference.forPair(pair);
+  if (!found.usable) {
+    throw new AppError('rates_unavailable', `No usable ${pair} market reference: ${found.reason}`, {
+      retryAfterS: config.rates[tenant.environment].refreshS,
+    });
+  }
+  const spread = config.rates[tenant.environment].spreadBps[pair] ?? 0;
+  return { mid: found.rate, rate: withSpread(found.rate, spread), at: found.at };
 }
 
 export type ExchangeRateView = ReturnType<typeof presentExchangeRate>;
@@ -113,8 +147,89 @@ function amountOf(input: CreateExchangeRateInput): { source: bigint } | { target
   return { target: units };
 }
 
-export function createExchangeRateService(deps: { db: Database; clock: Clock; config: Config }) {
-  const { db, clock, config } = deps;
+export type ReferenceView = {
+  pair: Pair;
+  source: 'CHAINLINK' | 'OPERATOR';
+  usable: boolean;
+  rate: string | null;
+  at: string | null;
+  ageSeconds: number | null;
+  reason: string | null;
+};
+
+/**
+ * The reference of each pair (or of one) for partners: the market's where the environment quotes from it
+ * (read from the cache, refreshed first when older than its interval), else the operator's rate in force.
+ */
+export async function marketReferences(
+  deps: { db: Database; clock: Clock; config: Config; references: AppContext['references'] },
+  tenant: Tenant,
+  only: Pair | undefined,
+) {
+  const now = deps.clock();
+  const age = (at: Date | null) =>
+    at ? Math.max(0, Math.floor((now.getTime() - at.getTime()) / 1000)) : null;
+  const pairs = only ? [only] : [...PAIRS];
+  const reference = deps.references[tenant.environment];
+  const data: ReferenceView[] = [];
+  for (const pair of pairs) {
+    if (reference) {
+      const found = await reference.forPair(pair);
+      data.push(
+        found.usable
+          ? {
+              pair,
+              source: 'CHAINLINK',
+              usable: true,
+              rate: formatDecimalTrimmed(found.rate, RATE_SCALE),
+              at: found.at.toISOString(),
+              ageSeconds: age(found.at),
+              reason: null,
+            }
+          : {
+              pair,
+              source: 'CHAINLINK',
+              usable: false,
+              rate: null,
+              at: found.at?.toISOString() ?? null,
+              ageSeconds: age(found.at),
+              reason: found.reason,
+            },
+      );
+      continue;
+    }
+    const set = await rates.currentRate(deps.db, pair);
+    const rate =
+      set?.rate ?? (tenant.environment === 'sandbox' ? deps.config.moneyOut.sandboxRates[pair] : undefined);
+    const at = set?.created_at ?? null;
+    data.push({
+      pair,
+      source: 'OPERATOR',
+      usable: rate !== undefined,
+      rate: rate === undefined ? null : formatDecimalTrimmed(rate, RATE_SCALE),
+      at: at?.toISOString() ?? null,
+      ageSeconds: age(at),
+      reason: rate === undefined ? `No ${pair} rate is set` : null,
+    });
+  }
+  const ptax = reference?.snapshot().ptax ?? null;
+  return {
+    data,
+    ptax: ptax && {
+      date: ptax.date,
+      buy: formatDecimalTrimmed(ptax.buy, RATE_SCALE),
+      sell: formatDecimalTrimmed(ptax.sell, RATE_SCALE),
+    },
+  };
+}
+
+export function createExchangeRateService(deps: {
+  db: Database;
+  clock: Clock;
+  config: Config;
+  references: AppContext['references'];
+}) {
+  const { db, clock, config, references } = deps;
 
   async function create(tenant: Tenant, input: CreateExchangeRateInput): Promise<ExchangeRateView> {
     const pair = pairOf(input.sourceCurrency, input.targetCurrency);
@@ -125,13 +240,17 @@ export function createExchangeRateService(deps: { db: Database; clock: Clock; co
       throw invalidField('/body/timeLock', 'applies to LOCKED rates only');
     }
     const amount = amountOf(input);
-    const pricing = await priceConversion(db, config, tenant, {
+    const request = {
       kind: kindOf(input.sourceCurrency),
       sourceCurrency: input.sourceCurrency,
       targetCurrency: input.targetCurrency,
       amount,
       pointer: 'source' in amount ? '/body/sourceAmount' : '/body/targetAmount',
-    });
+    };
+    const reference = await requireReference(references, config, tenant, pair);
+    const pricing = reference
+      ? priceAt(config, request, reference.rate, await partnerFeeTerms(db, tenant.projectId, request.kind))
+      : await priceConversion(db, config, tenant, request);
     const now = clock();
     const row: repo.ExchangeRateRow = {
       id: newId(),
@@ -150,6 +269,9 @@ export function createExchangeRateService(deps: { db: Database; clock: Clock; co
         input.type === 'LOCKED' ? new Date(now.getTime() + TIME_LOCKS[input.timeLock ?? '30s']) : null,
       used_at: null,
       created_at: now,
+      reference_source: reference ? 'CHAINLINK' : 'OPERATOR',
+      reference_rate: reference ? reference.mid : pricing.baseRate,
+      reference_at: reference ? reference.at : null,
     };
     // in a transaction of its own, so that an Idempotency-Key's answer commits with the quote
     return db.transaction(async (tx) => {

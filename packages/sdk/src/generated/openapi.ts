@@ -618,6 +618,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/exchange-rates/reference": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The market reference quotes are priced from, per pair, and its age
+         * @description Each pair (or the one named by `pair`) with the mid quotes start from before the spread and fees: CHAINLINK where the environment prices from the market feeds, OPERATOR where from the rate the operator set. `usable: false` (with `reason`) means quotes of the pair answer 503 rates_unavailable now. `ptax` is the Banco Central's latest closing bulletin, when read.
+         */
+        get: operations["getExchangeRateReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/exchange-rates": {
         parameters: {
             query?: never;
@@ -1032,7 +1052,7 @@ export interface components {
              * @description Machine-readable error code; one of a closed set
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "environment_mismatch" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "customer_exists" | "customer_not_approved" | "limit_request_in_review" | "invalid_state_transition" | "limit_exceeded" | "idempotency_key_reused" | "rate_limited" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "bank_account_not_verified" | "exchange_rate_expired" | "exchange_rate_used" | "compliance_hold" | "sanctioned_address" | "service_unavailable" | "internal_error" | "customer_not_business" | "ownership_exceeded" | "ownership_cycle" | "customer_approved" | "requirements_not_met";
+            code: "invalid_request" | "unauthorized" | "environment_mismatch" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "customer_exists" | "customer_not_approved" | "limit_request_in_review" | "invalid_state_transition" | "limit_exceeded" | "idempotency_key_reused" | "rate_limited" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "bank_account_not_verified" | "exchange_rate_expired" | "exchange_rate_used" | "compliance_hold" | "sanctioned_address" | "service_unavailable" | "rates_unavailable" | "internal_error" | "customer_not_business" | "ownership_exceeded" | "ownership_cycle" | "customer_approved" | "requirements_not_met";
             /** @description The request id, also sent as the X-Request-Id header */
             requestId: string;
             /**
@@ -1690,6 +1710,20 @@ export interface components {
                 };
             };
             expiresAt: string | null;
+            /** @description The market reference the quote was priced from, before the spread and the fees */
+            reference: {
+                /**
+                 * @description Where the mid came from: the market feeds, the official PTAX, or a rate the operator set
+                 * @enum {string}
+                 */
+                source: "CHAINLINK" | "PTAX" | "OPERATOR";
+                /**
+                 * @description The reference mid, target units per source unit
+                 * @example 0.1899810018
+                 */
+                rate: string;
+                at: string | null;
+            };
             /** Format: date-time */
             createdAt: string;
         };
@@ -2212,7 +2246,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2291,7 +2325,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2422,7 +2456,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2634,7 +2668,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2762,7 +2796,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2962,7 +2996,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3119,7 +3153,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3305,7 +3339,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3536,7 +3570,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3687,7 +3721,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3824,7 +3858,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4081,7 +4115,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4242,7 +4276,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4395,7 +4429,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4547,7 +4581,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4770,7 +4804,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4899,7 +4933,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5029,7 +5063,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5267,7 +5301,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5403,7 +5437,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5612,7 +5646,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5739,7 +5773,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5893,7 +5927,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6119,7 +6153,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6274,7 +6308,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6474,7 +6508,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6709,7 +6743,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6946,7 +6980,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7144,7 +7178,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7270,7 +7304,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7415,7 +7449,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7622,7 +7656,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7827,7 +7861,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8025,7 +8059,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8163,7 +8197,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8312,7 +8346,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8571,7 +8605,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8788,7 +8822,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8986,7 +9020,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8997,6 +9031,170 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getExchangeRateReference: {
+        parameters: {
+            query?: {
+                /** @description One pair (source/target), e.g. BRL/USDC; every pair when omitted */
+                pair?: "BRL/USDC" | "BRL/USDT" | "USDC/BRL" | "USDT/BRL";
+            };
+            header?: {
+                /** @description The API version to serve this request under; without it, 2026-11-26 (which never changes) */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "pair": "BRL/USDC",
+                     *           "source": "CHAINLINK",
+                     *           "usable": true,
+                     *           "rate": "0.1899810018",
+                     *           "at": "2026-11-28T21:04:11.000Z",
+                     *           "ageSeconds": 312,
+                     *           "reason": null
+                     *         }
+                     *       ],
+                     *       "ptax": {
+                     *         "date": "2026-11-27",
+                     *         "buy": "5.1234",
+                     *         "sell": "5.124"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            pair: "BRL/USDC" | "BRL/USDT" | "USDC/BRL" | "USDT/BRL";
+                            /**
+                             * @description CHAINLINK: derived from the market feeds; OPERATOR: a rate the operator set (or the sandbox default)
+                             * @enum {string}
+                             */
+                            source: "CHAINLINK" | "PTAX" | "OPERATOR";
+                            /** @description Whether quotes of the pair can be given now (else they answer 503 rates_unavailable) */
+                            usable: boolean;
+                            rate: string | null;
+                            at: string | null;
+                            ageSeconds: number | null;
+                            reason: string | null;
+                        }[];
+                        ptax: {
+                            /**
+                             * @description The business day of the bulletin
+                             * @example 2026-11-27
+                             */
+                            date: string;
+                            /**
+                             * @description BRL per USD, buying
+                             * @example 5.1234
+                             */
+                            buy: string;
+                            /**
+                             * @description BRL per USD, selling
+                             * @example 5.124
+                             */
+                            sell: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable; Rates unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9201,7 +9399,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9437,7 +9635,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9590,7 +9788,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9837,7 +10035,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9966,7 +10164,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10137,7 +10335,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10352,7 +10550,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10490,7 +10688,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10615,7 +10813,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Service unavailable */
+            /** @description Service unavailable; Rates unavailable */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -4,6 +4,8 @@ import type {
   CreateBankAccountParams,
   CreateExchangeRateParams,
   CreateExchangeRateResult,
+  ExchangeRateReference,
+  ExchangeRateReferenceParams,
   ListBankAccountsParams,
   ListTransactionsParams,
   OffRampParams,
@@ -85,5 +87,10 @@ export class ExchangeRates extends Resource {
   /** POST /exchange-rates: a FLOATING quote, or a LOCKED one to pass as `exchangeRateId`. */
   create(params: CreateExchangeRateParams, options?: RequestOptions): Promise<CreateExchangeRateResult> {
     return this.postJson('/exchange-rates', params, options);
+  }
+
+  /** GET /exchange-rates/reference: the mid quotes start from, per pair, with its source and age. */
+  reference(params?: ExchangeRateReferenceParams, options?: RequestOptions): Promise<ExchangeRateReference> {
+    return this.getJson('/exchange-rates/reference', params, options);
   }
 }

@@ -1,0 +1,270 @@
+/**
+ * The market reference: each pair's mid derived from the Chainlink feeds (BRL→USDC = BRL/USD ÷ USDC/USD),
+ * each feed judged by the guards before it is used, PTAX beside it as the official anchor. The readings
+ * are kept per process, refreshed on a schedule and on demand once older than the refresh interval, so a
+ * quote never waits on the node when the reference is fresh, and no read holds a database connection.
+ */
+import type { Address } from 'viem';
+import type { Pair } from '../../core/currencies.ts';
+import { pow10 } from '../../core/decimal.ts';
+import { chainlinkReader, type FeedReader, type FeedReading } from './chainlink.ts';
+import type { Feed, ReferenceConfig } from './config.ts';
+import { type PtaxBulletin, type PtaxClient, ptaxClient } from './ptax.ts';
+
+/** Digits after the point of a rate, as pricing holds them (target units per source unit). */
+export const RATE_SCALE = 10;
+
+export type GuardLimits = { maxAgeS: number; maxJumpBps: number; maxDeviationBps: number };
+
+/** A feed's usable rate, or why it is not used. */
+export type FeedVerdict =
+  | { usable: true; rate: bigint; at: Date; roundId: bigint }
+  | { usable: false; reason: string; at: Date | null };
+
+/** |a − b| ÷ b in basis points, rounded up (a deviation exactly at the bound is within it only if exact). */
+export function bpsApart(a: bigint, b: bigint): bigint {
+  const diff = a > b ? a - b : b - a;
+  return (diff * 10_000n + b - 1n) / b;
+}
+
+/** USD per BRL as PTAX gives it (the mid of buying and selling BRL per USD, inverted), at the rate scale. */
+export function ptaxUsdPerBrl(ptax: PtaxBulletin): bigint {
+  return (pow10(RATE_SCALE) * pow10(RATE_SCALE) * 2n) / (ptax.buy + ptax.sell);
+}
+
+/**
+ * The guards on one feed's reading: not positive, older than its maximum age, a jump from the previous
+ * round beyond the maximum, and (BRL/USD, when PTAX is known) further than the maximum from PTAX.
+ */
+export function judgeFeed(
+  feed: Feed,
+  reading: FeedReading,
+  limits: GuardLimits,
+  now: Date,
+  ptax: PtaxBulletin | null,
+): FeedVerdict {
+  const { latest, previous } = reading;
+  const at = latest.updatedAt;
+  if (latest.answer <= 0n) return { usable: false, reason: `${feed}: the answer is not positive`, at };
+  const ageS = (now.getTime() - at.getTime()) / 1000;
+  if (ageS > limits.maxAgeS) {
+    return {
+      usable: false,
+      reason: `${feed}: updated ${Math.floor(ageS)} s ago, over ${limits.maxAgeS} s`,
+      at,
+    };
+  }
+  if (previous && previous.answer > 0n) {
+    const jump = bpsApart(latest.answer, previous.answer);
+    if (jump > BigInt(limits.maxJumpBps)) {
+      return {
+        usable: false,
+        reason: `${feed}: moved ${jump} bps in one round, over ${limits.maxJumpBps}`,
+        at,
+      };
+    }
+  }
+  if (feed === 'BRL/USD' && ptax) {
+    const deviation = bpsApart(latest.answer, ptaxUsdPerBrl(ptax));
+    if (deviation > BigInt(limits.maxDeviationBps)) {
+      return {
+        usable: false,
+        reason: `${feed}: ${deviation} bps from PTAX (${ptax.date}), over ${limits.maxDeviationBps}`,
+        at,
+      };
+    }
+  }
+  return { usable: true, rate: latest.answer, at, roundId: latest.roundId };
+}
+
+/** The feeds a pair's mid is derived from: target per source = source/USD ÷ target/USD. */
+const LEGS: Record<Pair, [Feed, Feed]> = {
+  'BRL/USDC': ['BRL/USD', 'USDC/USD'],
+  'BRL/USDT': ['BRL/USD', 'USDT/USD'],
+  'USDC/BRL': ['USDC/USD', 'BRL/USD'],
+  'USDT/BRL': ['USDT/USD', 'BRL/USD'],
+};
+
+export type PairReference =
+  | {
+      usable: true;
+      source: 'CHAINLINK';
+      rate: bigint;
+      /** The older of the two feeds' updates: the reference is as old as its oldest leg. */
+      at: Date;
+      /** Basis points between this mid and the one PTAX implies (null while PTAX is unknown). */
+      deviationBps: bigint | null;
+    }
+  | { usable: false; reason: string; at: Date | null };
+
+/** A pair's mid from its two feeds' verdicts (target units per source unit, rounded down). */
+export function pairReference(
+  pair: Pair,
+  verdicts: Partial<Record<Feed, FeedVerdict>>,
+  ptax: PtaxBulletin | null,
+): PairReference {
+  const [from, to] = LEGS[pair];
+  const a = verdicts[from];
+  const b = verdicts[to];
+  if (!a) return { usable: false, reason: `${from}: no feed configured or read yet`, at: null };
+  if (!b) return { usable: false, reason: `${to}: no feed configured or read yet`, at: null };
+  if (!a.usable) return a;
+  if (!b.usable) return b;
+  const rate = (a.rate * pow10(RATE_SCALE)) / b.rate;
+  const at = a.at < b.at ? a.at : b.at;
+  let deviationBps: bigint | null = null;
+  if (ptax) {
+    const usdPerBrl = ptaxUsdPerBrl(ptax);
+    // the PTAX-implied mid takes the stablecoin at par with the dollar
+    const implied = from === 'BRL/USD' ? usdPerBrl : (pow10(RATE_SCALE) * pow10(RATE_SCALE)) / usdPerBrl;
+    deviationBps = bpsApart(rate, implied);
+  }
+  return { usable: true, source: 'CHAINLINK', rate, at, deviationBps };
+}
+
+export type ReferenceSnapshot = {
+  readAt: Date | null;
+  ptax: PtaxBulletin | null;
+  feeds: Partial<Record<Feed, FeedVerdict>>;
+};
+
+export type ReferenceRates = {
+  /** The pair's reference from the readings in hand, refreshing them first when older than the interval. */
+  forPair(pair: Pair): Promise<PairReference>;
+  /** The readings in hand, without touching the node. */
+  snapshot(): ReferenceSnapshot;
+  /** Reads every feed now (one read at a time per process: concurrent callers share it). */
+  refresh(): Promise<ReferenceSnapshot>;
+  /** Sets the PTAX bulletin the deviation guard compares against. */
+  setPtax(bulletin: PtaxBulletin | null): void;
+  /** Fetches the last business day's PTAX bulletin through the client given. */
+  refreshPtax(): Promise<PtaxBulletin | null>;
+  start(): void;
+  stop(): void;
+};
+
+export function referenceRates(options: {
+  config: Pick<ReferenceConfig, 'feeds' | 'maxAgeS' | 'maxDeviationBps' | 'maxJumpBps' | 'refreshS'>;
+  reader: FeedReader;
+  ptax?: PtaxClient;
+  now?: () => Date;
+  onPtax?: (bulletin: PtaxBulletin) => Promise<void>;
+}): ReferenceRates {
+  const { config, reader } = options;
+  const now = options.now ?? (() => new Date());
+  let state: ReferenceSnapshot = { readAt: null, ptax: null, feeds: {} };
+  let inFlight: Promise<ReferenceSnapshot> | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  let ptaxTimer: NodeJS.Timeout | undefined;
+
+  async function readAll(): Promise<ReferenceSnapshot> {
+    const entries = Object.entries(config.feeds) as [Feed, Address][];
+    const started = now();
+    const readings = await Promise.all(
+      entries.map(async ([feed, address]): Promise<[Feed, FeedReading | Error]> => {
+        try {
+          return [feed, await reader.read(address, RATE_SCALE)];
+        } catch (error) {
+          return [feed, error as Error];
+        }
+      }),
+    );
+    const feeds: Partial<Record<Feed, FeedVerdict>> = {};
+    for (const [feed, reading] of readings) {
+      feeds[feed] =
+        reading instanceof Error
+          ? { usable: false, reason: `${feed}: ${reading.message}`, at: null }
+          : judgeFeed(
+              feed,
+              reading,
+              {
+                maxAgeS: config.maxAgeS[feed],
+                maxJumpBps: config.maxJumpBps,
+                maxDeviationBps: config.maxDeviationBps,
+              },
+              started,
+              state.ptax,
+            );
+    }
+    state = { ...state, readAt: started, feeds };
+    return state;
+  }
+
+  function refresh(): Promise<ReferenceSnapshot> {
+    inFlight ??= readAll().finally(() => {
+      inFlight = null;
+    });
+    return inFlight;
+  }
+
+  const isOld = () =>
+    state.readAt === null || now().getTime() - state.readAt.getTime() >= config.refreshS * 1000;
+
+  async function refreshPtax(): Promise<PtaxBulletin | null> {
+    if (!options.ptax) return state.ptax;
+    const bulletin = await options.ptax.latest(now(), RATE_SCALE);
+    state = { ...state, ptax: bulletin };
+    await options.onPtax?.(bulletin);
+    return bulletin;
+  }
+
+  return {
+    async forPair(pair) {
+      if (isOld()) await refresh();
+      return pairReference(pair, state.feeds, state.ptax);
+    },
+    snapshot: () => state,
+    refresh,
+    setPtax(bulletin) {
+      state = { ...state, ptax: bulletin };
+    },
+    refreshPtax,
+    start() {
+      const tick = () => {
+        refresh().catch(() => undefined);
+      };
+      tick();
+      timer = setInterval(tick, config.refreshS * 1000);
+      timer.unref();
+      if (options.ptax) {
+        const ptaxTick = () => {
+          refreshPtax().catch(() => undefined);
+        };
+        ptaxTick();
+        ptaxTimer = setInterval(ptaxTick, 3600_000);
+        ptaxTimer.unref();
+      }
+    },
+    stop() {
+      clearInterval(timer);
+      clearInterval(ptaxTimer);
+    },
+  };
+}
+
+/**
+ * The reference of each environment whose rates come from Chainlink (`source: chainlink`), reading the
+ * node configured for its chain (`PONTE_CHAIN_<CHAIN>_RPC_URL`); null where the operator's rates are used.
+ */
+export function openReferences(
+  configs: Record<'production' | 'sandbox', ReferenceConfig>,
+  rpcUrlOf: (chain: ReferenceConfig['chain']) => string | undefined,
+  onPtax?: (bulletin: PtaxBulletin) => Promise<void>,
+): Record<'production' | 'sandbox', ReferenceRates | null> {
+  const open = (config: ReferenceConfig): ReferenceRates | null => {
+    if (config.source !== 'chainlink') return null;
+    const rpcUrl = rpcUrlOf(config.chain);
+    const reader: FeedReader = rpcUrl
+      ? chainlinkReader(rpcUrl, { timeoutMs: config.timeoutMs })
+      : { read: () => Promise.reject(new Error(`no node is configured for ${config.chain}`)) };
+    const rates = referenceRates({
+      config,
+      reader,
+      ptax: ptaxClient(config.ptaxUrl),
+      ...(onPtax ? { onPtax } : {}),
+    });
+    rates.start();
+    return rates;
+  };
+  return { production: open(configs.production), sandbox: open(configs.sandbox) };
+}
