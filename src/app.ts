@@ -17,7 +17,7 @@ import { registerIdempotency } from './http/idempotency.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { loggerOptions } from './http/logger.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './http/metrics.ts';
-import { readOutboxDepth } from './http/metrics-repo.ts';
+import { readOutboxDepth, readOutboxOldest, readRatesSetAt } from './http/metrics-repo.ts';
 import { finishDocument, serversFor } from './http/openapi/document.ts';
 import { finishOperatorDocument } from './http/openapi/operator-document.ts';
 import { pixWebhookDetail } from './http/pix-readiness.ts';
@@ -198,7 +198,11 @@ export async function buildOperatorApp(
   const app = baseApp(ctx, options);
   registerRequestMetrics(app, 'operator');
   registerHealthRoutes(app, ctx.db, () => pixWebhookDetail(ctx.pix, ['production', 'sandbox'], true));
-  registerMetricsRoute(app, ctx.db, readOutboxDepth);
+  registerMetricsRoute(app, ctx.db, ctx.clock, {
+    outboxDepth: readOutboxDepth,
+    outboxOldest: readOutboxOldest,
+    ratesSetAt: readRatesSetAt,
+  });
   let operatorDocument: () => unknown = () => ({});
   await app.register(async (api) => {
     // In this scope, before the routes: the document describes the operator API and nothing else.
