@@ -180,7 +180,8 @@ export async function buildPublicApp(
     app,
     ctx.db,
     () => pixWebhookDetail(ctx.pix, [environment], false),
-    chainNodesProbe(ctx.chains),
+    // the sandbox's chains are simulated: production's nodes do not make it unready
+    environment === 'production' ? chainNodesProbe(ctx.chains) : undefined,
   );
   for (const plugin of openPublicRoutes) await app.register(plugin, { ctx, environment });
   const recorder = createRequestRecorder(ctx.db, {

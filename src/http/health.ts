@@ -39,10 +39,11 @@ const Ready = Type.Object({
 
 /**
  * `/healthz`: the process answers. `/readyz`: the database answers too (within a second), and every
- * production chain reached through a node answers (`chainNodes`); a 503 names what is not ready in
- * `notReady` (`database`, `chain:ETHEREUM`), never an address or a credential. `detail`, when given, adds
- * what is degraded without making the process unready (a PIX webhook the PSP has not accepted: payments
- * still come in through the sweep, payouts wait; a pair without a rate: its quotes answer 503).
+ * production chain reached through a node answers (`chainNodes`; the sandbox listener, whose chains are
+ * simulated, is given none). A 503 names what is not ready in `notReady` (`database`, `chain:ETHEREUM`),
+ * never an address or a credential. `detail`, when given, adds what is degraded without making the
+ * process unready (a PIX webhook the PSP has not accepted: payments still come in through the sweep,
+ * payouts wait; a pair without a rate: its quotes answer 503).
  */
 export function registerHealthRoutes(
   app: FastifyInstance,
