@@ -12,17 +12,19 @@ import { registerApiReference } from './http/api-reference.ts';
 import { registerApiVersion } from './http/api-version.ts';
 import { registerApiKeyAuth, registerOperatorAuth } from './http/auth.ts';
 import { registerAuthThrottle } from './http/auth-throttle.ts';
+import { chainNodesProbe } from './http/chain-readiness.ts';
 import { registerHealthRoutes } from './http/health.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { loggerOptions } from './http/logger.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './http/metrics.ts';
-import { readOutboxDepth } from './http/metrics-repo.ts';
+import { readOutboxDepth, readOutboxOldest, readRatesSetAt } from './http/metrics-repo.ts';
 import { finishDocument, serversFor } from './http/openapi/document.ts';
 import { finishOperatorDocument } from './http/openapi/operator-document.ts';
 import { pixWebhookDetail } from './http/pix-readiness.ts';
 import { frameworkErrorHandler, registerProblemHandlers } from './http/problem.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
+import { ratesDetail } from './http/rate-readiness.ts';
 import { genRequestId } from './http/request-id.ts';
 import { registerRequestLog } from './http/request-log.ts';
 import { lazySerializers } from './http/serialization.ts';
@@ -174,7 +176,13 @@ export async function buildPublicApp(
   const app = baseApp(ctx, options, true);
   registerRequestMetrics(app, environment);
   await registerOpenApi(app, ctx, environment);
-  registerHealthRoutes(app, ctx.db, () => pixWebhookDetail(ctx.pix, [environment], false));
+  registerHealthRoutes(
+    app,
+    ctx.db,
+    () => pixWebhookDetail(ctx.pix, [environment], false),
+    // the sandbox's chains are simulated: production's nodes do not make it unready
+    environment === 'production' ? chainNodesProbe(ctx.chains) : undefined,
+  );
   for (const plugin of openPublicRoutes) await app.register(plugin, { ctx, environment });
   const recorder = createRequestRecorder(ctx.db, {
     intervalMs: ctx.config.requestLog.flushIntervalMs,
@@ -197,8 +205,20 @@ export async function buildOperatorApp(
 ): Promise<FastifyInstance> {
   const app = baseApp(ctx, options);
   registerRequestMetrics(app, 'operator');
-  registerHealthRoutes(app, ctx.db, () => pixWebhookDetail(ctx.pix, ['production', 'sandbox'], true));
-  registerMetricsRoute(app, ctx.db, readOutboxDepth);
+  registerHealthRoutes(
+    app,
+    ctx.db,
+    async () => ({
+      ...pixWebhookDetail(ctx.pix, ['production', 'sandbox'], true),
+      ...(await ratesDetail(ctx.db)),
+    }),
+    chainNodesProbe(ctx.chains),
+  );
+  registerMetricsRoute(app, ctx.db, ctx.clock, {
+    outboxDepth: readOutboxDepth,
+    outboxOldest: readOutboxOldest,
+    ratesSetAt: readRatesSetAt,
+  });
   let operatorDocument: () => unknown = () => ({});
   await app.register(async (api) => {
     // In this scope, before the routes: the document describes the operator API and nothing else.

@@ -58,10 +58,12 @@ export async function openContext(
         .filter((environment) => config.pix[environment])
         .map((environment) => {
           const sweep = sweeps.find((s) => s.environment === environment);
+          const sends = pending.find((p) => p.environment === environment);
           return {
             environment,
             lagSeconds: sweep?.completed_at ? Math.max(0, (now - sweep.completed_at.getTime()) / 1000) : null,
-            pendingSends: pending.find((p) => p.environment === environment)?.count ?? 0,
+            pendingSends: sends?.count ?? 0,
+            oldestPendingSeconds: sends ? Math.max(0, (now - sends.oldest.getTime()) / 1000) : 0,
           };
         });
     });

@@ -70,23 +70,24 @@ function asDatabase(db: PGlite): Database {
     },
   });
 
+  // transactions open or waiting for the one session
+  let transactions = 0;
   return {
     kind: 'pglite',
     ...queryable(db),
     async transaction<T>(work: (tx: Transaction) => Promise<T>, options: TxOptions = {}) {
-      return db.transaction(async (tx) => {
-        if (options.isolation) await tx.query(`SET TRANSACTION ISOLATION LEVEL ${options.isolation}`);
-        const open: Transaction = {
-          ...queryable(tx),
-          exec: async (script) => {
-            await tx.exec(script);
-          },
-        };
-        const result = await work(open);
-        await runBeforeCommit(open, result);
-        return result;
-      });
+      transactions += 1;
+      try {
+        return await inTransaction(work, options);
+      } finally {
+        transactions -= 1;
+      }
     },
+    poolUsage: () => ({
+      inUse: Math.min(transactions, 1),
+      waiting: Math.max(transactions - 1, 0),
+      max: 1,
+    }),
     async exec(script) {
       await db.exec(script);
     },
@@ -104,4 +105,19 @@ function asDatabase(db: PGlite): Database {
       await db.close();
     },
   };
+
+  function inTransaction<T>(work: (tx: Transaction) => Promise<T>, options: TxOptions): Promise<T> {
+    return db.transaction(async (tx) => {
+      if (options.isolation) await tx.query(`SET TRANSACTION ISOLATION LEVEL ${options.isolation}`);
+      const open: Transaction = {
+        ...queryable(tx),
+        exec: async (script) => {
+          await tx.exec(script);
+        },
+      };
+      const result = await work(open);
+      await runBeforeCommit(open, result);
+      return result;
+    });
+  }
 }

@@ -242,6 +242,7 @@ export function connectPostgres(connectionString: string, options: PostgresOptio
     },
     // LISTEN needs a session of its own, held for the process's life: not behind a transaction-mode pooler
     listen: (channel, onNotify) => listenOn(connectionString, channel, onNotify),
+    poolUsage: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount, max }),
     async ping() {
       await pool.query('SELECT 1');
     },

@@ -32,6 +32,11 @@ export interface Database extends Queryable {
    * where statements are not kept prepared (behind a pooler, or embedded): the database itself serves.
    */
   readonly planOnce?: Queryable;
+  /**
+   * Connections of the pool in use (held by a statement or a transaction), waiting for one, and the most
+   * it opens. Embedded, the one session: in use while a transaction holds it.
+   */
+  poolUsage?(): { inUse: number; waiting: number; max: number };
   /** Cheap round trip for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

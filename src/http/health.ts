@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Database } from '../db/types.ts';
+import type { ChainNodesProbe } from './chain-readiness.ts';
 import { sendProblem } from './problem.ts';
 import { problems } from './schemas.ts';
 
@@ -19,6 +20,12 @@ const WebhookState = Type.Union([
 
 const Ready = Type.Object({
   status: Type.Literal('ready'),
+  rates: Type.Optional(
+    Type.Record(Type.String(), Type.Union([Type.Literal('available'), Type.Literal('missing')]), {
+      description:
+        'Operator listener only: whether each pair has a rate in force. A missing one makes its quotes and ramps answer 503, not the process unready.',
+    }),
+  ),
   pixWebhook: Type.Optional(
     Type.Object(
       { production: Type.Optional(WebhookState), sandbox: Type.Optional(WebhookState) },
@@ -31,14 +38,18 @@ const Ready = Type.Object({
 });
 
 /**
- * `/healthz`: the process answers. `/readyz`: the database answers too (within a second); `detail`, when
- * given, adds what is degraded without making the process unready (a PIX webhook the PSP has not
- * accepted: payments still come in through the sweep, payouts wait).
+ * `/healthz`: the process answers. `/readyz`: the database answers too (within a second), and every
+ * production chain reached through a node answers (`chainNodes`; the sandbox listener, whose chains are
+ * simulated, is given none). A 503 names what is not ready in `notReady` (`database`, `chain:ETHEREUM`),
+ * never an address or a credential. `detail`, when given, adds what is degraded without making the
+ * process unready (a PIX webhook the PSP has not accepted: payments still come in through the sweep,
+ * payouts wait; a pair without a rate: its quotes answer 503).
  */
 export function registerHealthRoutes(
   app: FastifyInstance,
   db: Database,
-  detail: () => Record<string, unknown> | null = () => null,
+  detail: () => Record<string, unknown> | null | Promise<Record<string, unknown> | null> = () => null,
+  chainNodes: ChainNodesProbe = async () => [],
 ): void {
   app.get(
     '/healthz',
@@ -60,8 +71,9 @@ export function registerHealthRoutes(
       schema: {
         tags: ['health'],
         security: [],
-        summary: 'Readiness: the process and its database answer',
-        description: 'No API key; 503 when the database does not answer within a second.',
+        summary: 'Readiness: the process, its database and its chain nodes answer',
+        description:
+          'No API key; 503 when the database does not answer within a second or a chain node does not answer within two, with `notReady` naming which (`database`, `chain:<BLOCKCHAIN>`).',
         response: { 200: Ready, ...problems(429, 503) },
       },
       config: { auth: 'none' },
@@ -75,12 +87,27 @@ export function registerHealthRoutes(
             timer = setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS);
           }),
         ]);
-        return { status: 'ready' as const, ...detail() };
       } catch {
-        return sendProblem(reply, request, 'service_unavailable', 'The database is not reachable');
+        return sendProblem(reply, request, 'service_unavailable', 'The database is not reachable', {
+          extra: { notReady: ['database'] },
+        });
       } finally {
         clearTimeout(timer);
       }
+      const chainsDown = await chainNodes();
+      if (chainsDown.length > 0) {
+        return sendProblem(
+          reply,
+          request,
+          'service_unavailable',
+          `Chain nodes not answering: ${chainsDown.join(', ')}`,
+          { extra: { notReady: chainsDown.map((blockchain) => `chain:${blockchain}`) } },
+        );
+      }
+      const degraded = await Promise.resolve()
+        .then(detail)
+        .catch(() => null);
+      return { status: 'ready' as const, ...degraded };
     },
   );
 }

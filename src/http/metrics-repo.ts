@@ -11,3 +11,24 @@ export async function readOutboxDepth(db: Executor): Promise<number> {
   );
   return Number(rows[0]?.n ?? 0n);
 }
+
+/**
+ * When the oldest event not yet delivered was recorded: the oldest the fan-out has not reached (by the
+ * undispatched index) or the oldest event with a delivery still being retried (by the due index).
+ */
+export async function readOutboxOldest(db: Executor): Promise<Date | null> {
+  const rows = await db.query<{ oldest: Date | null }>(
+    `SELECT least(
+        (SELECT created_at FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT 1),
+        (SELECT min(e.created_at) FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+          WHERE d.status = 'PENDING')) AS oldest`,
+  );
+  return rows[0]?.oldest ?? null;
+}
+
+/** When the rate in force for each pair was set (the newest of the pair, by its index). */
+export async function readRatesSetAt(db: Executor): Promise<{ pair: string; set_at: Date }[]> {
+  return db.query<{ pair: string; set_at: Date }>(
+    'SELECT pair, max(created_at) AS set_at FROM conversion_rates GROUP BY pair',
+  );
+}

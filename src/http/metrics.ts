@@ -7,11 +7,16 @@
  * - `ponte_outbox_depth`: events not yet delivered to every endpoint they are due to, read when scraped;
  * - `ponte_webhook_delivery_attempts_total`: incremented by the webhook dispatcher per attempt, with
  *   `outcome` = `delivered` (2xx) or `failed` (anything else, including timeouts);
+ * - `ponte_webhook_delivery_failures_total`: failed attempts by `endpoint` (the endpoint's id, never its URL);
+ * - `ponte_outbox_oldest_event_age_seconds`: how long the oldest event not yet delivered has waited;
+ * - `ponte_db_pool_connections` (`state` = `in_use`, `waiting`) and `ponte_db_pool_max_connections`;
+ * - `ponte_reference_rate_age_seconds`: how long ago the rate in force for each pair was set;
  * - `ponte_rate_limited_total`, and the default process metrics (CPU, memory, event loop lag).
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Executor } from '../db/types.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Database, Executor } from '../db/types.ts';
 
 const registry = new Registry();
 // The event loop lag is sampled every 100 ms rather than prom-client's 10: a timer a hundred times a second
@@ -46,6 +51,34 @@ export const metrics = {
     labelNames: ['outcome'] as const,
     registers: [registry],
   }),
+  deliveryFailures: new Counter({
+    name: 'ponte_webhook_delivery_failures_total',
+    help: 'Webhook delivery attempts that failed (non-2xx, timeout, refused), by endpoint id',
+    labelNames: ['endpoint'] as const,
+    registers: [registry],
+  }),
+  outboxOldestAge: new Gauge({
+    name: 'ponte_outbox_oldest_event_age_seconds',
+    help: 'Seconds the oldest event not yet delivered has waited (0 when none waits)',
+    registers: [registry],
+  }),
+  poolConnections: new Gauge({
+    name: 'ponte_db_pool_connections',
+    help: 'Database connections of the pool in use, and requests waiting for one',
+    labelNames: ['state'] as const,
+    registers: [registry],
+  }),
+  poolMax: new Gauge({
+    name: 'ponte_db_pool_max_connections',
+    help: 'The most connections the pool opens (1 for the embedded database)',
+    registers: [registry],
+  }),
+  rateAge: new Gauge({
+    name: 'ponte_reference_rate_age_seconds',
+    help: 'Seconds since the rate in force for a pair was set by an operator, by pair',
+    labelNames: ['pair'] as const,
+    registers: [registry],
+  }),
   rateLimited: new Counter({
     name: 'ponte_rate_limited_total',
     help: 'Requests refused with 429 by the per-key rate limit',
@@ -75,15 +108,45 @@ export function registerRequestMetrics(app: FastifyInstance, surface: string): v
   });
 }
 
-export type OutboxDepthReader = (db: Executor) => Promise<number>;
+/** What `/metrics` reads from the database when scraped (each an indexed read). */
+export type ScrapeReaders = {
+  outboxDepth(db: Executor): Promise<number>;
+  outboxOldest(db: Executor): Promise<Date | null>;
+  ratesSetAt(db: Executor): Promise<{ pair: string; set_at: Date }[]>;
+};
+
+async function readIntoGauges(db: Database, clock: Clock, readers: ScrapeReaders): Promise<void> {
+  const pool = db.poolUsage?.();
+  if (pool) {
+    metrics.poolConnections.set({ state: 'in_use' }, pool.inUse);
+    metrics.poolConnections.set({ state: 'waiting' }, pool.waiting);
+    metrics.poolMax.set(pool.max);
+  }
+  const now = clock().getTime();
+  const [depth, oldest, rates] = await Promise.all([
+    readers.outboxDepth(db),
+    readers.outboxOldest(db),
+    readers.ratesSetAt(db),
+  ]);
+  metrics.outboxDepth.set(depth);
+  metrics.outboxOldestAge.set(oldest ? Math.max(0, (now - oldest.getTime()) / 1000) : 0);
+  metrics.rateAge.reset();
+  for (const rate of rates)
+    metrics.rateAge.set({ pair: rate.pair }, Math.max(0, (now - rate.set_at.getTime()) / 1000));
+}
 
 /** `GET /metrics` (no token: the operator listener is loopback by default; scrape it from the host). */
-export function registerMetricsRoute(app: FastifyInstance, db: Executor, outboxDepth: OutboxDepthReader) {
+export function registerMetricsRoute(
+  app: FastifyInstance,
+  db: Database,
+  clock: Clock,
+  readers: ScrapeReaders,
+) {
   app.get('/metrics', { schema: { hide: true }, config: { auth: 'none' } }, async (request, reply) => {
     try {
-      metrics.outboxDepth.set(await outboxDepth(db));
+      await readIntoGauges(db, clock, readers);
     } catch (err) {
-      request.log.warn({ err }, 'outbox depth not read');
+      request.log.warn({ err }, 'database figures of the metrics not read');
     }
     return reply.type(registry.contentType).send(await registry.metrics());
   });

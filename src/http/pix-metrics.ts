@@ -77,7 +77,11 @@ export function pspObserver(environment: Environment): PspCallCounters {
 }
 
 let railState:
-  | ((db: Executor) => Promise<{ environment: string; lagSeconds: number | null; pendingSends: number }[]>)
+  | ((
+      db: Executor,
+    ) => Promise<
+      { environment: string; lagSeconds: number | null; pendingSends: number; oldestPendingSeconds: number }[]
+    >)
   | null = null;
 let stateDb: Executor | null = null;
 
@@ -87,7 +91,10 @@ export function watchPixRail(db: Executor, read: NonNullable<typeof railState>):
   railState = read;
 }
 
-async function collectRailState(this: Gauge<'environment'>, which: 'lag' | 'pending'): Promise<void> {
+async function collectRailState(
+  this: Gauge<'environment'>,
+  which: 'lag' | 'pending' | 'oldest',
+): Promise<void> {
   if (!railState || !stateDb) return;
   this.reset();
   // a database that does not answer leaves these gauges out; every other figure is still served
@@ -96,6 +103,7 @@ async function collectRailState(this: Gauge<'environment'>, which: 'lag' | 'pend
     if (which === 'lag' && row.lagSeconds !== null)
       this.set({ environment: row.environment }, row.lagSeconds);
     if (which === 'pending') this.set({ environment: row.environment }, row.pendingSends);
+    if (which === 'oldest') this.set({ environment: row.environment }, row.oldestPendingSeconds);
   }
 }
 
@@ -115,5 +123,14 @@ new Gauge({
   registers: [metrics.registry],
   async collect() {
     await collectRailState.call(this, 'pending');
+  },
+});
+new Gauge({
+  name: 'ponte_pix_oldest_pending_send_age_seconds',
+  help: 'Seconds the oldest PIX send not yet settled by the PSP has waited (0 when none), by environment',
+  labelNames: ['environment'] as const,
+  registers: [metrics.registry],
+  async collect() {
+    await collectRailState.call(this, 'oldest');
   },
 });

@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -29,7 +30,92 @@ describe('health and readiness', () => {
       expect(health.json()).toEqual({ status: 'ok' });
       const ready = await app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(200);
-      expect(ready.json()).toEqual({ status: 'ready' });
+      if (app === server.operator) {
+        // the operator listener says which pairs have a rate in force (the shared database may hold some)
+        const { rates, ...rest } = ready.json();
+        expect(rest).toEqual({ status: 'ready' });
+        expect(Object.keys(rates).sort()).toEqual(['BRL/USDC', 'BRL/USDT', 'USDC/BRL', 'USDT/BRL']);
+        for (const state of Object.values(rates)) expect(['available', 'missing']).toContain(state);
+      } else expect(ready.json()).toEqual({ status: 'ready' });
+    }
+  });
+});
+
+describe('readiness of the rates', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ workers: false, ownDatabase: true });
+  });
+  afterAll(() => server.close());
+
+  it('names on the operator listener each pair without a rate in force, and stays ready', async () => {
+    const readyz = async () => (await server.operator.inject({ method: 'GET', url: '/readyz' })).json();
+    expect((await readyz()).rates).toEqual({
+      'BRL/USDC': 'missing',
+      'BRL/USDT': 'missing',
+      'USDC/BRL': 'missing',
+      'USDT/BRL': 'missing',
+    });
+    const set = await server.operator.inject({
+      method: 'POST',
+      url: '/operator/rates',
+      payload: { pair: 'BRL/USDC', rate: '0.18' },
+      headers: { authorization: `Bearer ${server.operatorToken}` },
+    });
+    expect(set.statusCode).toBe(201);
+    const ready = await readyz();
+    expect(ready.status).toBe('ready');
+    expect(ready.rates).toMatchObject({ 'BRL/USDC': 'available', 'BRL/USDT': 'missing' });
+  });
+});
+
+describe('readiness of the chain nodes', () => {
+  // a node answering eth_blockNumber for ETHEREUM; nothing listens on POLYGON's port
+  let node: Server;
+  let server: TestServer;
+  const DOWN_PORT = 41_998;
+  const SECRET = 'k3yOfTheRpcProvider';
+  beforeAll(async () => {
+    node = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        const call = JSON.parse(body);
+        const answer = (one: { id: number }) => ({ jsonrpc: '2.0', id: one.id, result: '0x10' });
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify(Array.isArray(call) ? call.map(answer) : answer(call)));
+      });
+    });
+    await new Promise<void>((resolve) => node.listen(41_997, '127.0.0.1', resolve));
+    server = await startTestServer({
+      workers: false,
+      env: {
+        PONTE_CHAIN_ETHEREUM_RPC_URL: `http://127.0.0.1:41997/v3/${SECRET}`,
+        PONTE_CHAIN_POLYGON_RPC_URL: `http://user:${SECRET}@127.0.0.1:${DOWN_PORT}/v3/${SECRET}`,
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await new Promise((resolve) => node.close(resolve));
+  });
+
+  it('answers 503 naming the chain whose node does not answer, without its URL; the sandbox stays ready', async () => {
+    expect((await server.sandbox.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    for (const app of [server.production, server.operator]) {
+      const ready = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(ready.json()).toMatchObject({
+        code: 'service_unavailable',
+        detail: 'Chain nodes not answering: POLYGON',
+        notReady: ['chain:POLYGON'],
+      });
+      expect(ready.body).not.toContain(SECRET);
+      expect(ready.body).not.toContain(String(DOWN_PORT));
+      expect(ready.body).not.toContain('127.0.0.1');
     }
   });
 });
@@ -85,7 +171,7 @@ describe.runIf(usingPostgres())('a database outage', () => {
     proxy.cut();
     const down = await eventually(readyz, (answer) => answer.statusCode === 503);
     expect(down.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(down.json()).toMatchObject({ status: 503, code: 'service_unavailable' });
+    expect(down.json()).toMatchObject({ status: 503, code: 'service_unavailable', notReady: ['database'] });
     const during = await api.get('/customers');
     expect(during.statusCode).toBe(503);
     expect(during.json().code).toBe('service_unavailable');

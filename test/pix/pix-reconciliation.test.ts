@@ -125,6 +125,7 @@ describe('the PIX reconciliation sweep', () => {
     expect(text).toMatch(/ponte_pix_psp_token_refreshes_total\{environment="production"\} [1-9]/);
     expect(text).toMatch(/ponte_pix_sweep_lag_seconds\{environment="production"\} [\d.e+-]+/);
     expect(text).toMatch(/ponte_pix_pending_sends\{environment="production"\} 0/);
+    expect(text).toMatch(/ponte_pix_oldest_pending_send_age_seconds\{environment="production"\} 0/);
   });
 
   it('is run by one process at a time: a sweep under way holds its lease', async () => {

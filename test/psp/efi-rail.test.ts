@@ -251,6 +251,13 @@ describe('scopes (each endpoint page: "Requer autorização para o escopo")', ()
       expect((await production.get(`/transactions/${transaction.id}`)).json().status).toBe(
         'TRANSFERRING_FIAT',
       );
+      // on-call sees it waiting: counted, and the oldest pending send's age above 0
+      const waiting = (await server.operator.inject({ method: 'GET', url: '/metrics' })).body;
+      expect(waiting).toMatch(/^ponte_pix_pending_sends\{environment="production"\} [1-9]/m);
+      const age = /^ponte_pix_oldest_pending_send_age_seconds\{environment="production"\} (\S+)$/m.exec(
+        waiting,
+      );
+      expect(Number(age?.[1])).toBeGreaterThan(0);
       simulator.grant(EFI_SCOPES);
       simulator.expireTokens();
       // the next sweep lists the sends (the scope now granted) and settles it; look-ups back off meanwhile.

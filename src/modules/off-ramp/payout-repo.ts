@@ -248,12 +248,14 @@ export async function findPayout(
 }
 
 /** How many sends (payouts and refunds) are not yet settled, per environment. */
-export async function pendingSends(db: Executor): Promise<{ environment: Environment; count: number }[]> {
-  const rows = await db.query<{ environment: Environment; count: bigint }>(
-    `SELECT environment, count(*) AS count FROM pix_payouts WHERE status IN ('PENDING', 'SUBMITTED')
-      GROUP BY environment`,
+export async function pendingSends(
+  db: Executor,
+): Promise<{ environment: Environment; count: number; oldest: Date }[]> {
+  const rows = await db.query<{ environment: Environment; count: bigint; oldest: Date }>(
+    `SELECT environment, count(*) AS count, min(created_at) AS oldest FROM pix_payouts
+      WHERE status IN ('PENDING', 'SUBMITTED') GROUP BY environment`,
   );
-  return rows.map((row) => ({ environment: row.environment, count: Number(row.count) }));
+  return rows.map((row) => ({ environment: row.environment, count: Number(row.count), oldest: row.oldest }));
 }
 
 /** A PIX deposit as recorded when it arrived: what a refund sends back. */

@@ -373,6 +373,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       release(delivery);
     }
     metrics.deliveryAttempts.inc({ outcome: delivered(result) ? 'delivered' : 'failed' });
+    if (!delivered(result)) metrics.deliveryFailures.inc({ endpoint: delivery.endpoint_id });
     await record({ delivery, token, at, result });
   }
 

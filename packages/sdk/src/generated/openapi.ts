@@ -32,8 +32,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the process and its database answer
-         * @description No API key; 503 when the database does not answer within a second.
+         * Readiness: the process, its database and its chain nodes answer
+         * @description No API key; 503 when the database does not answer within a second or a chain node does not answer within two, with `notReady` naming which (`database`, `chain:<BLOCKCHAIN>`).
          */
         get: operations["checkReadiness"];
         put?: never;
@@ -2283,6 +2283,10 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ready";
+                        /** @description Operator listener only: whether each pair has a rate in force. A missing one makes its quotes and ramps answer 503, not the process unready. */
+                        rates?: {
+                            [key: string]: "available" | "missing";
+                        };
                         /** @description Where a PSP is configured: whether it accepted the PIX key's webhook (payouts wait until it does). The operator listener adds the PSP's last refusal. */
                         pixWebhook?: {
                             production?: "registered" | "not_registered" | {

@@ -1,0 +1,13 @@
+/**
+ * What `/readyz` on the operator listener says of the rates: for each pair, whether a rate is in force
+ * (`available`) or none was ever set (`missing`: its quotes and ramps answer 503 until an operator sets
+ * one). A missing rate does not make the process unready: the operator sets it through this process.
+ */
+import { PAIRS } from '../core/currencies.ts';
+import type { Executor } from '../db/types.ts';
+import { readRatesSetAt } from './metrics-repo.ts';
+
+export async function ratesDetail(db: Executor): Promise<{ rates: Record<string, 'available' | 'missing'> }> {
+  const set = new Set((await readRatesSetAt(db)).map((row) => row.pair));
+  return { rates: Object.fromEntries(PAIRS.map((pair) => [pair, set.has(pair) ? 'available' : 'missing'])) };
+}
