@@ -30,6 +30,7 @@ const db = await connectDatabase({
   dataDir: config.dataDir,
   poolSize: 1,
 });
+const PAGE = 5000;
 const partial = `${file}.partial`;
 const fd = openSync(partial, 'w', 0o600);
 const hash = createHash('sha256');
@@ -72,12 +73,20 @@ try {
           )
         ).map((c) => c.column_name);
         line(`#${JSON.stringify({ table: name, columns })}`);
-        const list = columns.map(quote).join(', ');
-        const out = await tx.query<{ row: string }>(
-          `SELECT row_to_json(r)::text AS row FROM (SELECT ${list} FROM ${quote(name)}) r`,
-        );
-        for (const { row } of out) line(row);
-        rows += out.length;
+        const list = columns.map((c) => `t.${quote(c)}`).join(', ');
+        // pages of rows in physical order (a TID range scan), so a large table never sits whole in memory
+        let after = '(0,0)';
+        for (;;) {
+          const page = await tx.query<{ at: string; row: string }>(
+            `SELECT t.ctid::text AS at, (SELECT row_to_json(r) FROM (SELECT ${list}) r)::text AS row
+               FROM ${quote(name)} t WHERE t.ctid > $1::tid ORDER BY t.ctid LIMIT ${PAGE}`,
+            [after],
+          );
+          for (const { row } of page) line(row);
+          rows += page.length;
+          if (page.length < PAGE) break;
+          after = page.at(-1)!.at;
+        }
         progress.update(index + 1, tables.length);
       }
       const sequences = await tx.query<{ name: string; value: string | null }>(

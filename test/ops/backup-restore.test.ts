@@ -2,8 +2,8 @@
  * `npm run backup` and `npm run restore`, run as an operator runs them, against the database the run uses
  * (the embedded one in a data directory of the test's own, or a PostgreSQL database created for the test).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -142,5 +142,37 @@ describe('backup and restore', () => {
     expect(corrupt.status).toBe(1);
     expect(corrupt.stderr).toContain('checksum');
     rmSync(cut);
+  }, 120_000);
+
+  it('a backup killed half way leaves no copy, and what it left is refused', async () => {
+    const source = await freshDatabase('killed');
+    const db = await source.open();
+    await seed(db);
+    await db.query(
+      `INSERT INTO audit_log (id, actor, action, resource_type, after, created_at)
+       SELECT gen_random_uuid(), 'operator', 'bulk', 'project', jsonb_build_object('pad', repeat('x', 200)), now()
+         FROM generate_series(1, 60000)`,
+    );
+    await db.close();
+    const file = join(dir, 'killed.ponte');
+    const env = { ...process.env, ...source.env };
+    if (!source.env.DATABASE_URL) delete env.DATABASE_URL;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', file], { env });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    // killed once it has written part of the copy
+    await expect
+      .poll(() => (existsSync(`${file}.partial`) ? statSync(`${file}.partial`).size : 0), {
+        timeout: 60_000,
+        interval: 20,
+      })
+      .toBeGreaterThan(0);
+    child.kill('SIGKILL');
+    await exited;
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(`${file}.partial`)).toBe(true);
+    const target = await freshDatabase('killed-target');
+    const restore = run('restore', `${file}.partial`, target.env);
+    expect(restore.status).toBe(1);
+    expect(restore.stderr).toContain('incomplete');
   }, 120_000);
 });
