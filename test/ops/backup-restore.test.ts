@@ -175,4 +175,24 @@ describe('backup and restore', () => {
     expect(restore.status).toBe(1);
     expect(restore.stderr).toContain('incomplete');
   }, 120_000);
+
+  it('restores a copy of the embedded database onto PostgreSQL', async () => {
+    const dataDir = join(dir, 'embedded-source');
+    const embedded = await connectDatabase({ dataDir, poolSize: 1 });
+    await seed(embedded);
+    const before = await contents(embedded);
+    await embedded.close();
+    const file = join(dir, 'embedded.ponte');
+    const backup = run('backup', file, { DATABASE_URL: '', PONTE_DATA_DIR: dataDir });
+    expect(backup.status, backup.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain('"source":"pglite"');
+
+    const created = await createDatabase(ADMIN_URL, 'backup_test');
+    cleanups.push(created.drop);
+    const restore = run('restore', file, { DATABASE_URL: created.url });
+    expect(restore.status, restore.stderr).toBe(0);
+    const restored = await connectDatabase({ databaseUrl: created.url, dataDir: '', poolSize: 1 });
+    expect(await contents(restored)).toEqual(before);
+    await restored.close();
+  }, 120_000);
 });
