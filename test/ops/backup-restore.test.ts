@@ -1,0 +1,198 @@
+/**
+ * `npm run backup` and `npm run restore`, run as an operator runs them, against the database the run uses
+ * (the embedded one in a data directory of the test's own, or a PostgreSQL database created for the test).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { connectDatabase } from '../../src/db/connect.ts';
+import { loadInstanceKeys } from '../../src/db/instance-secrets.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import type { Database } from '../../src/db/types.ts';
+import { createDatabase } from '../helpers/database.ts';
+
+const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const onPostgres = Boolean(process.env.DATABASE_URL);
+const cleanups: (() => Promise<void>)[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'ponte-backup-'));
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** A fresh empty database: its environment for the scripts, and a way to open it. */
+async function freshDatabase(name: string): Promise<{ env: NodeJS.ProcessEnv; open(): Promise<Database> }> {
+  if (onPostgres) {
+    const created = await createDatabase(ADMIN_URL, 'backup_test');
+    cleanups.push(created.drop);
+    return {
+      env: { DATABASE_URL: created.url },
+      open: () => connectDatabase({ databaseUrl: created.url, dataDir: '', poolSize: 1 }),
+    };
+  }
+  const dataDir = join(dir, `${name}-${Math.random().toString(36).slice(2)}`);
+  return {
+    env: { DATABASE_URL: '', PONTE_DATA_DIR: dataDir },
+    open: () => connectDatabase({ dataDir, poolSize: 1 }),
+  };
+}
+
+function run(script: 'backup' | 'restore', file: string, env: NodeJS.ProcessEnv) {
+  const base = { ...process.env, ...env };
+  if (!env.DATABASE_URL) delete base.DATABASE_URL;
+  return spawnSync('npx', ['tsx', `scripts/${script}.ts`, file], { env: base, encoding: 'utf8' });
+}
+
+async function seed(db: Database, until?: string): Promise<string> {
+  await migrate(db, until ? { until } : {});
+  const keys = await loadInstanceKeys(db, undefined, new Date());
+  await db.query(
+    `INSERT INTO projects (id, name, created_at)
+     SELECT gen_random_uuid(), 'project ' || n, now() FROM generate_series(1, 300) n`,
+  );
+  await db.query(
+    `INSERT INTO audit_log (id, actor, action, resource_type, after, created_at)
+     SELECT gen_random_uuid(), 'operator', 'project.created', 'project', jsonb_build_object('n', n, 'note', 'a "quoted"\nline'), now()
+       FROM generate_series(1, 200) n`,
+  );
+  expect(keys).toBeDefined();
+  const [root] = await db.query<{ value: string }>(`SELECT value FROM instance_secrets WHERE name = 'root'`);
+  return root!.value;
+}
+
+async function contents(db: Database): Promise<unknown[]> {
+  return db.query(
+    `SELECT (SELECT count(*)::int FROM projects) AS projects,
+            (SELECT string_agg(name, ',' ORDER BY name) FROM projects) AS names,
+            (SELECT string_agg(after::text, ',' ORDER BY after->>'n') FROM audit_log) AS audit`,
+  );
+}
+
+describe('backup and restore', () => {
+  it('restores a copy into an empty database with every row, leaving the instance secret out', async () => {
+    const source = await freshDatabase('source');
+    const db = await source.open();
+    const root = await seed(db);
+    const before = await contents(db);
+    await db.close();
+    const file = join(dir, 'copy.ponte');
+    const backup = run('backup', file, source.env);
+    expect(backup.status, backup.stderr).toBe(0);
+    expect(existsSync(`${file}.partial`)).toBe(false);
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain(root);
+    expect(text).not.toContain('instance_secrets');
+
+    const target = await freshDatabase('target');
+    const restore = run('restore', file, target.env);
+    expect(restore.status, restore.stderr).toBe(0);
+    const restored = await target.open();
+    expect(await contents(restored)).toEqual(before);
+    expect(await restored.query(`SELECT 1 FROM instance_secrets`)).toEqual([]);
+    await restored.close();
+
+    // restoring again finds the database no longer empty
+    const again = run('restore', file, target.env);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain('not empty');
+  }, 120_000);
+
+  it('restores a copy taken at an older schema version and migrates it forward', async () => {
+    const source = await freshDatabase('old');
+    const db = await source.open();
+    await seed(db, '010_money_out.sql');
+    await db.close();
+    const file = join(dir, 'old.ponte');
+    expect(run('backup', file, source.env).status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain('"schemaVersion":"010_money_out.sql"');
+
+    const target = await freshDatabase('old-target');
+    const restore = run('restore', file, target.env);
+    expect(restore.status, restore.stderr).toBe(0);
+    expect(restore.stdout).toContain('migrated forward');
+    const restored = await target.open();
+    expect(await migrate(restored)).toEqual([]);
+    expect(await restored.query(`SELECT count(*)::int AS n FROM projects`)).toEqual([{ n: 300 }]);
+    await restored.close();
+  }, 120_000);
+
+  it('refuses a copy cut short or changed, writing nothing', async () => {
+    const source = await freshDatabase('cut');
+    const db = await source.open();
+    await seed(db);
+    await db.close();
+    const file = join(dir, 'whole.ponte');
+    expect(run('backup', file, source.env).status).toBe(0);
+    const whole = readFileSync(file, 'utf8');
+
+    const cut = join(dir, 'cut.ponte');
+    writeFileSync(cut, whole.slice(0, Math.floor(whole.length / 2)));
+    const target = await freshDatabase('cut-target');
+    const short = run('restore', cut, target.env);
+    expect(short.status).toBe(1);
+    expect(short.stderr).toContain('incomplete');
+
+    const changed = join(dir, 'changed.ponte');
+    writeFileSync(changed, whole.replace('project 1', 'project X'));
+    const corrupt = run('restore', changed, target.env);
+    expect(corrupt.status).toBe(1);
+    expect(corrupt.stderr).toContain('checksum');
+    rmSync(cut);
+  }, 120_000);
+
+  it('a backup killed half way leaves no copy, and what it left is refused', async () => {
+    const source = await freshDatabase('killed');
+    const db = await source.open();
+    await seed(db);
+    await db.query(
+      `INSERT INTO audit_log (id, actor, action, resource_type, after, created_at)
+       SELECT gen_random_uuid(), 'operator', 'bulk', 'project', jsonb_build_object('pad', repeat('x', 200)), now()
+         FROM generate_series(1, 60000)`,
+    );
+    await db.close();
+    const file = join(dir, 'killed.ponte');
+    const env = { ...process.env, ...source.env };
+    if (!source.env.DATABASE_URL) delete env.DATABASE_URL;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', file], { env });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    // killed once it has written part of the copy
+    await expect
+      .poll(() => (existsSync(`${file}.partial`) ? statSync(`${file}.partial`).size : 0), {
+        timeout: 60_000,
+        interval: 20,
+      })
+      .toBeGreaterThan(0);
+    child.kill('SIGKILL');
+    await exited;
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(`${file}.partial`)).toBe(true);
+    const target = await freshDatabase('killed-target');
+    const restore = run('restore', `${file}.partial`, target.env);
+    expect(restore.status).toBe(1);
+    expect(restore.stderr).toContain('incomplete');
+  }, 120_000);
+
+  it('restores a copy of the embedded database onto PostgreSQL', async () => {
+    const dataDir = join(dir, 'embedded-source');
+    const embedded = await connectDatabase({ dataDir, poolSize: 1 });
+    await seed(embedded);
+    const before = await contents(embedded);
+    await embedded.close();
+    const file = join(dir, 'embedded.ponte');
+    const backup = run('backup', file, { DATABASE_URL: '', PONTE_DATA_DIR: dataDir });
+    expect(backup.status, backup.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain('"source":"pglite"');
+
+    const created = await createDatabase(ADMIN_URL, 'backup_test');
+    cleanups.push(created.drop);
+    const restore = run('restore', file, { DATABASE_URL: created.url });
+    expect(restore.status, restore.stderr).toBe(0);
+    const restored = await connectDatabase({ databaseUrl: created.url, dataDir: '', poolSize: 1 });
+    expect(await contents(restored)).toEqual(before);
+    await restored.close();
+  }, 120_000);
+});
