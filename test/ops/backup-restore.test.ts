@@ -157,17 +157,17 @@ describe('backup and restore', () => {
     const file = join(dir, 'killed.ponte');
     const env = { ...process.env, ...source.env };
     if (!source.env.DATABASE_URL) delete env.DATABASE_URL;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', file], { env });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    // killed once it has written part of the copy
-    await expect
-      .poll(() => (existsSync(`${file}.partial`) ? statSync(`${file}.partial`).size : 0), {
-        timeout: 60_000,
-        interval: 20,
-      })
-      .toBeGreaterThan(0);
-    child.kill('SIGKILL');
-    await exited;
+    // killed by its own hook right after its first write to the copy
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--import', './test/ops/kill-mid-backup.ts', 'scripts/backup.ts', file],
+      { env },
+    );
+    const [, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+      child.once('exit', (code, sig) => resolve([code, sig])),
+    );
+    expect(signal).toBe('SIGKILL');
+    expect(statSync(`${file}.partial`).size).toBeGreaterThan(0);
     expect(existsSync(file)).toBe(false);
     expect(existsSync(`${file}.partial`)).toBe(true);
     const target = await freshDatabase('killed-target');
