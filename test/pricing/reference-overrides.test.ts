@@ -4,7 +4,6 @@
  * reference (PONTE_RATES_MAX_OVERRIDE_BPS, 200 here) unless forced with a reason; out of band without
  * force is 422 rate_out_of_band naming the band, and nothing is set. Every override is audited.
  */
-import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Anvil, startAnvil } from '../chains/anvil.ts';
 import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
