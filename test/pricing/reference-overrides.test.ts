@@ -89,6 +89,19 @@ describe.skipIf(!anvil)('operator overrides of the market reference', () => {
     expect(priced.reference).toEqual({ source: 'OPERATOR', rate: '0.19', at: override.setAt });
     expect(priced.baseRate).toBe('0.19');
     expect(priced.targetAmount).toBe('190.000000');
+    // partners see the override as the pair's reference while it stands
+    const shown = (await production.get('/exchange-rates/reference?pair=BRL/USDC')).json().data;
+    expect(shown).toEqual([
+      {
+        pair: 'BRL/USDC',
+        source: 'OPERATOR',
+        usable: true,
+        rate: '0.19',
+        at: override.setAt,
+        ageSeconds: 0,
+        reason: null,
+      },
+    ]);
     const [audit] = await auditOf(override.id);
     expect(audit).toMatchObject({ actor: 'bootstrap', action: 'rate.override' });
     expect(audit!.after).toMatchObject({ rate: '0.19', forced: false, expiresAt: override.expiresAt });
@@ -182,6 +195,8 @@ describe.skipIf(!anvil)('operator overrides of the market reference', () => {
     const after = await quote();
     expect(after.reference).toMatchObject({ source: 'CHAINLINK', rate: '0.1899810018' });
     expect(after.baseRate).toBe('0.1899810018');
+    const shown = (await production.get('/exchange-rates/reference?pair=BRL/USDC')).json().data;
+    expect(shown[0]).toMatchObject({ source: 'CHAINLINK', rate: '0.1899810018' });
   });
 
   it('expires an override given no expiresAt after 15 minutes', async () => {

@@ -313,7 +313,8 @@ export type ReferenceView = {
 
 /**
  * The reference of each pair (or of one) for partners: the market's where the environment quotes from it
- * (read from the cache, refreshed first when older than its interval), else the operator's rate in force.
+ * (read from the cache, refreshed first when older than its interval) or the operator's override of it
+ * while one is in force, else the operator's rate in force.
  */
 export async function marketReferences(
   deps: { db: Database; clock: Clock; config: Config; references: AppContext['references'] },
@@ -329,6 +330,19 @@ export async function marketReferences(
   for (const pair of pairs) {
     if (reference) {
       const found = await reference.forPair(pair);
+      const override = await rates.overrideInForce(deps.db, pair, now);
+      if (override) {
+        data.push({
+          pair,
+          source: 'OPERATOR',
+          usable: true,
+          rate: formatDecimalTrimmed(override.rate, RATE_SCALE),
+          at: override.created_at.toISOString(),
+          ageSeconds: age(override.created_at),
+          reason: null,
+        });
+        continue;
+      }
       data.push(
         found.usable
           ? {

@@ -627,7 +627,7 @@ export interface paths {
         };
         /**
          * The market reference quotes are priced from, per pair, and its age
-         * @description Each pair (or the one named by `pair`) with the mid quotes start from before the spread and fees: CHAINLINK where the environment prices from the market feeds, OPERATOR where from the rate the operator set. `usable: false` (with `reason`) means quotes of the pair answer 503 rates_unavailable now. `ptax` is the Banco Central's latest closing bulletin, when read.
+         * @description Each pair (or the one named by `pair`) with the mid quotes start from before the spread and fees: CHAINLINK where the environment prices from the market feeds, OPERATOR where from the rate the operator set (or an operator's override of the feeds, until it expires). `usable: false` (with `reason`) means quotes of the pair answer 503 rates_unavailable now. `ptax` is the Banco Central's latest closing bulletin, when read.
          */
         get: operations["getExchangeRateReference"];
         put?: never;
