@@ -4,7 +4,9 @@
  * reference (PONTE_RATES_MAX_OVERRIDE_BPS, 200 here) unless forced with a reason; out of band without
  * force is 422 rate_out_of_band naming the band, and nothing is set. Every override is audited.
  */
+import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_AGE_S } from '../../src/rails/rates/config.ts';
 import { type Anvil, startAnvil } from '../chains/anvil.ts';
 import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
 import { type PtaxSimulator, portInRange, startPtaxSimulator } from './reference-support.ts';
@@ -18,12 +20,13 @@ describe.skipIf(!anvil)('operator overrides of the market reference', () => {
   let production: Client;
   let operator: Client;
   let ptax: PtaxSimulator;
+  let brlUsd: Address;
   // the server's clock, moved by the expiry tests
   let now = Date.now();
 
   beforeAll(async () => {
     ptax = await startPtaxSimulator();
-    const brlUsd = await node.deployFeed(8, 'BRL / USD');
+    brlUsd = await node.deployFeed(8, 'BRL / USD');
     const usdcUsd = await node.deployFeed(8, 'USDC / USD');
     const usdtUsd = await node.deployFeed(8, 'USDT / USD');
     const at = new Date();
@@ -217,5 +220,33 @@ describe.skipIf(!anvil)('operator overrides of the market reference', () => {
     });
     expect(response.statusCode, response.body).toBe(400);
     expect(JSON.stringify(response.json().errors)).toContain('/body/expiresAt');
+  });
+
+  it('without a usable reference only a forced override is set, and quotes are priced from it', async () => {
+    // stale whether read against the real clock or the moved one
+    await node.setRound(brlUsd, 19_000_000n, new Date(Date.now() - (DEFAULT_MAX_AGE_S + 3600) * 1000));
+    await server.ctx.references.production!.refresh();
+    const quoteBody = {
+      type: 'FLOATING',
+      sourceCurrency: 'BRL',
+      targetCurrency: 'USDC',
+      sourceAmount: '10.00',
+    };
+    expect((await production.post('/exchange-rates', quoteBody)).statusCode).toBe(503);
+    const refused = await operator.post('/operator/rates', { pair: 'BRL/USDC', rate: '0.19' });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json()).toMatchObject({
+      code: 'rate_out_of_band',
+      band: [{ environment: 'production', maxBps: 200, reference: null, low: null, high: null }],
+    });
+    expect(refused.json().detail).toContain('no usable production reference');
+    const forced = await operator.post('/operator/rates', {
+      pair: 'BRL/USDC',
+      rate: '0.19',
+      force: true,
+      reason: 'BRL/USD feed stale',
+    });
+    expect(forced.statusCode, forced.body).toBe(201);
+    expect((await quote()).reference).toMatchObject({ source: 'OPERATOR', rate: '0.19' });
   });
 });
