@@ -60,6 +60,9 @@ async function prepare(ctx: BenchContext): Promise<{ customerId: string; account
         pair: 'USDC/BRL',
         rate: 55_000_000_000n,
         set_by: 'benchmark',
+        expires_at: null,
+        forced: false,
+        reason: null,
         created_at: systemClock(),
       });
       for (const pair of pairs) {

@@ -28,6 +28,7 @@ export const ERRORS = {
   sanctioned_address: { status: 422, title: 'Sanctioned address' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
   rates_unavailable: { status: 503, title: 'Rates unavailable' },
+  rate_out_of_band: { status: 422, title: 'Rate out of band' },
   internal_error: { status: 500, title: 'Internal error' },
   // business customers (KYB), terms and documents through the API
   customer_not_business: { status: 422, title: 'Not a business customer' },

@@ -63,6 +63,18 @@ describe('operator rates', () => {
     }
   });
 
+  it('keeps a rate in force until the next one where quotes are priced from it: no expiresAt', async () => {
+    const rate = (await call('POST', { pair: 'BRL/USDC', rate: '0.18' })).json();
+    expect(rate).toMatchObject({ expiresAt: null, forced: false, reason: null });
+    const response = await call('POST', {
+      pair: 'BRL/USDC',
+      rate: '0.18',
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().errors[0].pointer).toBe('/body/expiresAt');
+  });
+
   it('needs an operator token', async () => {
     expect((await call('GET', undefined, 'not-a-token')).statusCode).toBe(401);
     expect((await call('POST', { pair: 'BRL/USDC', rate: '1' }, 'not-a-token')).statusCode).toBe(401);

@@ -1,21 +1,42 @@
-/** Market rates as the operator sets them (`conversion_rates`): the newest one for a pair is in force. */
+/**
+ * Market rates as the operator sets them (`conversion_rates`): the newest one for a pair is in force. Where
+ * quotes are priced from the market reference, each is an override with its expiry (and, when set outside
+ * the band around the reference, `forced` with the operator's reason).
+ */
 import type { Pair } from '../../core/currencies.ts';
 import { readFact } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 
-export type RateRow = { id: string; pair: Pair; rate: bigint; set_by: string; created_at: Date };
+export type RateRow = {
+  id: string;
+  pair: Pair;
+  rate: bigint;
+  set_by: string;
+  created_at: Date;
+  expires_at: Date | null;
+  forced: boolean;
+  reason: string | null;
+};
+
+const COLUMNS = 'id, pair, rate, set_by, created_at, expires_at, forced, reason';
 
 export async function insertRate(db: Executor, row: RateRow): Promise<void> {
-  await db.query(
-    'INSERT INTO conversion_rates (id, pair, rate, set_by, created_at) VALUES ($1, $2, $3, $4, $5)',
-    [row.id, row.pair, row.rate, row.set_by, row.created_at],
-  );
+  await db.query(`INSERT INTO conversion_rates (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+    row.id,
+    row.pair,
+    row.rate,
+    row.set_by,
+    row.created_at,
+    row.expires_at,
+    row.forced,
+    row.reason,
+  ]);
 }
 
 /** The rate in force for a pair: the newest one set. */
 export async function currentRate(db: Executor, pair: Pair): Promise<RateRow | undefined> {
   const rows = await db.query<RateRow>(
-    `SELECT id, pair, rate, set_by, created_at FROM conversion_rates
+    `SELECT ${COLUMNS} FROM conversion_rates
       WHERE pair = $1 ORDER BY created_at DESC, id DESC LIMIT 1`,
     [pair],
   );
@@ -32,7 +53,13 @@ export const currentRateFact = readFact({
 
 export async function currentRates(db: Executor): Promise<RateRow[]> {
   return db.query<RateRow>(
-    `SELECT DISTINCT ON (pair) id, pair, rate, set_by, created_at FROM conversion_rates
+    `SELECT DISTINCT ON (pair) ${COLUMNS} FROM conversion_rates
       ORDER BY pair, created_at DESC, id DESC`,
   );
+}
+
+/** The override of a pair's market reference in force at `now`: the newest rate set, while it has not expired. */
+export async function overrideInForce(db: Executor, pair: Pair, now: Date): Promise<RateRow | undefined> {
+  const newest = await currentRate(db, pair);
+  return newest?.expires_at && newest.expires_at > now ? newest : undefined;
 }

@@ -43,7 +43,8 @@ export const exchangeRateRoutes: FastifyPluginAsyncTypebox<{
         description:
           'Each pair (or the one named by `pair`) with the mid quotes start from before the spread and fees: ' +
           'CHAINLINK where the environment prices from the market feeds, OPERATOR where from the rate the ' +
-          'operator set. `usable: false` (with `reason`) means quotes of the pair answer 503 ' +
+          "operator set (or an operator's override of the feeds, until it expires). " +
+          '`usable: false` (with `reason`) means quotes of the pair answer 503 ' +
           "rates_unavailable now. `ptax` is the Banco Central's latest closing bulletin, when read.",
         security: bearerSecurity,
         querystring: ReferenceQuery,
@@ -103,13 +104,22 @@ export const rateOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       schema: {
         tags: ['operator'],
         summary: 'Set the market rate of a pair; quotes, on-ramps and off-ramps convert at the rate in force',
+        description:
+          'Where quotes are priced from the market reference (PONTE_RATES_SOURCE=chainlink) the rate is an ' +
+          'override: it replaces the reference mid of the pair until `expiresAt` (default 15 minutes), and ' +
+          'quotes under it carry reference.source OPERATOR. One further than PONTE_RATES_MAX_OVERRIDE_BPS ' +
+          '(default 200) from the reference, or set while the pair has no usable reference, is refused 422 ' +
+          'rate_out_of_band (naming the band; nothing set) unless `force: true` with a `reason`. Every rate ' +
+          'set is audited with who set it and why.',
         security: operatorSecurity,
         body: SetRateBody,
-        response: { 201: Rate, ...problems(400, 401) },
+        response: { 201: Rate, ...problems(400, 401, 422) },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await rates.set(request.operator, request.body.pair, request.body.rate)),
+    async (request, reply) => {
+      const { pair, rate, ...options } = request.body;
+      return reply.code(201).send(await rates.set(request.operator, pair, rate, options));
+    },
   );
 
   app.get(

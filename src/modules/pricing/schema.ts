@@ -83,6 +83,14 @@ export const Rate = Type.Object({
   }),
   setBy: Type.String(),
   setAt: DateTime(),
+  expiresAt: Nullable(
+    DateTime(
+      'Where quotes are priced from the market reference: when this override stops replacing the ' +
+        "reference mid (null: a rate of an environment priced from the operator's rates, in force until replaced)",
+    ),
+  ),
+  forced: Type.Boolean({ description: 'Set with force, outside the band around the reference' }),
+  reason: Nullable(Type.String({ description: 'Why the operator set it' })),
 });
 
 export const SetRateBody = Type.Object(
@@ -94,6 +102,26 @@ export const SetRateBody = Type.Object(
         'Units of the target currency per 1 unit of the source: up to 8 digits and 10 decimals, above zero',
       examples: ['0.1834'],
     }),
+    expiresAt: Type.Optional(
+      DateTime(
+        'Overrides of the market reference only: when the override stops applying (default 15 minutes ' +
+          'from now; must be in the future)',
+      ),
+    ),
+    force: Type.Optional(
+      Type.Boolean({
+        description:
+          'Set the override even outside the band around the reference (PONTE_RATES_MAX_OVERRIDE_BPS) or ' +
+          'while the pair has no usable reference; requires `reason`',
+      }),
+    ),
+    reason: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 500,
+        description: 'Why; required with `force`, kept in the audit log',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -12,7 +12,7 @@ import { formatDecimalTrimmed, parseDecimal } from '../../core/decimal.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import type { Tenant } from '../../lib/environment.ts';
+import { ENVIRONMENTS, type Environment, type Tenant } from '../../lib/environment.ts';
 import { money, parseCurrencyAmount } from '../ledger/amounts.ts';
 import { type Actor, actorLabel, recordAudit } from '../operators/audit.ts';
 import { partnerFeeTerms } from '../partner-fees/service.ts';
@@ -22,7 +22,16 @@ import { kindOf, priceAt, priceConversion } from './quote.ts';
 import * as repo from './quotes-repo.ts';
 import * as rates from './rates-repo.ts';
 
-export type RateView = { id: string; pair: Pair; rate: string; setBy: string; setAt: string };
+export type RateView = {
+  id: string;
+  pair: Pair;
+  rate: string;
+  setBy: string;
+  setAt: string;
+  expiresAt: string | null;
+  forced: boolean;
+  reason: string | null;
+};
 
 export const presentRate = (row: rates.RateRow): RateView => ({
   id: row.id,
@@ -30,25 +39,161 @@ export const presentRate = (row: rates.RateRow): RateView => ({
   rate: formatDecimalTrimmed(row.rate, RATE_SCALE),
   setBy: row.set_by,
   setAt: row.created_at.toISOString(),
+  expiresAt: row.expires_at?.toISOString() ?? null,
+  forced: row.forced,
+  reason: row.reason,
 });
 
-export function createRateService(deps: { db: Database; clock: Clock }) {
-  const { db, clock } = deps;
+/** How long an override of the market reference stands when the operator gives no `expiresAt`. */
+export const DEFAULT_OVERRIDE_MS = 15 * 60_000;
 
-  async function set(actor: Actor, pair: Pair, rateText: string): Promise<RateView> {
+export type SetRateOptions = {
+  expiresAt?: string | undefined;
+  force?: boolean | undefined;
+  reason?: string | undefined;
+};
+
+/** The rates an override may take around a reference mid: ± `maxBps` of it, the mid itself exact. */
+export function overrideBand(mid: bigint, maxBps: number): { low: bigint; high: bigint } {
+  const bps = BigInt(maxBps);
+  // the low end rounded up and the high end down: a rate in the band is never further than maxBps away
+  return {
+    low: (mid * (10_000n - bps) + 9_999n) / 10_000n,
+    high: (mid * (10_000n + bps)) / 10_000n,
+  };
+}
+
+export function createRateService(deps: {
+  db: Database;
+  clock: Clock;
+  config: Config;
+  references: AppContext['references'];
+}) {
+  const { db, clock, config, references } = deps;
+
+  /**
+   * The band of each environment that prices from the market reference, read before any database work.
+   * None at all: the environments quote from the operator's rates, and a rate set is the price itself.
+   * A pair whose reference is not usable has no band: only a forced override (with its reason) is set then.
+   */
+  async function bands(pair: Pair) {
+    const out: {
+      environment: Environment;
+      maxBps: number;
+      reference: bigint | null;
+      band: { low: bigint; high: bigint } | null;
+      reason: string | null;
+    }[] = [];
+    for (const environment of ENVIRONMENTS) {
+      const reference = references[environment];
+      if (!reference) continue;
+      const maxBps = config.rates[environment].maxOverrideBps;
+      const found = await reference.forPair(pair);
+      out.push(
+        found.usable
+          ? {
+              environment,
+              maxBps,
+              reference: found.rate,
+              band: overrideBand(found.rate, maxBps),
+              reason: null,
+            }
+          : { environment, maxBps, reference: null, band: null, reason: found.reason },
+      );
+    }
+    return out;
+  }
+
+  async function set(
+    actor: Actor,
+    pair: Pair,
+    rateText: string,
+    options: SetRateOptions = {},
+  ): Promise<RateView> {
     const rate = parseDecimal(rateText, RATE_SCALE, RATE_INTEGER_DIGITS);
     if (rate <= 0n) throw invalidField('/body/rate', 'must be greater than zero');
-    const row: rates.RateRow = { id: newId(), pair, rate, set_by: actorLabel(actor), created_at: clock() };
+    const reason = options.reason?.trim() || null;
+    if (options.force && !reason) {
+      throw invalidField('/body/reason', 'is required with force: say why the rate is set outside the band');
+    }
+    const now = clock();
+    const checked = await bands(pair);
+    const overriding = checked.length > 0;
+    if (!overriding && options.expiresAt !== undefined) {
+      throw invalidField(
+        '/body/expiresAt',
+        'applies to overrides of the market reference; a rate set while quotes are priced from the ' +
+          "operator's rates stays in force until the next one",
+      );
+    }
+    let expiresAt: Date | null = null;
+    if (overriding) {
+      expiresAt = options.expiresAt
+        ? new Date(options.expiresAt)
+        : new Date(now.getTime() + DEFAULT_OVERRIDE_MS);
+      if (Number.isNaN(expiresAt.getTime())) throw invalidField('/body/expiresAt', 'is not a date-time');
+      if (expiresAt <= now) throw invalidField('/body/expiresAt', 'must be in the future');
+    }
+    const outside = checked.filter((c) => !c.band || rate < c.band.low || rate > c.band.high);
+    if (outside.length > 0 && !options.force) {
+      const first = outside[0]!;
+      const shown = (value: bigint) => formatDecimalTrimmed(value, RATE_SCALE);
+      throw new AppError(
+        'rate_out_of_band',
+        first.band
+          ? `${shown(rate)} is outside the ${pair} band ${shown(first.band.low)}–${shown(first.band.high)} ` +
+              `(${first.maxBps} bps around the ${first.environment} reference ${shown(first.reference!)}); ` +
+              'set it with force and a reason to override anyway'
+          : `${pair} has no usable ${first.environment} reference to bound an override (${first.reason}); ` +
+              'set it with force and a reason to override anyway',
+        {
+          extra: {
+            band: outside.map((c) => ({
+              environment: c.environment,
+              maxBps: c.maxBps,
+              reference: c.reference === null ? null : shown(c.reference),
+              low: c.band ? shown(c.band.low) : null,
+              high: c.band ? shown(c.band.high) : null,
+            })),
+          },
+        },
+      );
+    }
+    const row: rates.RateRow = {
+      id: newId(),
+      pair,
+      rate,
+      set_by: actorLabel(actor),
+      created_at: now,
+      expires_at: expiresAt,
+      forced: options.force === true,
+      reason,
+    };
     await db.transaction(async (tx) => {
       const before = await rates.currentRate(tx, pair);
       await rates.insertRate(tx, row);
       await recordAudit(tx, {
         actor,
-        action: 'rate.set',
+        action: overriding ? 'rate.override' : 'rate.set',
         resourceType: 'conversion_rate',
         resourceId: row.id,
         before: before ? { pair, rate: formatDecimalTrimmed(before.rate, RATE_SCALE) } : undefined,
-        after: { pair, rate: formatDecimalTrimmed(rate, RATE_SCALE) },
+        after: {
+          pair,
+          rate: formatDecimalTrimmed(rate, RATE_SCALE),
+          ...(overriding && {
+            expiresAt: expiresAt!.toISOString(),
+            forced: row.forced,
+            reason,
+            references: checked.map((c) => ({
+              environment: c.environment,
+              reference: c.reference === null ? null : formatDecimalTrimmed(c.reference, RATE_SCALE),
+              maxBps: c.maxBps,
+              inBand: !outside.includes(c),
+            })),
+          }),
+          ...(!overriding && reason && { reason }),
+        },
         at: row.created_at,
       });
     });
@@ -107,25 +252,34 @@ export const withSpread = (mid: bigint, spreadBps: number): bigint =>
 
 /**
  * The market reference of a pair where the environment quotes from one (null: the operator's rates), read
- * before any database work: a quote never holds a connection while the node is asked. Without a usable
- * reference: 503 rates_unavailable, with the time after which a fresh read may have one.
+ * before any database work: a quote never holds a connection while the node is asked. An operator's
+ * override in force replaces the market mid until it expires (source OPERATOR). Without either: 503
+ * rates_unavailable, with the time after which a fresh read may have one.
  */
 export async function requireReference(
-  references: AppContext['references'],
-  config: Config,
+  deps: { db: Executor; clock: Clock; config: Config; references: AppContext['references'] },
   tenant: Tenant,
   pair: Pair,
-): Promise<{ mid: bigint; rate: bigint; at: Date } | null> {
-  const reference = references[tenant.environment];
+): Promise<{ source: 'CHAINLINK' | 'OPERATOR'; mid: bigint; rate: bigint; at: Date } | null> {
+  const reference = deps.references[tenant.environment];
   if (!reference) return null;
   const found = await reference.forPair(pair);
+  const spread = deps.config.rates[tenant.environment].spreadBps[pair] ?? 0;
+  const override = await rates.overrideInForce(deps.db, pair, deps.clock());
+  if (override) {
+    return {
+      source: 'OPERATOR',
+      mid: override.rate,
+      rate: withSpread(override.rate, spread),
+      at: override.created_at,
+    };
+  }
   if (!found.usable) {
     throw new AppError('rates_unavailable', `No usable ${pair} market reference: ${found.reason}`, {
-      retryAfterS: config.rates[tenant.environment].refreshS,
+      retryAfterS: deps.config.rates[tenant.environment].refreshS,
     });
   }
-  const spread = config.rates[tenant.environment].spreadBps[pair] ?? 0;
-  return { mid: found.rate, rate: withSpread(found.rate, spread), at: found.at };
+  return { source: 'CHAINLINK', mid: found.rate, rate: withSpread(found.rate, spread), at: found.at };
 }
 
 export type ExchangeRateView = ReturnType<typeof presentExchangeRate>;
@@ -159,7 +313,8 @@ export type ReferenceView = {
 
 /**
  * The reference of each pair (or of one) for partners: the market's where the environment quotes from it
- * (read from the cache, refreshed first when older than its interval), else the operator's rate in force.
+ * (read from the cache, refreshed first when older than its interval) or the operator's override of it
+ * while one is in force, else the operator's rate in force.
  */
 export async function marketReferences(
   deps: { db: Database; clock: Clock; config: Config; references: AppContext['references'] },
@@ -175,6 +330,19 @@ export async function marketReferences(
   for (const pair of pairs) {
     if (reference) {
       const found = await reference.forPair(pair);
+      const override = await rates.overrideInForce(deps.db, pair, now);
+      if (override) {
+        data.push({
+          pair,
+          source: 'OPERATOR',
+          usable: true,
+          rate: formatDecimalTrimmed(override.rate, RATE_SCALE),
+          at: override.created_at.toISOString(),
+          ageSeconds: age(override.created_at),
+          reason: null,
+        });
+        continue;
+      }
       data.push(
         found.usable
           ? {
@@ -229,7 +397,7 @@ export function createExchangeRateService(deps: {
   config: Config;
   references: AppContext['references'];
 }) {
-  const { db, clock, config, references } = deps;
+  const { db, clock, config } = deps;
 
   async function create(tenant: Tenant, input: CreateExchangeRateInput): Promise<ExchangeRateView> {
     const pair = pairOf(input.sourceCurrency, input.targetCurrency);
@@ -247,7 +415,7 @@ export function createExchangeRateService(deps: {
       amount,
       pointer: 'source' in amount ? '/body/sourceAmount' : '/body/targetAmount',
     };
-    const reference = await requireReference(references, config, tenant, pair);
+    const reference = await requireReference(deps, tenant, pair);
     const pricing = reference
       ? priceAt(config, request, reference.rate, await partnerFeeTerms(db, tenant.projectId, request.kind))
       : await priceConversion(db, config, tenant, request);
@@ -269,7 +437,7 @@ export function createExchangeRateService(deps: {
         input.type === 'LOCKED' ? new Date(now.getTime() + TIME_LOCKS[input.timeLock ?? '30s']) : null,
       used_at: null,
       created_at: now,
-      reference_source: reference ? 'CHAINLINK' : 'OPERATOR',
+      reference_source: reference ? reference.source : 'OPERATOR',
       reference_rate: reference ? reference.mid : pricing.baseRate,
       reference_at: reference ? reference.at : null,
     };

@@ -627,7 +627,7 @@ export interface paths {
         };
         /**
          * The market reference quotes are priced from, per pair, and its age
-         * @description Each pair (or the one named by `pair`) with the mid quotes start from before the spread and fees: CHAINLINK where the environment prices from the market feeds, OPERATOR where from the rate the operator set. `usable: false` (with `reason`) means quotes of the pair answer 503 rates_unavailable now. `ptax` is the Banco Central's latest closing bulletin, when read.
+         * @description Each pair (or the one named by `pair`) with the mid quotes start from before the spread and fees: CHAINLINK where the environment prices from the market feeds, OPERATOR where from the rate the operator set (or an operator's override of the feeds, until it expires). `usable: false` (with `reason`) means quotes of the pair answer 503 rates_unavailable now. `ptax` is the Banco Central's latest closing bulletin, when read.
          */
         get: operations["getExchangeRateReference"];
         put?: never;
@@ -1052,7 +1052,7 @@ export interface components {
              * @description Machine-readable error code; one of a closed set
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "environment_mismatch" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "customer_exists" | "customer_not_approved" | "limit_request_in_review" | "invalid_state_transition" | "limit_exceeded" | "idempotency_key_reused" | "rate_limited" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "bank_account_not_verified" | "exchange_rate_expired" | "exchange_rate_used" | "compliance_hold" | "sanctioned_address" | "service_unavailable" | "rates_unavailable" | "internal_error" | "customer_not_business" | "ownership_exceeded" | "ownership_cycle" | "customer_approved" | "requirements_not_met";
+            code: "invalid_request" | "unauthorized" | "environment_mismatch" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "customer_exists" | "customer_not_approved" | "limit_request_in_review" | "invalid_state_transition" | "limit_exceeded" | "idempotency_key_reused" | "rate_limited" | "payload_too_large" | "unsupported_media_type" | "insufficient_funds" | "bank_account_not_verified" | "exchange_rate_expired" | "exchange_rate_used" | "compliance_hold" | "sanctioned_address" | "service_unavailable" | "rates_unavailable" | "rate_out_of_band" | "internal_error" | "customer_not_business" | "ownership_exceeded" | "ownership_cycle" | "customer_approved" | "requirements_not_met";
             /** @description The request id, also sent as the X-Request-Id header */
             requestId: string;
             /**
@@ -2639,7 +2639,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2967,7 +2967,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3541,7 +3541,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4086,7 +4086,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4775,7 +4775,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5272,7 +5272,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5617,7 +5617,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6124,7 +6124,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6479,7 +6479,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6714,7 +6714,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6951,7 +6951,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7149,7 +7149,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7627,7 +7627,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7832,7 +7832,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8030,7 +8030,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8576,7 +8576,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8793,7 +8793,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8991,7 +8991,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9370,7 +9370,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9606,7 +9606,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10006,7 +10006,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10521,7 +10521,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Not a business customer; Ownership above 100%; Ownership cycle */
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

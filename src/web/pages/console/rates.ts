@@ -1,4 +1,7 @@
-/** Rates: the stablecoin-per-BRL rate in force for each pair, and setting a new one. */
+/**
+ * Rates: the rate in force for each pair, and setting a new one. Where quotes are priced from the market
+ * reference a rate set is an override of it: shown with its expiry, and whether it was forced and why.
+ */
 import { Type } from 'typebox';
 import type { AppContext } from '../../../context.ts';
 import { PAIRS } from '../../../core/currencies.ts';
@@ -23,16 +26,18 @@ export function view(
 ): Html {
   return html`${notice(done ? 'Rate set.' : undefined)}
 ${table(
-  ['Pair', 'Rate', 'Set by', 'Since'],
+  ['Pair', 'Rate', 'Set by', 'Since', 'Override until', 'Reason'],
   current.data.map(
     (r) =>
-      html`<tr><td>${r.pair}</td><td><code>${r.rate}</code></td><td>${r.setBy}</td><td>${dateTime(r.setAt)}</td></tr>`,
+      html`<tr><td>${r.pair}</td><td><code>${r.rate}</code></td><td>${r.setBy}</td><td>${dateTime(r.setAt)}</td><td>${r.expiresAt ? dateTime(r.expiresAt) : '—'}</td><td>${r.forced ? 'Forced: ' : ''}${r.reason ?? ''}</td></tr>`,
   ),
   'No rates set.',
 )}
 <section class="panel"><h2>Set a rate</h2><form method="post" action="/console/rates">${csrfField(csrf)}<div class="formrow">
 <div class="field"><label for="pair">Pair</label><select id="pair" name="pair">${PAIRS.map((p) => html`<option value="${p}">${p}</option>`)}</select></div>
 <div class="field"><label for="rate">Stablecoin per BRL</label><input id="rate" name="rate" required inputmode="decimal" placeholder="0.18"></div>
+<div class="field"><label for="reason">Reason (required to force)</label><input id="reason" name="reason" maxlength="500"></div>
+<div class="field"><label for="force"><input id="force" name="force" type="checkbox" value="on"> Force outside the band</label></div>
 <div class="field"><button type="submit">Set rate</button></div></div></form></section>`;
 }
 
@@ -53,12 +58,21 @@ export function register(app: WebApp, ctx: AppContext) {
     '/console/rates',
     {
       schema: {
-        body: Type.Object({ ...CsrfField, pair: StringEnum(PAIRS), rate: Type.String({ maxLength: 40 }) }),
+        body: Type.Object({
+          ...CsrfField,
+          pair: StringEnum(PAIRS),
+          rate: Type.String({ maxLength: 40 }),
+          reason: Type.Optional(Type.String({ maxLength: 500 })),
+          force: Type.Optional(Type.Literal('on')),
+        }),
       },
     },
     async (request, reply) => {
       const { body } = request;
-      await rates.set(webActor(request.session!.user), body.pair, body.rate.trim());
+      await rates.set(webActor(request.session!.user), body.pair, body.rate.trim(), {
+        force: body.force === 'on',
+        reason: body.reason?.trim() || undefined,
+      });
       return reply.redirect('/console/rates?done=1', 303);
     },
   );
