@@ -109,3 +109,16 @@ export async function quotesSince(db: Executor, since: Date, limit: number): Pro
     [since, limit],
   );
 }
+
+/** A quote of the tenant, as given. */
+export async function findExchangeRate(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+): Promise<ExchangeRateRow | undefined> {
+  const rows = await db.query<ExchangeRateRow>(
+    `SELECT ${COLUMNS} FROM exchange_rates WHERE id = $1 AND project_id = $2 AND environment = $3`,
+    [id, tenant.projectId, tenant.environment],
+  );
+  return rows[0];
+}

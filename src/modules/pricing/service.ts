@@ -158,6 +158,22 @@ export function presentExchangeRate(row: repo.ExchangeRateRow) {
   };
 }
 
+export type QuoteReference = ExchangeRateView['reference'];
+
+/**
+ * The market reference a quote of the tenant was priced from, as the quote shows it (null: no such quote,
+ * as for a transaction that used none).
+ */
+export async function quoteReference(
+  db: Executor,
+  tenant: Tenant,
+  exchangeRateId: string | null | undefined,
+): Promise<QuoteReference | null> {
+  if (!exchangeRateId) return null;
+  const row = await repo.findExchangeRate(db, tenant, exchangeRateId);
+  return row ? presentExchangeRate(row).reference : null;
+}
+
 /** The mid less the operator's spread for the pair (rounded down: the spread never favours Ponte less). */
 export const withSpread = (mid: bigint, spreadBps: number): bigint =>
   (mid * BigInt(10_000 - spreadBps)) / 10_000n;
