@@ -85,8 +85,8 @@ function describe(pair: PairHistory, history: RateHistory): string {
   const set = last
     ? `${pair.rates.length} rate${pair.rates.length === 1 ? '' : 's'} in force, the last ${rate(last.rate)}`
     : 'no rate set';
-  const referenced = pair.quotes.filter((q) => q.reference).length;
-  return `${pair.pair} over ${window}: ${set}; ${pair.quotes.length} quote${pair.quotes.length === 1 ? '' : 's'} given, ${referenced} with a market reference.`;
+  const referenced = pair.quotes.filter((q) => q.reference && q.reference.source !== 'OPERATOR').length;
+  return `${pair.pair} over ${window}: ${set}; ${pair.quotes.length} quote${pair.quotes.length === 1 ? '' : 's'} given, ${referenced} priced from a Chainlink or PTAX reference.`;
 }
 
 function pairChart(pair: PairHistory, history: RateHistory): Html {
