@@ -84,6 +84,9 @@ describe.skipIf(!hasChromium)('console rates chart in a browser', { timeout: 60_
     expect(await points.count()).toBe(3);
     expect(await page.locator('svg#chart-usdc-brl g.series-quote circle').count()).toBe(1);
     expect(await page.locator('svg#chart-brl-usdt').count()).toBe(0);
+    // USDC/BRL has quotes at the sandbox's default rate and no rate set: no step line, none in its legend
+    expect(await page.locator('svg#chart-usdc-brl path.series-rate').count()).toBe(0);
+    expect(await page.textContent('figure:has(#chart-usdc-brl) .legend')).toBe('Quotes');
 
     // the step line: the first rate, a step to the second, held to the window's end (x = 704)
     const d = (await chart.locator('path.series-rate').getAttribute('d')) ?? '';

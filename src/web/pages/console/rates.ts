@@ -37,7 +37,10 @@ const REFERENCES = [
   { source: 'PTAX', name: 'PTAX reference', tone: 'ptax' },
 ] as const;
 
-/** A pair's series: the rates set (a step line), the quotes given, and the references they recorded. */
+/**
+ * A pair's series: the rates set (a step line), the quotes given, and the references they recorded; a
+ * series with nothing to draw is left out of the chart and its legend.
+ */
 function seriesOf(pair: PairHistory): Series[] {
   const series: Series[] = [
     {
@@ -73,10 +76,9 @@ function seriesOf(pair: PairHistory): Series[] {
           ]
         : [],
     );
-    if (points.length > 0)
-      series.push({ kind: 'points', name: reference.name, tone: reference.tone, points });
+    series.push({ kind: 'points', name: reference.name, tone: reference.tone, points });
   }
-  return series;
+  return series.filter((s) => s.points.length > 0);
 }
 
 function describe(pair: PairHistory, history: RateHistory): string {
