@@ -402,7 +402,30 @@ describe.skipIf(!hasChromium)('partner dashboard in a browser', { timeout: 60_00
     expect(qr).toMatch(/^data:image\/png;base64,/);
     expect(await page.evaluate('document.querySelector("img.qr").naturalWidth')).toBeGreaterThan(100);
     expect(await page.textContent('main')).toContain('AWAITING FUNDS');
+    expect(await page.locator('dd.reference').count()).toBe(0); // no quote, no reference
     await checkPage(page, 'dashboard-transaction');
+
+    // a transaction on a quote shows the market reference the quote was priced from
+    const quote = (
+      await sandbox.post('/exchange-rates', {
+        type: 'LOCKED',
+        sourceCurrency: 'BRL',
+        targetCurrency: 'USDC',
+        sourceAmount: '120.00',
+        timeLock: '5m',
+      })
+    ).json();
+    expect(quote.reference.rate).toMatch(/^\d+(\.\d+)?$/);
+    const quoted = await sandbox.post('/transactions/on-ramp', { customerId, exchangeRateId: quote.id });
+    expect(quoted.statusCode, quoted.body).toBe(201);
+    await page.goto(`${origin}/sandbox/transactions/${quoted.json().id}`);
+    const at = quote.reference.at
+      ? ` at ${quote.reference.at.replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC')}`
+      : '';
+    expect(await page.textContent('dd.reference')).toBe(
+      `${quote.reference.source} ${quote.reference.rate}${at}`,
+    );
+    await checkPage(page, 'dashboard-transaction-quoted');
   });
 
   it('limit requests: creates one with the document uploaded from the page, and follows its review', async () => {

@@ -84,3 +84,41 @@ export async function setExchangeRateExpiry(db: Executor, id: string, at: Date):
 export async function markExchangeRateUsed(db: Executor, id: string, at: Date): Promise<void> {
   await db.query('UPDATE exchange_rates SET used_at = $2 WHERE id = $1', [id, at]);
 }
+
+export type QuotePointRow = Pick<
+  ExchangeRateRow,
+  | 'id'
+  | 'environment'
+  | 'source_currency'
+  | 'target_currency'
+  | 'base_rate'
+  | 'created_at'
+  | 'reference_source'
+  | 'reference_rate'
+  | 'reference_at'
+>;
+
+/** The newest quotes of every project given since `since` (at most `limit`), oldest first. */
+export async function quotesSince(db: Executor, since: Date, limit: number): Promise<QuotePointRow[]> {
+  return db.query<QuotePointRow>(
+    `SELECT * FROM (
+       SELECT id, environment, source_currency, target_currency, base_rate, created_at,
+              reference_source, reference_rate, reference_at
+         FROM exchange_rates WHERE created_at >= $1 ORDER BY created_at DESC, id DESC LIMIT $2) AS newest
+     ORDER BY created_at, id`,
+    [since, limit],
+  );
+}
+
+/** A quote of the tenant, as given. */
+export async function findExchangeRate(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+): Promise<ExchangeRateRow | undefined> {
+  const rows = await db.query<ExchangeRateRow>(
+    `SELECT ${COLUMNS} FROM exchange_rates WHERE id = $1 AND project_id = $2 AND environment = $3`,
+    [id, tenant.projectId, tenant.environment],
+  );
+  return rows[0];
+}

@@ -63,3 +63,16 @@ export async function overrideInForce(db: Executor, pair: Pair, now: Date): Prom
   const newest = await currentRate(db, pair);
   return newest?.expires_at && newest.expires_at > now ? newest : undefined;
 }
+
+/** The rates set for each pair since `since`, with the one already in force then, oldest first. */
+export async function ratesSince(db: Executor, since: Date): Promise<RateRow[]> {
+  return db.query<RateRow>(
+    `SELECT id, pair, rate, set_by, created_at FROM (
+       SELECT DISTINCT ON (pair) id, pair, rate, set_by, created_at FROM conversion_rates
+        WHERE created_at < $1 ORDER BY pair, created_at DESC, id DESC) AS in_force
+     UNION ALL
+     SELECT id, pair, rate, set_by, created_at FROM conversion_rates WHERE created_at >= $1
+     ORDER BY pair, created_at, id`,
+    [since],
+  );
+}

@@ -204,8 +204,65 @@ export function createRateService(deps: {
     return { data: (await rates.currentRates(db)).map(presentRate) };
   }
 
-  return { set, list };
+  /**
+   * What the rates page charts for each pair over the last `RATE_HISTORY_MS`: the rates set (the one
+   * already in force when the window opens first, drawn from the window's start), and the quotes given
+   * in every environment with the market reference each was priced from.
+   */
+  async function history(): Promise<RateHistory> {
+    const to = clock();
+    const from = new Date(to.getTime() - RATE_HISTORY_MS);
+    const [set, quotes] = await Promise.all([
+      rates.ratesSince(db, from),
+      repo.quotesSince(db, from, RATE_HISTORY_QUOTES + 1),
+    ]);
+    const shown = quotes.slice(quotes.length > RATE_HISTORY_QUOTES ? 1 : 0);
+    return {
+      from,
+      to,
+      truncated: quotes.length > RATE_HISTORY_QUOTES,
+      pairs: PAIRS.map((pair) => ({
+        pair,
+        rates: set
+          .filter((r) => r.pair === pair)
+          .map((r) => ({ rate: r.rate, at: r.created_at < from ? from : r.created_at, setBy: r.set_by })),
+        quotes: shown
+          .filter((q) => pairOf(q.source_currency, q.target_currency) === pair)
+          .map((q) => ({
+            id: q.id,
+            environment: q.environment,
+            rate: q.base_rate,
+            at: q.created_at,
+            reference:
+              q.reference_source && q.reference_rate !== null
+                ? { source: q.reference_source, rate: q.reference_rate, at: q.reference_at }
+                : null,
+          })),
+      })),
+    };
+  }
+
+  return { set, list, history };
 }
+
+/** The rates page's window, and the most quotes it draws (the newest). */
+export const RATE_HISTORY_MS = 24 * 60 * 60 * 1000;
+export const RATE_HISTORY_QUOTES = 2000;
+
+/** A pair's rates and quotes over a window; rates are units at `RATE_SCALE`. */
+export type PairHistory = {
+  pair: Pair;
+  rates: { rate: bigint; at: Date; setBy: string }[];
+  quotes: {
+    id: string;
+    environment: Tenant['environment'];
+    rate: bigint;
+    at: Date;
+    reference: { source: repo.ReferenceSource; rate: bigint; at: Date | null } | null;
+  }[];
+};
+
+export type RateHistory = { from: Date; to: Date; truncated: boolean; pairs: PairHistory[] };
 
 export const TIME_LOCKS = { '30s': 30_000, '1m': 60_000, '5m': 300_000 } as const;
 export type TimeLock = keyof typeof TIME_LOCKS;
@@ -244,6 +301,22 @@ export function presentExchangeRate(row: repo.ExchangeRateRow) {
     },
     createdAt: row.created_at.toISOString(),
   };
+}
+
+export type QuoteReference = ExchangeRateView['reference'];
+
+/**
+ * The market reference a quote of the tenant was priced from, as the quote shows it (null: no such quote,
+ * as for a transaction that used none).
+ */
+export async function quoteReference(
+  db: Executor,
+  tenant: Tenant,
+  exchangeRateId: string | null | undefined,
+): Promise<QuoteReference | null> {
+  if (!exchangeRateId) return null;
+  const row = await repo.findExchangeRate(db, tenant, exchangeRateId);
+  return row ? presentExchangeRate(row).reference : null;
 }
 
 /** The mid less the operator's spread for the pair (rounded down: the spread never favours Ponte less). */

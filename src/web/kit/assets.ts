@@ -42,6 +42,13 @@ h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
 .stat { font-size: 1.6rem; font-weight: 700; }
 .tablewrap + .panel { margin-top: 1rem; }
 ol.panel { padding-left: 2.5rem; }
+.chartfig { margin: 0; }
+.chartfig figcaption { color: var(--muted); margin-bottom: .5rem; }
+.chartwrap { overflow-x: auto; }
+svg.chart { display: block; width: 100%; min-width: 36rem; height: auto; max-width: 960px; }
+.legend { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; list-style: none; margin: .5rem 0; padding: 0; }
+.legend li { display: flex; align-items: center; gap: .4rem; }
+details > summary { cursor: pointer; margin: .5rem 0; }
 .tablewrap { overflow-x: auto; background: var(--panel); border: 1px solid var(--line); border-radius: 10px; }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: .55rem .75rem; border-bottom: 1px solid var(--line); vertical-align: top; }

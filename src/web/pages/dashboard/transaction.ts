@@ -2,6 +2,7 @@
 import type { AppContext } from '../../../context.ts';
 import type { Tenant } from '../../../lib/environment.ts';
 import { type Html, html } from '../../../lib/html.ts';
+import { quoteReference } from '../../../modules/pricing/service.ts';
 import { holdReasons } from '../../../modules/screening/service.ts';
 import { createTransactionService } from '../../../modules/transactions/read-service.ts';
 import type { WebApp } from '../../kit/surface.ts';
@@ -25,6 +26,11 @@ export async function load({ ctx, transactions }: Deps, tenant: Tenant, id: stri
   const detail = await transactionDetail(tx, {
     customer,
     partnerFeeLabel: 'Your fee',
+    reference: await quoteReference(
+      ctx.db,
+      tenant,
+      'exchangeRateId' in tx.request ? tx.request.exchangeRateId : null,
+    ),
   });
   return { tx, detail, holds: await holdReasons(ctx.db, tenant, [tx.id]) };
 }

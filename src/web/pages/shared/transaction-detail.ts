@@ -1,9 +1,10 @@
 /**
  * A transaction's page body, shared by the dashboard and the console: summary, the PIX QR code of an
- * on-ramp awaiting funds, the receipt with the platform's and the partner's fees apart, and the timeline.
+ * on-ramp awaiting funds, the market reference of the quote it used, the receipt with the platform's and the partner's fees apart, and the timeline.
  */
 import QRCode from 'qrcode';
 import { type Html, html } from '../../../lib/html.ts';
+import type { QuoteReference } from '../../../modules/pricing/service.ts';
 import { requestedMoney } from '../../../modules/transactions/presenter.ts';
 import type { TransactionService } from '../../../modules/transactions/read-service.ts';
 import { badge, dateTime, when } from '../../kit/parts.ts';
@@ -12,7 +13,7 @@ type AnyTransaction = Awaited<ReturnType<TransactionService['get']>>;
 
 export async function transactionDetail(
   tx: AnyTransaction,
-  options: { customer: Html; partnerFeeLabel: string; extra?: Html },
+  options: { customer: Html; partnerFeeLabel: string; extra?: Html; reference?: QuoteReference | null },
 ): Promise<Html> {
   const deposit = 'depositInstructions' in tx ? tx.depositInstructions : null;
   const money = requestedMoney(tx);
@@ -26,6 +27,7 @@ export async function transactionDetail(
 <section class="panel" aria-labelledby="summary"><h2 id="summary">Summary</h2><dl>
 <dt>Status</dt><dd>${badge(tx.status)}</dd><dt>Type</dt><dd>${tx.type}</dd>
 <dt>Amount</dt><dd>${money.currency} ${money.amount}${'targetCurrency' in tx.request ? ` → ${tx.request.targetCurrency}` : ''}${'blockchain' in tx.request && tx.request.blockchain ? ` on ${tx.request.blockchain}` : ''}</dd>
+${when(options.reference, () => marketReference(options.reference!))}
 <dt>Customer</dt><dd>${options.customer}</dd>
 ${options.extra ?? html``}
 <dt>Created</dt><dd>${dateTime(tx.createdAt)}</dd>
@@ -52,3 +54,9 @@ ${when(receipt!.blockchain?.blockExplorerUrl, () => html`<dt>On chain</dt><dd><a
 <h2>Timeline</h2>
 <ol class="panel">${tx.timeline.map((step) => html`<li>${badge(step.status)} ${dateTime(step.at)}</li>`)}</ol>`;
 }
+
+/** The market reference the transaction's quote was priced from: its source, its rate and when it was read. */
+const marketReference = (reference: QuoteReference): Html =>
+  html`<dt>Market reference</dt><dd class="reference">${reference.source} <code>${reference.rate}</code>${
+    reference.at ? html` at ${dateTime(reference.at)}` : html``
+  }</dd>`;
