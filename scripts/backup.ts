@@ -11,12 +11,15 @@
  * most FILE.partial, which has no manifest and which restore refuses.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { loadConfig } from '../src/config.ts';
 import { connectDatabase } from '../src/db/connect.ts';
 import type { Queryable } from '../src/db/types.ts';
 import { progressLine } from '../src/lib/progress.ts';
 import { BACKUP_FORMAT, type Manifest, NOT_COPIED } from './backup-format.ts';
+
+/** Why a backup did not start: said in a line, not a stack trace. */
+class NothingToBackUp extends Error {}
 
 const file = process.argv[2];
 if (!file) {
@@ -113,15 +116,25 @@ try {
   closeSync(fd);
   renameSync(partial, file);
   process.stdout.write(`backup written to ${file}: schema ${done.schemaVersion}, ${done.rows} rows\n`);
+} catch (error) {
+  if (!(error instanceof NothingToBackUp)) throw error;
+  closeSync(fd);
+  rmSync(partial, { force: true });
+  process.stderr.write(`backup refused, nothing written: ${error.message}\n`);
+  process.exitCode = 1;
 } finally {
   await db.close();
 }
 
 async function lastMigration(tx: Queryable): Promise<string> {
-  const rows = await tx.query<{ name: string }>(
-    'SELECT name FROM schema_migrations ORDER BY name DESC LIMIT 1',
+  const [exists] = await tx.query<{ found: boolean }>(
+    "SELECT to_regclass('public.schema_migrations') IS NOT NULL AS found",
   );
-  if (!rows[0]) throw new Error('the database has no migrations applied: nothing to back up');
+  const rows = exists?.found
+    ? await tx.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name DESC LIMIT 1')
+    : [];
+  if (!rows[0])
+    throw new NothingToBackUp('this database holds no Ponte schema (has Ponte ever started on it?)');
   return rows[0].name;
 }
 

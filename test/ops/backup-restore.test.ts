@@ -176,6 +176,15 @@ describe('backup and restore', () => {
     expect(restore.stderr).toContain('incomplete');
   }, 120_000);
 
+  it('refuses to back up a database that holds no Ponte schema, leaving no file', () => {
+    const file = join(dir, 'nothing.ponte');
+    const refused = run('backup', file, { DATABASE_URL: '', PONTE_DATA_DIR: join(dir, 'never-started') });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('backup refused, nothing written: this database holds no Ponte schema');
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(`${file}.partial`)).toBe(false);
+  }, 60_000);
+
   it('restores a copy of the embedded database onto PostgreSQL', async () => {
     const dataDir = join(dir, 'embedded-source');
     const embedded = await connectDatabase({ dataDir, poolSize: 1 });
