@@ -18,7 +18,7 @@ import { registerIdempotency } from './http/idempotency.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { loggerOptions } from './http/logger.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './http/metrics.ts';
-import { readOutboxDepth, readOutboxOldest, readRatesSetAt } from './http/metrics-repo.ts';
+import { readOutboxDepth, readOutboxOldest } from './http/metrics-repo.ts';
 import { finishDocument, serversFor } from './http/openapi/document.ts';
 import { finishOperatorDocument } from './http/openapi/operator-document.ts';
 import { pixWebhookDetail } from './http/pix-readiness.ts';
@@ -32,6 +32,7 @@ import { validatorCompiler } from './http/validation.ts';
 import type { Environment } from './lib/environment.ts';
 import { openPublicRoutes, operatorRoutes, partnerRoutes, sharedSchemas } from './modules/index.ts';
 import { operatorLookup } from './modules/operators/accounts.ts';
+import { ratesSetAt } from './modules/pricing/service.ts';
 import { createRequestRecorder } from './modules/request-log/recorder.ts';
 import { FAVICON_SVG, FAVICON_TYPE } from './web/kit/favicon.ts';
 import { registerConsole } from './web/pages/console/index.ts';
@@ -210,14 +211,14 @@ export async function buildOperatorApp(
     ctx.db,
     async () => ({
       ...pixWebhookDetail(ctx.pix, ['production', 'sandbox'], true),
-      ...(await ratesDetail(ctx.db)),
+      ...(await ratesDetail(ctx.db, ratesSetAt)),
     }),
     chainNodesProbe(ctx.chains),
   );
   registerMetricsRoute(app, ctx.db, ctx.clock, {
     outboxDepth: readOutboxDepth,
     outboxOldest: readOutboxOldest,
-    ratesSetAt: readRatesSetAt,
+    ratesSetAt,
   });
   let operatorDocument: () => unknown = () => ({});
   await app.register(async (api) => {

@@ -25,10 +25,3 @@ export async function readOutboxOldest(db: Executor): Promise<Date | null> {
   );
   return rows[0]?.oldest ?? null;
 }
-
-/** When the rate in force for each pair was set (the newest of the pair, by its index). */
-export async function readRatesSetAt(db: Executor): Promise<{ pair: string; set_at: Date }[]> {
-  return db.query<{ pair: string; set_at: Date }>(
-    'SELECT pair, max(created_at) AS set_at FROM conversion_rates GROUP BY pair',
-  );
-}

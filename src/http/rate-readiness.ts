@@ -5,9 +5,11 @@
  */
 import { PAIRS } from '../core/currencies.ts';
 import type { Executor } from '../db/types.ts';
-import { readRatesSetAt } from './metrics-repo.ts';
 
-export async function ratesDetail(db: Executor): Promise<{ rates: Record<string, 'available' | 'missing'> }> {
-  const set = new Set((await readRatesSetAt(db)).map((row) => row.pair));
+export async function ratesDetail(
+  db: Executor,
+  ratesSetAt: (db: Executor) => Promise<{ pair: string }[]>,
+): Promise<{ rates: Record<string, 'available' | 'missing'> }> {
+  const set = new Set((await ratesSetAt(db)).map((row) => row.pair));
   return { rates: Object.fromEntries(PAIRS.map((pair) => [pair, set.has(pair) ? 'available' : 'missing'])) };
 }

@@ -245,6 +245,11 @@ export function createRateService(deps: {
   return { set, list, history };
 }
 
+/** When the rate in force for each pair was set: what `/metrics` and `/readyz` report. */
+export async function ratesSetAt(db: Executor): Promise<{ pair: string; set_at: Date }[]> {
+  return (await rates.currentRates(db)).map((row) => ({ pair: row.pair, set_at: row.created_at }));
+}
+
 /** The rates page's window, and the most quotes it draws (the newest). */
 export const RATE_HISTORY_MS = 24 * 60 * 60 * 1000;
 export const RATE_HISTORY_QUOTES = 2000;
