@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_AGE_S } from '../../src/rails/rates/config.ts';
 import { type Anvil, startAnvil } from '../chains/anvil.ts';
 import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
-import { type PtaxSimulator, portInRange, startPtaxSimulator } from './reference-support.ts';
+import { marketFeeds, type PtaxSimulator, portInRange, startPtaxSimulator } from './reference-support.ts';
 
 const { node: anvil, reason } = await startAnvil({ port: await portInRange() });
 if (!anvil) console.warn(`SKIPPED: the override tests need anvil, which could not start here: ${reason}`);
@@ -26,25 +26,9 @@ describe.skipIf(!anvil)('operator overrides of the market reference', () => {
 
   beforeAll(async () => {
     ptax = await startPtaxSimulator();
-    brlUsd = await node.deployFeed(8, 'BRL / USD');
-    const usdcUsd = await node.deployFeed(8, 'USDC / USD');
-    const usdtUsd = await node.deployFeed(8, 'USDT / USD');
-    const at = new Date();
-    await node.setRound(brlUsd, 19_000_000n, at); // 0.19
-    await node.setRound(usdcUsd, 100_010_000n, at); // 1.0001
-    await node.setRound(usdtUsd, 100_000_000n, at);
-    server = await startTestServer({
-      ownDatabase: true,
-      clock: () => new Date(now),
-      env: {
-        PONTE_RATES_SOURCE: 'chainlink',
-        PONTE_CHAIN_ETHEREUM_RPC_URL: node.url,
-        PONTE_RATES_FEEDS: `BRL/USD=${brlUsd},USDC/USD=${usdcUsd},USDT/USD=${usdtUsd}`,
-        PONTE_RATES_PTAX_URL: ptax.url,
-        PONTE_ONRAMP_FEE_BPS: '0',
-        PONTE_TRANSACTION_MIN_FEE: '0',
-      },
-    });
+    const feeds = await marketFeeds(node, ptax);
+    brlUsd = feeds.brlUsd;
+    server = await startTestServer({ ownDatabase: true, clock: () => new Date(now), env: feeds.env });
     const tenant = await server.newTenant();
     production = client(server.production, tenant.productionKey);
     operator = client(server.operator, server.operatorToken);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_AGE_S } from '../../src/rails/rates/config.ts';
 import { type Anvil, startAnvil } from '../chains/anvil.ts';
 import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
-import { type PtaxSimulator, portInRange, startPtaxSimulator } from './reference-support.ts';
+import { marketFeeds, type PtaxSimulator, portInRange, startPtaxSimulator } from './reference-support.ts';
 
 const { node: anvil, reason } = await startAnvil({ port: await portInRange() });
 if (!anvil)
@@ -22,28 +22,14 @@ describe.skipIf(!anvil)('quotes from the market reference', () => {
   let sandbox: Client;
   let ptax: PtaxSimulator;
   let brlUsd: Address;
-  let usdcUsd: Address;
 
   beforeAll(async () => {
     ptax = await startPtaxSimulator();
-    brlUsd = await node.deployFeed(8, 'BRL / USD');
-    usdcUsd = await node.deployFeed(8, 'USDC / USD');
-    const usdtUsd = await node.deployFeed(8, 'USDT / USD');
-    const now = new Date();
-    await node.setRound(brlUsd, 19_000_000n, now); // 0.19
-    await node.setRound(usdcUsd, 100_010_000n, now); // 1.0001
-    await node.setRound(usdtUsd, 100_000_000n, now);
+    const feeds = await marketFeeds(node, ptax);
+    brlUsd = feeds.brlUsd;
     server = await startTestServer({
       ownDatabase: true,
-      env: {
-        PONTE_RATES_SOURCE: 'chainlink',
-        PONTE_CHAIN_ETHEREUM_RPC_URL: node.url,
-        PONTE_RATES_FEEDS: `BRL/USD=${brlUsd},USDC/USD=${usdcUsd},USDT/USD=${usdtUsd}`,
-        PONTE_RATES_SPREAD_BPS: 'BRL/USDC=50',
-        PONTE_RATES_PTAX_URL: ptax.url,
-        PONTE_ONRAMP_FEE_BPS: '0',
-        PONTE_TRANSACTION_MIN_FEE: '0',
-      },
+      env: { ...feeds.env, PONTE_RATES_SPREAD_BPS: 'BRL/USDC=50' },
     });
     const tenant = await server.newTenant();
     production = client(server.production, tenant.productionKey);

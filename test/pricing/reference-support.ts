@@ -5,6 +5,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import type { Address } from 'viem';
+import type { Anvil } from '../chains/anvil.ts';
 
 const FROM = 47_000;
 const TO = 49_999;
@@ -81,5 +83,34 @@ export async function startSilentNode(): Promise<{ url: string; close(): Promise
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** The three feeds a market reference reads, deployed on `node`, and the server settings that point at them. */
+export type MarketFeeds = { brlUsd: Address; usdcUsd: Address; usdtUsd: Address; env: NodeJS.ProcessEnv };
+
+/**
+ * BRL/USD 0.19, USDC/USD 1.0001 and USDT/USD 1 (8 decimals, updated at `at`), read through `node`, with PTAX
+ * from `ptax` and no fees, so that a quote's figures are the reference's alone.
+ */
+export async function marketFeeds(node: Anvil, ptax: PtaxSimulator, at = new Date()): Promise<MarketFeeds> {
+  const brlUsd = await node.deployFeed(8, 'BRL / USD');
+  const usdcUsd = await node.deployFeed(8, 'USDC / USD');
+  const usdtUsd = await node.deployFeed(8, 'USDT / USD');
+  await node.setRound(brlUsd, 19_000_000n, at); // 0.19
+  await node.setRound(usdcUsd, 100_010_000n, at); // 1.0001
+  await node.setRound(usdtUsd, 100_000_000n, at);
+  return {
+    brlUsd,
+    usdcUsd,
+    usdtUsd,
+    env: {
+      PONTE_RATES_SOURCE: 'chainlink',
+      PONTE_CHAIN_ETHEREUM_RPC_URL: node.url,
+      PONTE_RATES_FEEDS: `BRL/USD=${brlUsd},USDC/USD=${usdcUsd},USDT/USD=${usdtUsd}`,
+      PONTE_RATES_PTAX_URL: ptax.url,
+      PONTE_ONRAMP_FEE_BPS: '0',
+      PONTE_TRANSACTION_MIN_FEE: '0',
+    },
   };
 }
