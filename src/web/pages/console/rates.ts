@@ -136,7 +136,7 @@ ${table(
   ['Pair', 'Rate', 'Set by', 'Since', 'Override until', 'Reason'],
   current.data.map(
     (r) =>
-      html`<tr><td>${r.pair}</td><td><code>${r.rate}</code></td><td>${r.setBy}</td><td>${dateTime(r.setAt)}</td><td>${r.expiresAt ? dateTime(r.expiresAt) : '—'}</td><td>${r.forced ? 'Forced: ' : ''}${r.reason ?? ''}</td></tr>`,
+      html`<tr><td>${r.pair}</td><td><code class="ident">${r.rate}</code></td><td>${r.setBy}</td><td>${dateTime(r.setAt)}</td><td>${r.expiresAt ? dateTime(r.expiresAt) : '—'}</td><td>${r.forced ? 'Forced: ' : ''}${r.reason ?? ''}</td></tr>`,
   ),
   'No rates set.',
 )}
