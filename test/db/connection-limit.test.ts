@@ -40,6 +40,22 @@ async function holdTheOnlyConnection(): Promise<pg.Client> {
   return held;
 }
 
+/**
+ * Closes the role's held connection and waits until the server has counted it out: a client's `end`
+ * resolves when its socket closes, a moment before the server's backend exits and frees the slot.
+ */
+async function release(held: pg.Client): Promise<void> {
+  await held.end();
+  for (;;) {
+    const { rows } = await admin.query<{ open: number }>(
+      'SELECT count(*)::int AS open FROM pg_stat_activity WHERE usename = $1',
+      [role],
+    );
+    if (rows[0]!.open === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /** Pauses recorded by attempt; the first frees the held connection when `held` is given. */
 function pauses(held?: pg.Client) {
   const seen: number[] = [];
@@ -47,7 +63,7 @@ function pauses(held?: pg.Client) {
     seen,
     pause: async (attempt: number) => {
       seen.push(attempt);
-      if (held && attempt === 1) await held.end();
+      if (held && attempt === 1) await release(held);
     },
   };
 }
@@ -59,7 +75,7 @@ describe.runIf(url)('a database out of connections', () => {
       const refused = new pg.Client(limitedUrl);
       await expect(refused.connect()).rejects.toMatchObject({ code: '53300' });
     } finally {
-      await held.end();
+      await release(held);
     }
   });
 
@@ -101,7 +117,7 @@ describe.runIf(url)('a database out of connections', () => {
       expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7]);
     } finally {
       await db.close();
-      await held.end();
+      await release(held);
     }
   });
 
