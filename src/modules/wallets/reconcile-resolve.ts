@@ -12,6 +12,7 @@
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
+import type { Logger } from '../../core/logger.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { chainDepositReversed } from '../ledger/postings.ts';
@@ -38,7 +39,13 @@ export type { DifferenceRow, DifferenceStatus } from './reconcile-repo.ts';
 import { walletBalance } from './repo.ts';
 import { isOnRampDelivery } from './sends-repo.ts';
 
-type Deps = { db: Database; chains: ChainRegistry; clock: Clock; config: Pick<Config, 'screening'> };
+type Deps = {
+  db: Database;
+  chains: ChainRegistry;
+  clock: Clock;
+  log: Logger;
+  config: Pick<Config, 'screening'>;
+};
 
 const MAX_NOTE = 500;
 
@@ -125,7 +132,11 @@ export function createReconciliationService(deps: Deps) {
         );
         final = (await node.head()) - BigInt(adapter.confirmations) + 1n;
         for (const t of transfers) canonical.set(t.blockNumber, await node.blockHash(t.blockNumber));
-      } catch {
+      } catch (err) {
+        deps.log.error(
+          { err, differenceId: id, transactionHash: hash },
+          'chain node did not answer a missed credit',
+        );
         throw new AppError('service_unavailable', 'The chain node did not answer; try again');
       }
       if (transfers.length === 0) {
@@ -215,7 +226,11 @@ export function createReconciliationService(deps: Deps) {
         let canonical: string | null;
         try {
           canonical = await node.blockHash(BigInt(deposit.block_number));
-        } catch {
+        } catch (err) {
+          deps.log.error(
+            { err, differenceId: id, depositId },
+            'chain node did not answer a deposit reversal',
+          );
           throw new AppError('service_unavailable', 'The chain node did not answer; try again');
         }
         if (canonical?.toLowerCase() === deposit.block_hash.toLowerCase()) {
