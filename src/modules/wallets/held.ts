@@ -23,7 +23,7 @@ import {
   lockChainTransaction,
   storeTravelRule,
 } from './repo.ts';
-import { enqueueSend } from './sender.ts';
+import { enqueueTransferSend } from './sender.ts';
 
 const tenantOf = (row: ChainTransactionRow): Tenant => ({
   projectId: row.project_id,
@@ -40,20 +40,7 @@ export async function releaseHeldTransaction(tx: Executor, chains: ChainRegistry
   if (row.status !== 'PROCESSING') return row;
   if (row.type === 'TRANSFER') {
     const adapter = chains.get(row.environment, row.blockchain);
-    await enqueueSend(
-      tx,
-      adapter,
-      {
-        environment: row.environment,
-        blockchain: row.blockchain,
-        purpose: 'TRANSFER',
-        transactionId: row.id,
-        to: row.to_address!,
-        currency: row.currency,
-        amount: row.amount,
-      },
-      at,
-    );
+    await enqueueTransferSend(tx, adapter, row, at);
     await reportChainTransaction(tx, chains, { ...row, updated_at: at }, at);
     return row;
   }

@@ -28,6 +28,7 @@ import {
 } from '../../rails/chains/adapter.ts';
 import { TREASURY_INDEX } from '../../rails/chains/keys.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
+import type { ChainTransactionRow } from './repo.ts';
 import { sendsFreeToLeave } from './send-holds.ts';
 import { completeSend } from './send-outcome.ts';
 import {
@@ -91,6 +92,28 @@ export async function enqueueSend(
   if (!simulated) await ensureSender(tx, send.environment, send.blockchain, from);
   await insertSend(tx, row);
   return row;
+}
+
+/** The chain send that carries a transfer to its external address: created, or released from a hold. */
+export function enqueueTransferSend(
+  tx: Executor,
+  adapter: ChainAdapter,
+  transfer: Pick<
+    ChainTransactionRow,
+    'id' | 'environment' | 'blockchain' | 'to_address' | 'currency' | 'amount'
+  >,
+  at: Date,
+): Promise<SendRow> {
+  const send: NewSend = {
+    environment: transfer.environment,
+    blockchain: transfer.blockchain,
+    purpose: 'TRANSFER',
+    transactionId: transfer.id,
+    to: transfer.to_address!,
+    currency: transfer.currency,
+    amount: transfer.amount,
+  };
+  return enqueueSend(tx, adapter, send, at);
 }
 
 type Deps = { db: Database; chains: ChainRegistry; clock: Clock; log: Logger };

@@ -46,7 +46,7 @@ import {
   walletByAddress,
   walletsOf,
 } from './repo.ts';
-import { enqueueSend, progressSend } from './sender.ts';
+import { enqueueTransferSend, progressSend } from './sender.ts';
 import { ensureWallets } from './service.ts';
 
 export type TransferInput = {
@@ -359,20 +359,7 @@ async function reserveAndSend(
     await holdForReview(tx, tenant, row, travel, now);
     return withAnswer({ row, send: null }, presentChainTransaction(chains, row));
   }
-  const send = await enqueueSend(
-    tx,
-    adapter,
-    {
-      environment: tenant.environment,
-      blockchain: row.blockchain,
-      purpose: 'TRANSFER',
-      transactionId: row.id,
-      to: row.to_address!,
-      currency: row.currency,
-      amount: row.amount,
-    },
-    now,
-  );
+  const send = await enqueueTransferSend(tx, adapter, row, now);
   if (send.transaction_hash) await setChainTransactionHash(tx, row.id, send.transaction_hash);
   const hash = send.transaction_hash ?? row.transaction_hash;
   return withAnswer(
