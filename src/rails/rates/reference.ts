@@ -131,6 +131,11 @@ export type ReferenceSnapshot = {
 export type ReferenceRates = {
   /** The pair's reference from the readings in hand, refreshing them first when older than the interval. */
   forPair(pair: Pair): Promise<PairReference>;
+  /**
+   * The pair's reference from the readings in hand, never touching the node (for work that runs inside a
+   * database transaction): a leg that has grown older than its maximum age since it was read is not used.
+   */
+  inHand(pair: Pair): PairReference;
   /** The readings in hand, without touching the node. */
   snapshot(): ReferenceSnapshot;
   /** Reads every feed now (one read at a time per process: concurrent callers share it). */
@@ -208,11 +213,30 @@ export function referenceRates(options: {
     return bulletin;
   }
 
+  /** The verdicts in hand, a usable one turned down once its update is older than its feed's maximum age. */
+  function agedVerdicts(): Partial<Record<Feed, FeedVerdict>> {
+    const at = now();
+    const feeds: Partial<Record<Feed, FeedVerdict>> = {};
+    for (const [feed, verdict] of Object.entries(state.feeds) as [Feed, FeedVerdict][]) {
+      const ageS = verdict.usable ? (at.getTime() - verdict.at.getTime()) / 1000 : 0;
+      feeds[feed] =
+        verdict.usable && ageS > config.maxAgeS[feed]
+          ? {
+              usable: false,
+              reason: `${feed}: updated ${Math.floor(ageS)} s ago, over ${config.maxAgeS[feed]} s`,
+              at: verdict.at,
+            }
+          : verdict;
+    }
+    return feeds;
+  }
+
   return {
     async forPair(pair) {
       if (isOld()) await refresh();
       return pairReference(pair, state.feeds, state.ptax);
     },
+    inHand: (pair) => pairReference(pair, agedVerdicts(), state.ptax),
     snapshot: () => state,
     refresh,
     setPtax(bulletin) {
