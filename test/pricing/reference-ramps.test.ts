@@ -17,7 +17,8 @@ import { approvedIndividual, createOnRamp, onRamp } from '../transactions/suppor
 import { marketFeeds, type PtaxSimulator, portInRange, startPtaxSimulator } from './reference-support.ts';
 
 const { node: anvil, reason } = await startAnvil({ port: await portInRange() });
-if (!anvil) console.warn(`SKIPPED: the reference ramp tests need anvil, which could not start here: ${reason}`);
+if (!anvil)
+  console.warn(`SKIPPED: the reference ramp tests need anvil, which could not start here: ${reason}`);
 
 /** BRL/USDC: 0.19 ÷ 1.0001, and less its 50 bps spread; USDC/BRL: 1.0001 ÷ 0.19, no spread. */
 const BRL_USDC_MID = '0.1899810018';
@@ -77,7 +78,10 @@ describe.skipIf(!anvil)('ramps priced from the market reference', () => {
     const cents = BigInt(net.replace('.', ''));
     const [whole, fraction = ''] = rate.split('.');
     const scaled = BigInt(whole + fraction.padEnd(10, '0'));
-    return ((cents * scaled) / 10n ** 6n).toString().padStart(7, '0').replace(/(\d{6})$/, '.$1');
+    return ((cents * scaled) / 10n ** 6n)
+      .toString()
+      .padStart(7, '0')
+      .replace(/(\d{6})$/, '.$1');
   };
 
   it('prices an on-ramp without a quote from the feeds, less the spread, then fees; its receipt shows the reference', async () => {
@@ -86,7 +90,11 @@ describe.skipIf(!anvil)('ramps priced from the market reference', () => {
     const done = await deposit(created.id);
     expect(done.status).toBe('SUCCESS');
     expect(done.receipt.rate).toBe(BRL_USDC_RATE);
-    expect(done.receipt.reference).toEqual({ source: 'CHAINLINK', rate: BRL_USDC_MID, at: expect.any(String) });
+    expect(done.receipt.reference).toEqual({
+      source: 'CHAINLINK',
+      rate: BRL_USDC_MID,
+      at: expect.any(String),
+    });
     expect(Date.parse(done.receipt.reference.at)).toBeGreaterThan(0);
     // the fees come off first, the rest converts at the spread rate
     expect(done.receipt.targetAmount).toBe(converted(done.receipt.netAmount, BRL_USDC_RATE));
@@ -118,7 +126,11 @@ describe.skipIf(!anvil)('ramps priced from the market reference', () => {
     expect(response.statusCode, response.body).toBe(201);
     const created = response.json();
     expect(created.receipt.rate).toBe(USDC_BRL_MID);
-    expect(created.receipt.reference).toEqual({ source: 'CHAINLINK', rate: USDC_BRL_MID, at: expect.any(String) });
+    expect(created.receipt.reference).toEqual({
+      source: 'CHAINLINK',
+      rate: USDC_BRL_MID,
+      at: expect.any(String),
+    });
     // its BRL value for the limits is the USDC at the reference rate (20 × 5.2636842105, rounded down)
     const [row] = await server.ctx.db.query<{ limit_amount_brl: bigint }>(
       'SELECT limit_amount_brl FROM transactions WHERE id = $1',
@@ -195,7 +207,9 @@ describe.skipIf(!anvil)('ramps priced from the market reference', () => {
       const done = await deposit(created.id);
       expect(done.status).toBe('FAILED');
       expect(done.failureCode).toBe('rate_unavailable');
-      expect(done.failureReason).toMatch(/No usable BRL\/USDC market reference: BRL\/USD: updated .* held for refund/);
+      expect(done.failureReason).toMatch(
+        /No usable BRL\/USDC market reference: BRL\/USD: updated .* held for refund/,
+      );
       expect(done.receipt).toBeNull();
     } finally {
       await freshBrlUsd();
