@@ -19,6 +19,7 @@ import { measureOnRamp } from './onramp.ts';
 import { measureOnRampPsp } from './onramp-psp.ts';
 import { stopAll } from './processes.ts';
 import { loadWindows, mainThreadProfile, summariseProfile } from './profile.ts';
+import { measureQuotes } from './quotes.ts';
 import { drawSamples } from './samples.ts';
 import { measureScreening } from './screening.ts';
 import { seed } from './seed.ts';
@@ -85,6 +86,7 @@ async function main(): Promise<number> {
     if (settings.mode === 'onramp') return await measureOnRamp(ctx);
     if (settings.mode === 'onramp-psp') return await measureOnRampPsp(ctx);
     if (settings.mode === 'offramp') return await measureOffRamp(ctx);
+    if (settings.mode === 'quotes') return await measureQuotes(ctx);
     if (settings.mode === 'cluster') return await measureCluster(ctx);
     if (settings.mode === 'webhooks') return await measureWebhooks(ctx);
     return await compareRoutes(ctx);

@@ -7,6 +7,7 @@
  *   npm run bench -- onramp            the write path: on-ramp creations with the limit check
  *   npm run bench -- onramp-psp        production on-ramps through the PSP simulator against the sandbox; the sweep
  *   npm run bench -- offramp           money out: off-ramp creations with the reserve, against a minimal write
+ *   npm run bench -- quotes            quotes from the market reference against quotes from the operator's rate
  *   npm run bench -- cluster           two processes behind HAProxy and PgBouncer: race checks, writes
  *   npm run bench -- embedded          npm start on PGlite: time to ready, resident memory, idle CPU
  *   npm run bench -- webhooks          events delivered per second against a bare POST baseline
@@ -20,6 +21,7 @@ export type Mode =
   | 'onramp'
   | 'onramp-psp'
   | 'offramp'
+  | 'quotes'
   | 'cluster'
   | 'embedded'
   | 'webhooks'
@@ -82,6 +84,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     'onramp',
     'onramp-psp',
     'offramp',
+    'quotes',
     'cluster',
     'embedded',
     'webhooks',

@@ -211,14 +211,14 @@ export async function buildOperatorApp(
     ctx.db,
     async () => ({
       ...pixWebhookDetail(ctx.pix, ['production', 'sandbox'], true),
-      ...(await ratesDetail(ctx.db, ratesSetAt)),
+      ...(await ratesDetail(ctx.db, (db) => ratesSetAt(db, ctx.clock()))),
     }),
     chainNodesProbe(ctx.chains),
   );
   registerMetricsRoute(app, ctx.db, ctx.clock, {
     outboxDepth: readOutboxDepth,
     outboxOldest: readOutboxOldest,
-    ratesSetAt,
+    ratesSetAt: (db) => ratesSetAt(db, ctx.clock()),
   });
   let operatorDocument: () => unknown = () => ({});
   await app.register(async (api) => {

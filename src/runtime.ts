@@ -49,7 +49,12 @@ export async function openContext(
       }),
     );
     handleDeliveriesWith(deliveryHandler);
-    const deps = { db, clock, config, chains, log };
+    const references = openReferences(
+      config.rates,
+      (chain) => config.chains.networks[chain].rpcUrl,
+      (bulletin) => savePtax(db, bulletin, clock()),
+    );
+    const deps = { db, clock, config, chains, log, references };
     pix.register(pixHandlers(deps, depositHandler(deps)));
     watchPixRail(db, async (reader) => {
       const [sweeps, pending] = await Promise.all([sweepStates(reader), pendingSends(reader)]);
@@ -67,11 +72,6 @@ export async function openContext(
           };
         });
     });
-    const references = openReferences(
-      config.rates,
-      (chain) => config.chains.networks[chain].rpcUrl,
-      (bulletin) => savePtax(db, bulletin, clock()),
-    );
     watchReferences(() =>
       (['production', 'sandbox'] as const).flatMap((environment) => {
         const reference = references[environment];

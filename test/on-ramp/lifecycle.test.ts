@@ -91,6 +91,8 @@ describe('POST /sandbox/transactions/{id}/deposit', () => {
       rate: '0.1834',
       targetCurrency: 'USDC',
       targetAmount: '182.299600',
+      // priced from the operator's rate: the rate is its own reference
+      reference: { source: 'OPERATOR', rate: '0.1834', at: null },
       blockchain: {
         network: 'ETHEREUM',
         transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),

@@ -2,7 +2,7 @@
  * The market reference read from Chainlink-shaped feeds on a real EVM node: mock AggregatorV3 contracts
  * on anvil whose answer, `updatedAt` and rounds each test moves, read through viem, judged by the guards
  * (stale, not positive, a jump between rounds, off PTAX, a node that errors or does not answer), and kept
- * per process until older than the refresh interval.
+ * per process, read again in the background once older than the refresh interval.
  */
 import type { Address } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -124,10 +124,37 @@ describe.skipIf(!anvil)('market reference from feeds on a real node (anvil)', ()
     await node.setRound(feeds['BRL/USD'], usd('0.2'), clock);
     expect(await rates.forPair('BRL/USDC')).toEqual(first);
     clock = new Date(clock.getTime() + limits.refreshS * 1000);
-    const second = await rates.forPair('BRL/USDC');
-    expect(second).toMatchObject({
+    // the old reading is answered while the fresh read it started runs; then the fresh one
+    expect(await rates.forPair('BRL/USDC')).toEqual(first);
+    await rates.refresh();
+    expect(await rates.forPair('BRL/USDC')).toMatchObject({
       usable: true,
       rate: (atRateScale(usd('0.2')) * 10n ** 10n) / atRateScale(usd('1.0001')),
+    });
+  });
+
+  it('never makes a quote wait on the node once it has a reading, and still refuses a leg grown too old', async () => {
+    let hang = false;
+    const onNode = chainlinkReader(node.url);
+    const rates = referenceRates({
+      config: { ...limits, feeds },
+      reader: {
+        read: (address, scale) => (hang ? new Promise(() => undefined) : onNode.read(address, scale)),
+      },
+      now: () => clock,
+    });
+    const first = await rates.forPair('BRL/USDC');
+    expect(first.usable).toBe(true);
+    hang = true;
+    clock = new Date(clock.getTime() + limits.refreshS * 1000);
+    // the node no longer answers: the reading in hand is answered at once, twice
+    expect(await rates.forPair('BRL/USDC')).toEqual(first);
+    expect(await rates.forPair('USDC/BRL')).toMatchObject({ usable: true });
+    // once its legs are older than their maximum age, the reading in hand is no longer used
+    clock = new Date(clock.getTime() + DEFAULT_MAX_AGE_S * 1000);
+    expect(await rates.forPair('BRL/USDC')).toMatchObject({
+      usable: false,
+      reason: expect.stringContaining(`over ${DEFAULT_MAX_AGE_S} s`),
     });
   });
 

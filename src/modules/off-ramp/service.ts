@@ -8,6 +8,7 @@
  * payout is sent (payout-submission.ts) and its result applied (payout.ts).
  */
 import type { Config } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Currency } from '../../core/currencies.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
@@ -19,6 +20,7 @@ import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import type { PixRails } from '../../rails/pix/registry.ts';
+import type { PairReference } from '../../rails/rates/reference.ts';
 import { type PayoutAccount, payoutAccountFact } from '../bank-accounts/service.ts';
 import type { CustomerWithVerification } from '../customers/service.ts';
 import { formatCurrencyAmount, parseCurrencyAmount } from '../ledger/amounts.ts';
@@ -27,11 +29,19 @@ import { journalsParts, type NewJournal } from '../ledger/service.ts';
 import { grantsFact, limitsFrom } from '../limits/in-force.ts';
 import { usageAt, usageFact } from '../limits/usage.ts';
 import { partnerFeeFact } from '../partner-fees/service.ts';
-import { pairOf, rateOrSandboxDefault } from '../pricing/market.ts';
+import { pairOf } from '../pricing/market.ts';
 import { UNIT_RATE } from '../pricing/pricing.ts';
-import { type PricedConversion, priceAt, requireRate } from '../pricing/quote.ts';
-import type { ExchangeRateRow } from '../pricing/service.ts';
-import { currentRateFact, useLockedQuote } from '../pricing/service.ts';
+import { type PricedConversion, priceAt } from '../pricing/quote.ts';
+import type { ExchangeRateRow, ReferenceColumns } from '../pricing/service.ts';
+import {
+  currentRateFact,
+  marketOf,
+  quoteReferenceColumns,
+  rateReadAt,
+  rateToPrice,
+  referenceColumns,
+  useLockedQuote,
+} from '../pricing/service.ts';
 import { type Approved, type CreationRequest, creationBatches } from '../transactions/creation-batches.ts';
 import { assertWithinLimits } from '../transactions/limits.ts';
 import { newTransactionRow } from '../transactions/new-row.ts';
@@ -115,6 +125,8 @@ type OffRampRequest = CreationRequest & {
   input: CreateOffRampInput;
   /** null: the figures are a LOCKED quote's (`input.exchangeRateId`). */
   requested: { currency: Currency; amount: bigint } | null;
+  /** The pair's market reference, read before the creation (null: none asked, or the operator's rates). */
+  market: PairReference | null;
 };
 
 type Decided = { row: repo.TransactionRow; view: TransactionView; reserve: NewJournal };
@@ -146,6 +158,7 @@ export function createOffRampService(deps: {
   config: Config;
   chains: ChainRegistry;
   pix: PixRails;
+  references: AppContext['references'];
 }) {
   const { db, clock, config, chains } = deps;
 
@@ -182,16 +195,22 @@ export function createOffRampService(deps: {
     const accountId = payoutAccount(input, customer.id, facts.account);
     let figures: Figures;
     let partner = { basisPoints: 0, flat: 0n };
+    let reference: Partial<ReferenceColumns> = {};
     if (quote === null) {
       const { currency, amount } = requested!;
       const pair = pairFor(requested);
-      const baseRate =
+      const rate =
         pair === null
-          ? UNIT_RATE
-          : requireRate(
+          ? null
+          : rateToPrice({
+              config,
+              environment: tenant.environment,
               pair,
-              rateOrSandboxDefault(facts.rate, tenant.environment, pair, config.moneyOut.sandboxRates),
-            );
+              market: request.market,
+              inForce: facts.rate,
+            });
+      const baseRate = rate?.rate ?? UNIT_RATE;
+      if (rate) reference = referenceColumns(rate);
       const priced = priceAt(
         config,
         {
@@ -209,6 +228,7 @@ export function createOffRampService(deps: {
     } else {
       assertMatchesQuote(quote, input);
       figures = figuresOfQuote(quote);
+      reference = quoteReferenceColumns(quote);
     }
     assertWithinLimits(
       limitsFrom(facts.grants, config.defaultLimits[customer.type]),
@@ -239,6 +259,7 @@ export function createOffRampService(deps: {
         partner_fee: figures.partnerFee,
         limit_amount_brl: figures.limitAmountBrl,
         exchange_rate_id: quote?.id ?? null,
+        ...reference,
         bank_account_id: accountId,
         purpose: input.purpose,
         memo: input.memo ?? null,
@@ -277,7 +298,7 @@ export function createOffRampService(deps: {
     facts: OFF_RAMP_FACTS,
     inputs: ({ request, customer }: Approved<OffRampRequest>, now) => ({
       account: { tenant: request.tenant, id: request.input.bankAccountId },
-      rate: pairFor(request.requested),
+      rate: rateReadAt(pairFor(request.requested), now),
       partnerFee: { projectId: request.tenant.projectId, type: 'OFF_RAMP' as const },
       grants: customer.id,
       usage: usageAt(customer.id, now),
@@ -312,7 +333,10 @@ export function createOffRampService(deps: {
         'Off-ramps are not available: the PIX payout provider is not configured',
       );
     }
-    const request: OffRampRequest = { tenant, input, requested, beforeCommit: currentBeforeCommit() };
+    // the market reference is read before any database work: no connection waits on the node
+    const pair = pairFor(requested);
+    const market = pair === null ? null : await marketOf(deps.references, tenant.environment, pair);
+    const request: OffRampRequest = { tenant, input, requested, market, beforeCommit: currentBeforeCommit() };
     // a LOCKED quote is used up by its creation's own transaction
     const view = requested === null ? await creations.alone(request) : await creations.submit(request);
     // The settlement and payout workers carry every off-ramp on (and finish it if this process stops);

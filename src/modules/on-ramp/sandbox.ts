@@ -4,6 +4,7 @@
  */
 
 import type { Config } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
 import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -24,6 +25,7 @@ export function createSandboxDepositService(deps: {
   log: Logger;
   config: Config;
   chains: ChainRegistry;
+  references: AppContext['references'];
 }) {
   const { db, clock } = deps;
 

@@ -1,4 +1,5 @@
 import type { Config } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Blockchain } from '../../core/currencies.ts';
 import { AppError, invalidField } from '../../core/errors.ts';
@@ -17,10 +18,16 @@ import { approvedForMovements, type CustomerWithVerification, findCustomer } fro
 import { grantsFact, limitsFrom } from '../limits/in-force.ts';
 import { usageAt, usageFact } from '../limits/usage.ts';
 import { partnerFeeFact } from '../partner-fees/service.ts';
+import { pairOf } from '../pricing/market.ts';
 import { onRampFee } from '../pricing/pricing.ts';
 import { assertMinimum, platformFeeTerms } from '../pricing/quote.ts';
 import type { ExchangeRateRow } from '../pricing/service.ts';
-import { peekLockedQuoteAmount, useLockedQuote } from '../pricing/service.ts';
+import {
+  assertPriceable,
+  peekLockedQuoteAmount,
+  quoteReferenceColumns,
+  useLockedQuote,
+} from '../pricing/service.ts';
 import { type Approved, type CreationRequest, creationBatches } from '../transactions/creation-batches.ts';
 import { assertWithinLimits } from '../transactions/limits.ts';
 import { newTransactionRow } from '../transactions/new-row.ts';
@@ -80,6 +87,7 @@ export function createOnRampService(deps: {
   config: Config;
   chains: ChainRegistry;
   pix?: PixRails;
+  references: AppContext['references'];
 }) {
   const { db, clock, config, chains } = deps;
   const onRamp = config.onRamp;
@@ -181,6 +189,7 @@ export function createOnRampService(deps: {
         partner_fee: quote?.partner_fee ?? null,
         limit_amount_brl: amount,
         exchange_rate_id: quote?.id ?? null,
+        ...(quote ? quoteReferenceColumns(quote) : {}),
         metadata: input.metadata && Object.keys(input.metadata).length > 0 ? input.metadata : null,
         blockchain,
       },
@@ -264,6 +273,11 @@ export function createOnRampService(deps: {
       charge: null,
       beforeCommit: currentBeforeCommit(),
     };
+    // without a quote the rate is fixed when the deposit trades; where it comes from the market
+    // reference, a pair without a usable one is refused now, before a charge is registered
+    if (input.exchangeRateId === undefined) {
+      await assertPriceable(deps, tenant, pairOf('BRL', input.targetCurrency ?? 'USDC'));
+    }
     const rail = deps.pix?.psp(tenant.environment) ?? null;
     if (rail) request = await registerCharge(rail, request);
     try {

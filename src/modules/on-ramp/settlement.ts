@@ -12,29 +12,35 @@
  */
 
 import type { Config } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
 import { formatDecimalTrimmed } from '../../core/decimal.ts';
 import type { FailureCode } from '../../core/failure-codes.ts';
 import type { Executor } from '../../db/types.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { converted, feeCharged } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
-import { marketRate, pairOf } from '../pricing/market.ts';
+import { pairOf } from '../pricing/market.ts';
 import { type Pricing, PricingError, priceFromSource, RATE_SCALE, UNIT_RATE } from '../pricing/pricing.ts';
+import { type ReferenceColumns, referenceColumns, settlementRate } from '../pricing/service.ts';
 import { type SettlementDeps, type SettlementStep, settleNow } from '../transactions/in-flight.ts';
 import { type TransactionRow, tenantOf } from '../transactions/read-service.ts';
 import { progressSend } from '../wallets/sender.ts';
 import { deliverStablecoin } from './delivery.ts';
 import { moveOnRamp } from './state.ts';
 
-/** What a settlement step needs: the configuration (rates, fees) and the chains (on-chain delivery). */
-export type StepDeps = { config: Config; chains: ChainRegistry };
+/**
+ * What a settlement step needs: the configuration (rates, fees), the market references (a conversion
+ * without a quote) and the chains (on-chain delivery).
+ */
+export type StepDeps = { config: Config; chains: ChainRegistry; references: AppContext['references'] };
 
 /** The conversion of an on-ramp: its LOCKED quote's figures, or the rate in force now. */
 async function onRampConversion(
   tx: Executor,
-  config: Config,
+  deps: StepDeps,
   row: TransactionRow,
-): Promise<Pricing | { failure: string; code: FailureCode }> {
+  at: Date,
+): Promise<(Pricing & Partial<ReferenceColumns>) | { failure: string; code: FailureCode }> {
   if (row.rate !== null) {
     return {
       sourceCurrency: row.currency,
@@ -50,15 +56,16 @@ async function onRampConversion(
     };
   }
   const pair = pairOf(row.currency, row.target_currency);
-  const rate = await marketRate(tx, row.environment, pair, config.moneyOut.sandboxRates);
-  if (rate === undefined) {
+  const priced = await settlementRate(tx, deps, row.environment, pair, at);
+  if ('unavailable' in priced) {
     return {
-      failure: `No ${pair} rate is set, so the deposit could not be converted; it is held for refund`,
+      failure: `${priced.unavailable}, so the deposit could not be converted; it is held for refund`,
       code: 'rate_unavailable',
     };
   }
+  const rate = priced.rate;
   try {
-    return priceFromSource(
+    const pricing = priceFromSource(
       {
         sourceCurrency: row.currency,
         targetCurrency: row.target_currency,
@@ -69,6 +76,7 @@ async function onRampConversion(
       },
       row.amount,
     );
+    return { ...pricing, ...referenceColumns(priced) };
   } catch (error) {
     if (!(error instanceof PricingError)) throw error;
     return {
@@ -80,8 +88,8 @@ async function onRampConversion(
   }
 }
 
-async function trade(tx: Executor, config: Config, row: TransactionRow, at: Date): Promise<TransactionRow> {
-  const conversion = await onRampConversion(tx, config, row);
+async function trade(tx: Executor, deps: StepDeps, row: TransactionRow, at: Date): Promise<TransactionRow> {
+  const conversion = await onRampConversion(tx, deps, row, at);
   if ('failure' in conversion) {
     return moveOnRamp(tx, row, 'FAILED', at, {
       failure_reason: conversion.failure,
@@ -108,18 +116,21 @@ async function trade(tx: Executor, config: Config, row: TransactionRow, at: Date
     target_amount: conversion.target,
     platform_fee: conversion.platformFee,
     partner_fee: conversion.partnerFee,
+    reference_source: conversion.reference_source ?? null,
+    reference_rate: conversion.reference_rate ?? null,
+    reference_at: conversion.reference_at ?? null,
   });
 }
 
 /** The next settlement step of a locked on-ramp; one not in flight is left alone. */
 export function onRampStep(deps: StepDeps): SettlementStep {
-  const { config, chains } = deps;
+  const { chains } = deps;
   return (tx, row, at) => {
     switch (row.status) {
       case 'TRANSFERRING_FIAT':
         return moveOnRamp(tx, row, 'TRADING', at);
       case 'TRADING':
-        return trade(tx, config, row, at);
+        return trade(tx, deps, row, at);
       case 'TRANSFERRING_STABLECOIN':
         return deliverStablecoin(tx, chains, row, at);
       default:

@@ -1,13 +1,14 @@
 /**
- * The market rate in force for a pair: the newest one the operator set; in the sandbox, while the
- * operator has set none, the configured default, so that every sandbox flow completes on its own.
+ * The market rate in force for a pair: the newest one the operator set (an override past its expiry is
+ * not in force); in the sandbox, while the operator has none in force, the configured default, so that
+ * every sandbox flow completes on its own.
  */
 import type { MoneyOutConfig } from '../../config.ts';
 import type { Currency, Pair } from '../../core/currencies.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
 import { UNIT_RATE } from './pricing.ts';
-import { currentRate } from './rates-repo.ts';
+import { rateInForce } from './rates-repo.ts';
 
 export const pairOf = (source: Currency, target: Currency): Pair => `${source}/${target}` as Pair;
 
@@ -16,8 +17,9 @@ export async function marketRate(
   environment: Environment,
   pair: Pair,
   sandboxRates: MoneyOutConfig['sandboxRates'],
+  now: Date,
 ): Promise<bigint | undefined> {
-  const set = await currentRate(db, pair);
+  const set = await rateInForce(db, pair, now);
   return rateOrSandboxDefault(set?.rate ?? null, environment, pair, sandboxRates);
 }
 
@@ -38,7 +40,8 @@ export async function rateToBrl(
   environment: Environment,
   currency: Currency,
   sandboxRates: MoneyOutConfig['sandboxRates'],
+  now: Date,
 ): Promise<bigint | undefined> {
   if (currency === 'BRL') return UNIT_RATE;
-  return marketRate(db, environment, pairOf(currency, 'BRL'), sandboxRates);
+  return marketRate(db, environment, pairOf(currency, 'BRL'), sandboxRates, now);
 }

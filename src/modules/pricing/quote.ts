@@ -7,10 +7,7 @@ import type { Config } from '../../config.ts';
 import type { Currency } from '../../core/currencies.ts';
 import { AppError, invalidField } from '../../core/errors.ts';
 import { formatAmount } from '../../core/money.ts';
-import type { Executor } from '../../db/types.ts';
-import type { Tenant } from '../../lib/environment.ts';
-import { type PartnerFeeTerms, partnerFeeTerms } from '../partner-fees/service.ts';
-import { marketRate, pairOf } from './market.ts';
+import type { PartnerFeeTerms } from '../partner-fees/service.ts';
 import {
   type FeeTerms,
   type Pricing,
@@ -35,19 +32,6 @@ export function platformFeeTerms(config: Config, kind: TransactionKind): FeeTerm
 
 export const partnerTerms = (terms: PartnerFeeTerms): FeeTerms => ({ ...terms, minimum: 0n });
 
-/** The rate in force, or 503 when the pair has none (production before the operator sets one). */
-export async function requireMarketRate(
-  db: Executor,
-  config: Config,
-  tenant: Tenant,
-  source: Currency,
-  target: Currency,
-): Promise<bigint> {
-  if (source === target) return UNIT_RATE;
-  const pair = pairOf(source, target);
-  return requireRate(pair, await marketRate(db, tenant.environment, pair, config.moneyOut.sandboxRates));
-}
-
 /** `rate`, or 503 when the pair has none. */
 export function requireRate(pair: string, rate: bigint | undefined): bigint {
   if (rate === undefined) {
@@ -70,23 +54,7 @@ export type ConversionRequest = {
 
 export type PricedConversion = Pricing & { platformTerms: FeeTerms; partnerTerms: FeeTerms };
 
-export async function priceConversion(
-  db: Executor,
-  config: Config,
-  tenant: Tenant,
-  request: ConversionRequest,
-): Promise<PricedConversion> {
-  const baseRate = await requireMarketRate(
-    db,
-    config,
-    tenant,
-    request.sourceCurrency,
-    request.targetCurrency,
-  );
-  return priceAt(config, request, baseRate, await partnerFeeTerms(db, tenant.projectId, request.kind));
-}
-
-/** `priceConversion` at a rate and partner terms already read (under the customer's lock, with the rest). */
+/** The figures of a conversion at a rate and partner terms already read (reference-price.ts gives the rate). */
 export function priceAt(
   config: Config,
   request: ConversionRequest,

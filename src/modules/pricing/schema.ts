@@ -41,6 +41,21 @@ export const CreateExchangeRateBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** The market reference a quote or a receipt was priced from. */
+export const PricedReference = Type.Object(
+  {
+    source: StringEnum(['CHAINLINK', 'PTAX', 'OPERATOR'] as const, {
+      description: 'Where the mid came from: the market feeds, the official PTAX, or a rate the operator set',
+    }),
+    rate: Type.String({
+      description: 'The reference mid, target units per source unit',
+      examples: ['0.1899810018'],
+    }),
+    at: Nullable(DateTime('When the reference was last updated (null where not known)')),
+  },
+  { description: 'The market reference a price came from, before the spread and the fees' },
+);
+
 export const ExchangeRateSchema = Type.Object(
   {
     id: Uuid(),
@@ -53,20 +68,7 @@ export const ExchangeRateSchema = Type.Object(
     baseRate: Type.String({ description: 'Target units per source unit, before fees', examples: ['0.18'] }),
     fees: Type.Object({ platform: Money, partner: Money }, { description: 'Charged in the source currency' }),
     expiresAt: Nullable(DateTime('LOCKED: the quote is refused after this time; FLOATING: null')),
-    reference: Type.Object(
-      {
-        source: StringEnum(['CHAINLINK', 'PTAX', 'OPERATOR'] as const, {
-          description:
-            'Where the mid came from: the market feeds, the official PTAX, or a rate the operator set',
-        }),
-        rate: Type.String({
-          description: 'The reference mid, target units per source unit',
-          examples: ['0.1899810018'],
-        }),
-        at: Nullable(DateTime('When the reference was last updated (null where not known)')),
-      },
-      { description: 'The market reference the quote was priced from, before the spread and the fees' },
-    ),
+    reference: PricedReference,
     createdAt: DateTime(),
   },
   { $id: 'ExchangeRate' },

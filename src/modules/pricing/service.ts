@@ -13,14 +13,16 @@ import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import { ENVIRONMENTS, type Environment, type Tenant } from '../../lib/environment.ts';
+import type { PairReference } from '../../rails/rates/reference.ts';
 import { money, parseCurrencyAmount } from '../ledger/amounts.ts';
 import { type Actor, actorLabel, recordAudit } from '../operators/audit.ts';
 import { partnerFeeTerms } from '../partner-fees/service.ts';
 import { pairOf } from './market.ts';
 import { effectiveRate, RATE_INTEGER_DIGITS, RATE_SCALE } from './pricing.ts';
-import { kindOf, priceAt, priceConversion } from './quote.ts';
+import { kindOf, priceAt } from './quote.ts';
 import * as repo from './quotes-repo.ts';
 import * as rates from './rates-repo.ts';
+import { type PricedRate, rateToPrice, referenceColumns } from './reference-price.ts';
 
 export type RateView = {
   id: string;
@@ -245,9 +247,12 @@ export function createRateService(deps: {
   return { set, list, history };
 }
 
-/** When the rate in force for each pair was set: what `/metrics` and `/readyz` report. */
-export async function ratesSetAt(db: Executor): Promise<{ pair: string; set_at: Date }[]> {
-  return (await rates.currentRates(db)).map((row) => ({ pair: row.pair, set_at: row.created_at }));
+/**
+ * When the rate in force for each pair was set: what `/metrics` and `/readyz` report. An override past its
+ * expiry is not in force, so its pair has none.
+ */
+export async function ratesSetAt(db: Executor, now: Date): Promise<{ pair: string; set_at: Date }[]> {
+  return (await rates.ratesInForce(db, now)).map((row) => ({ pair: row.pair, set_at: row.created_at }));
 }
 
 /** The rates page's window, and the most quotes it draws (the newest). */
@@ -324,40 +329,83 @@ export async function quoteReference(
   return row ? presentExchangeRate(row).reference : null;
 }
 
-/** The mid less the operator's spread for the pair (rounded down: the spread never favours Ponte less). */
-export const withSpread = (mid: bigint, spreadBps: number): bigint =>
-  (mid * BigInt(10_000 - spreadBps)) / 10_000n;
+/**
+ * The pair's market reference where the environment quotes from one (null: the operator's rates), read
+ * before any database work: a quote never holds a connection while the node is asked.
+ */
+export async function marketOf(
+  references: AppContext['references'],
+  environment: Environment,
+  pair: Pair,
+): Promise<PairReference | null> {
+  return (await references[environment]?.forPair(pair)) ?? null;
+}
 
 /**
- * The market reference of a pair where the environment quotes from one (null: the operator's rates), read
- * before any database work: a quote never holds a connection while the node is asked. An operator's
- * override in force replaces the market mid until it expires (source OPERATOR). Without either: 503
- * rates_unavailable, with the time after which a fresh read may have one.
+ * The rate a conversion of the tenant is priced at now, and its reference (reference-price.ts): the
+ * market's read first, then the rate in force (an override, or the operator's rate) from the database.
  */
-export async function requireReference(
+export async function priceRate(
   deps: { db: Executor; clock: Clock; config: Config; references: AppContext['references'] },
   tenant: Tenant,
   pair: Pair,
-): Promise<{ source: 'CHAINLINK' | 'OPERATOR'; mid: bigint; rate: bigint; at: Date } | null> {
-  const reference = deps.references[tenant.environment];
-  if (!reference) return null;
-  const found = await reference.forPair(pair);
-  const spread = deps.config.rates[tenant.environment].spreadBps[pair] ?? 0;
-  const override = await rates.overrideInForce(deps.db, pair, deps.clock());
-  if (override) {
-    return {
-      source: 'OPERATOR',
-      mid: override.rate,
-      rate: withSpread(override.rate, spread),
-      at: override.created_at,
-    };
-  }
-  if (!found.usable) {
-    throw new AppError('rates_unavailable', `No usable ${pair} market reference: ${found.reason}`, {
-      retryAfterS: deps.config.rates[tenant.environment].refreshS,
+): Promise<PricedRate> {
+  const market = await marketOf(deps.references, tenant.environment, pair);
+  const inForce = await rates.rateInForce(deps.db, pair, deps.clock());
+  return rateToPrice({
+    config: deps.config,
+    environment: tenant.environment,
+    pair,
+    market,
+    inForce: inForce
+      ? { rate: inForce.rate, setAt: inForce.created_at, expiresAt: inForce.expires_at }
+      : null,
+  });
+}
+
+/**
+ * The rate an on-ramp created without a quote converts at when its deposit trades, in the settlement's
+ * database transaction: the same rule as a quote's (reference-price.ts), the market reference taken from
+ * the readings in hand so that the transaction never waits on the node. Without one: why, for the
+ * failure that holds the deposit for refund.
+ */
+export async function settlementRate(
+  tx: Executor,
+  deps: { config: Config; references: AppContext['references'] },
+  environment: Environment,
+  pair: Pair,
+  now: Date,
+): Promise<PricedRate | { unavailable: string }> {
+  const market = deps.references[environment]?.inHand(pair) ?? null;
+  const inForce = await rates.rateInForce(tx, pair, now);
+  try {
+    return rateToPrice({
+      config: deps.config,
+      environment,
+      pair,
+      market,
+      inForce: inForce
+        ? { rate: inForce.rate, setAt: inForce.created_at, expiresAt: inForce.expires_at }
+        : null,
     });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return { unavailable: market === null ? `No ${pair} rate is set` : error.message };
   }
-  return { source: 'CHAINLINK', mid: found.rate, rate: withSpread(found.rate, spread), at: found.at };
+}
+
+/**
+ * Refuses a conversion without a quote that could not be priced now: where the environment quotes from
+ * the market reference, 503 `rates_unavailable` (with `Retry-After`) unless the pair has a usable
+ * reference or an override in force. Where it quotes from the operator's rates, a conversion priced later
+ * (an on-ramp's, when its deposit trades) is let through as before.
+ */
+export async function assertPriceable(
+  deps: { db: Executor; clock: Clock; config: Config; references: AppContext['references'] },
+  tenant: Tenant,
+  pair: Pair,
+): Promise<void> {
+  if (deps.references[tenant.environment]) await priceRate(deps, tenant, pair);
 }
 
 export type ExchangeRateView = ReturnType<typeof presentExchangeRate>;
@@ -444,7 +492,7 @@ export async function marketReferences(
       );
       continue;
     }
-    const set = await rates.currentRate(deps.db, pair);
+    const set = await rates.rateInForce(deps.db, pair, now);
     const rate =
       set?.rate ?? (tenant.environment === 'sandbox' ? deps.config.moneyOut.sandboxRates[pair] : undefined);
     const at = set?.created_at ?? null;
@@ -493,10 +541,13 @@ export function createExchangeRateService(deps: {
       amount,
       pointer: 'source' in amount ? '/body/sourceAmount' : '/body/targetAmount',
     };
-    const reference = await requireReference(deps, tenant, pair);
-    const pricing = reference
-      ? priceAt(config, request, reference.rate, await partnerFeeTerms(db, tenant.projectId, request.kind))
-      : await priceConversion(db, config, tenant, request);
+    const priced = await priceRate(deps, tenant, pair);
+    const pricing = priceAt(
+      config,
+      request,
+      priced.rate,
+      await partnerFeeTerms(db, tenant.projectId, request.kind),
+    );
     const now = clock();
     const row: repo.ExchangeRateRow = {
       id: newId(),
@@ -515,9 +566,7 @@ export function createExchangeRateService(deps: {
         input.type === 'LOCKED' ? new Date(now.getTime() + TIME_LOCKS[input.timeLock ?? '30s']) : null,
       used_at: null,
       created_at: now,
-      reference_source: reference ? reference.source : 'OPERATOR',
-      reference_rate: reference ? reference.mid : pricing.baseRate,
-      reference_at: reference ? reference.at : null,
+      ...referenceColumns(priced),
     };
     // in a transaction of its own, so that an Idempotency-Key's answer commits with the quote
     return db.transaction(async (tx) => {
@@ -619,4 +668,6 @@ export async function peekLockedQuoteAmount(
 }
 
 export type { ExchangeRateRow } from './quotes-repo.ts';
-export { currentRateFact } from './rates-repo.ts';
+export { currentRateFact, rateReadAt } from './rates-repo.ts';
+export type { ReferenceColumns } from './reference-price.ts';
+export { quoteReferenceColumns, rateToPrice, referenceColumns, withSpread } from './reference-price.ts';

@@ -5,6 +5,23 @@ import { RATE_SCALE } from '../pricing/pricing.ts';
 import type { TransactionRow } from './repo.ts';
 
 /**
+ * The market reference a conversion was priced from: the one kept with it, or for a conversion priced
+ * before references were kept, the operator's rate it was priced at (as its quote shows it). A movement
+ * that converts nothing (same currency) has none.
+ */
+function referenceOf(row: TransactionRow, rate: bigint) {
+  if (row.reference_source && row.reference_rate !== null && row.reference_rate !== undefined) {
+    return {
+      source: row.reference_source,
+      rate: formatDecimalTrimmed(row.reference_rate, RATE_SCALE),
+      at: row.reference_at?.toISOString() ?? null,
+    };
+  }
+  if (row.currency === row.target_currency) return undefined;
+  return { source: 'OPERATOR' as const, rate: formatDecimalTrimmed(rate, RATE_SCALE), at: null };
+}
+
+/**
  * The conversion's figures, the same shape for every type. An on-ramp's are fixed when it trades and
  * shown once it succeeded; an off-ramp's are fixed (and guaranteed) when it is created.
  */
@@ -21,6 +38,7 @@ function receipt(row: TransactionRow) {
     rate: formatDecimalTrimmed(row.rate, RATE_SCALE),
     targetCurrency: row.target_currency,
     targetAmount: formatCurrencyAmount(row.target_amount!, row.target_currency),
+    reference: referenceOf(row, row.rate),
     ...(row.type === 'ON_RAMP'
       ? {
           blockchain: {

@@ -79,6 +79,10 @@ export type TransactionRow = {
   refund_amount: bigint | null;
   refund_failure_reason: string | null;
   refund_updated_at: Date | null;
+  /** The market reference the conversion was priced from (null before it is priced, or on older rows). */
+  reference_source?: 'CHAINLINK' | 'PTAX' | 'OPERATOR' | null;
+  reference_rate?: bigint | null;
+  reference_at?: Date | null;
   timeline: TimelineStep[];
   created_at: Date;
   updated_at: Date;
@@ -90,7 +94,8 @@ const COLUMNS = `id, customer_id, project_id, environment, type, status, currenc
   fee_minimum, partner_fee_basis_points, partner_fee_flat, platform_fee, partner_fee, limit_amount_brl,
   exchange_rate_id, bank_account_id, purpose, memo, metadata, end_to_end_id, return_reason, refund_status,
   refund_amount, refund_failure_reason, refund_updated_at,
-  blockchain, chain_send_id, transaction_hash, block_explorer_url, failure_code`;
+  blockchain, chain_send_id, transaction_hash, block_explorer_url, failure_code,
+  reference_source, reference_rate, reference_at`;
 
 /**
  * The INSERT of new transactions, as a part of the statement that writes their creations: the rows
@@ -224,6 +229,9 @@ export type StepChanges = Partial<
     | 'failure_reason'
     | 'failure_code'
     | 'return_reason'
+    | 'reference_source'
+    | 'reference_rate'
+    | 'reference_at'
   >
 >;
 
@@ -253,7 +261,10 @@ export async function updateStep(
         partner_fee = coalesce($14, partner_fee),
         end_to_end_id = coalesce($15, end_to_end_id),
         return_reason = coalesce($16, return_reason),
-        failure_code = coalesce($17, failure_code)
+        failure_code = coalesce($17, failure_code),
+        reference_source = coalesce($18, reference_source),
+        reference_rate = coalesce($19, reference_rate),
+        reference_at = coalesce($20, reference_at)
       WHERE id = $1
       RETURNING ${COLUMNS}`,
     [
@@ -274,6 +285,9 @@ export async function updateStep(
       changes.end_to_end_id ?? null,
       changes.return_reason ?? null,
       changes.failure_code ?? null,
+      changes.reference_source ?? null,
+      changes.reference_rate ?? null,
+      changes.reference_at ?? null,
     ],
   );
   return rows[0]!;

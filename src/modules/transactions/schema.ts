@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { BLOCKCHAINS, CURRENCIES } from '../../core/currencies.ts';
 import { FAILURE_CODES } from '../../core/failure-codes.ts';
 import { Amount, DateTime, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.ts';
+import { PricedReference } from '../pricing/schema.ts';
 import { TravelRuleSchema } from '../screening/travel-rule-schema.ts';
 import { OFF_RAMP_PURPOSES, OFF_RAMP_SOURCES } from './off-ramp-terms.ts';
 import { TARGET_CURRENCIES, TRANSACTION_STATUSES, TRANSACTION_TYPES } from './state.ts';
@@ -48,6 +49,7 @@ const Receipt = Type.Object(
       description: 'Amount received: netAmount × rate rounded down to the target currency',
       examples: ['182.441100'],
     }),
+    reference: Type.Optional(PricedReference),
     blockchain: Type.Optional(BlockchainReceipt),
   },
   {

@@ -1,8 +1,9 @@
 /**
  * The market reference: each pair's mid derived from the Chainlink feeds (BRL→USDC = BRL/USD ÷ USDC/USD),
  * each feed judged by the guards before it is used, PTAX beside it as the official anchor. The readings
- * are kept per process, refreshed on a schedule and on demand once older than the refresh interval, so a
- * quote never waits on the node when the reference is fresh, and no read holds a database connection.
+ * are kept per process, refreshed on a schedule and in the background once older than the refresh
+ * interval, so a quote never waits on the node (only the process's very first reading is waited for), and
+ * no read holds a database connection.
  */
 import type { Address } from 'viem';
 import type { Pair } from '../../core/currencies.ts';
@@ -129,8 +130,17 @@ export type ReferenceSnapshot = {
 };
 
 export type ReferenceRates = {
-  /** The pair's reference from the readings in hand, refreshing them first when older than the interval. */
+  /**
+   * The pair's reference from the readings in hand. The first call waits for the first reading; after
+   * that, a reading older than the refresh interval starts a fresh one in the background and is answered
+   * meanwhile, a leg older than its maximum age not used.
+   */
   forPair(pair: Pair): Promise<PairReference>;
+  /**
+   * The pair's reference from the readings in hand, never touching the node (for work that runs inside a
+   * database transaction): a leg that has grown older than its maximum age since it was read is not used.
+   */
+  inHand(pair: Pair): PairReference;
   /** The readings in hand, without touching the node. */
   snapshot(): ReferenceSnapshot;
   /** Reads every feed now (one read at a time per process: concurrent callers share it). */
@@ -208,11 +218,33 @@ export function referenceRates(options: {
     return bulletin;
   }
 
+  /** The verdicts in hand, a usable one turned down once its update is older than its feed's maximum age. */
+  function agedVerdicts(): Partial<Record<Feed, FeedVerdict>> {
+    const at = now();
+    const feeds: Partial<Record<Feed, FeedVerdict>> = {};
+    for (const [feed, verdict] of Object.entries(state.feeds) as [Feed, FeedVerdict][]) {
+      const ageS = verdict.usable ? (at.getTime() - verdict.at.getTime()) / 1000 : 0;
+      feeds[feed] =
+        verdict.usable && ageS > config.maxAgeS[feed]
+          ? {
+              usable: false,
+              reason: `${feed}: updated ${Math.floor(ageS)} s ago, over ${config.maxAgeS[feed]} s`,
+              at: verdict.at,
+            }
+          : verdict;
+    }
+    return feeds;
+  }
+
   return {
     async forPair(pair) {
-      if (isOld()) await refresh();
-      return pairReference(pair, state.feeds, state.ptax);
+      // only the very first reading is waited for; an old one is answered (each leg judged again for its
+      // age) while a fresh read runs, so a quote never waits on the node, even a slow one
+      if (state.readAt === null) await refresh();
+      else if (isOld()) refresh().catch(() => undefined);
+      return pairReference(pair, agedVerdicts(), state.ptax);
     },
+    inHand: (pair) => pairReference(pair, agedVerdicts(), state.ptax),
     snapshot: () => state,
     refresh,
     setPtax(bulletin) {

@@ -1500,6 +1500,20 @@ export interface components {
                  * @example 182.441100
                  */
                 targetAmount: string;
+                /** @description The market reference a price came from, before the spread and the fees */
+                reference?: {
+                    /**
+                     * @description Where the mid came from: the market feeds, the official PTAX, or a rate the operator set
+                     * @enum {string}
+                     */
+                    source: "CHAINLINK" | "PTAX" | "OPERATOR";
+                    /**
+                     * @description The reference mid, target units per source unit
+                     * @example 0.1899810018
+                     */
+                    rate: string;
+                    at: string | null;
+                };
                 /** @description Where the stablecoin moved on chain */
                 blockchain?: {
                     network: ("ETHEREUM" | "POLYGON" | "BASE" | "TRON") | null;
@@ -1710,7 +1724,7 @@ export interface components {
                 };
             };
             expiresAt: string | null;
-            /** @description The market reference the quote was priced from, before the spread and the fees */
+            /** @description The market reference a price came from, before the spread and the fees */
             reference: {
                 /**
                  * @description Where the mid came from: the market feeds, the official PTAX, or a rate the operator set
