@@ -9,7 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { html } from '../../src/lib/html.ts';
 import { DEFAULT_MAX_AGE_S } from '../../src/rails/rates/config.ts';
+import { transactionDetail } from '../../src/web/pages/shared/transaction-detail.ts';
 import { type Anvil, startAnvil } from '../chains/anvil.ts';
 import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
 import { customerWithAccount, fund, offRamp } from '../off-ramp/support.ts';
@@ -137,6 +139,9 @@ describe.skipIf(!anvil)('ramps priced from the market reference', () => {
       [created.id],
     );
     expect(row!.limit_amount_brl).toBe(10_527n);
+    // the dashboard's and the console's page show the reference its receipt keeps
+    const page = await transactionDetail(created, { customer: html``, partnerFeeLabel: 'Partner fee' });
+    expect(page.safe).toContain(`<dd class="reference">CHAINLINK <code>${USDC_BRL_MID}</code>`);
   });
 
   it('answers 503 rates_unavailable with Retry-After and creates nothing when a ramp without a quote has no usable reference', async () => {

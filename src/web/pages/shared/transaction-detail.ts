@@ -1,6 +1,6 @@
 /**
  * A transaction's page body, shared by the dashboard and the console: summary, the PIX QR code of an
- * on-ramp awaiting funds, the market reference of the quote it used, the receipt with the platform's and the partner's fees apart, and the timeline.
+ * on-ramp awaiting funds, the market reference it was priced from (its quote's, or its receipt's), the receipt with the platform's and the partner's fees apart, and the timeline.
  */
 import QRCode from 'qrcode';
 import { type Html, html } from '../../../lib/html.ts';
@@ -23,11 +23,13 @@ export async function transactionDetail(
       ? await QRCode.toDataURL(brCode, { errorCorrectionLevel: 'M', margin: 2, width: 240 })
       : null;
   const receipt = tx.receipt;
+  // a quote's reference shows before the ramp is priced; once priced, the receipt keeps the one it used
+  const reference = options.reference ?? (receipt && 'reference' in receipt ? receipt.reference : null);
   return html`<div class="grid">
 <section class="panel" aria-labelledby="summary"><h2 id="summary">Summary</h2><dl>
 <dt>Status</dt><dd>${badge(tx.status)}</dd><dt>Type</dt><dd>${tx.type}</dd>
 <dt>Amount</dt><dd>${money.currency} ${money.amount}${'targetCurrency' in tx.request ? ` → ${tx.request.targetCurrency}` : ''}${'blockchain' in tx.request && tx.request.blockchain ? ` on ${tx.request.blockchain}` : ''}</dd>
-${when(options.reference, () => marketReference(options.reference!))}
+${when(reference, () => marketReference(reference!))}
 <dt>Customer</dt><dd>${options.customer}</dd>
 ${options.extra ?? html``}
 <dt>Created</dt><dd>${dateTime(tx.createdAt)}</dd>
