@@ -24,7 +24,7 @@ import { finishOperatorDocument } from './http/openapi/operator-document.ts';
 import { pixWebhookDetail } from './http/pix-readiness.ts';
 import { frameworkErrorHandler, registerProblemHandlers } from './http/problem.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
-import { ratesDetail } from './http/rate-readiness.ts';
+import { marketReferenceDetail, ratesDetail } from './http/rate-readiness.ts';
 import { genRequestId } from './http/request-id.ts';
 import { registerRequestLog } from './http/request-log.ts';
 import { lazySerializers } from './http/serialization.ts';
@@ -32,7 +32,7 @@ import { validatorCompiler } from './http/validation.ts';
 import type { Environment } from './lib/environment.ts';
 import { openPublicRoutes, operatorRoutes, partnerRoutes, sharedSchemas } from './modules/index.ts';
 import { operatorLookup } from './modules/operators/accounts.ts';
-import { ratesSetAt } from './modules/pricing/service.ts';
+import { ratesSetAt, referenceReadiness } from './modules/pricing/service.ts';
 import { createRequestRecorder } from './modules/request-log/recorder.ts';
 import { FAVICON_SVG, FAVICON_TYPE } from './web/kit/favicon.ts';
 import { registerConsole } from './web/pages/console/index.ts';
@@ -212,6 +212,7 @@ export async function buildOperatorApp(
     async () => ({
       ...pixWebhookDetail(ctx.pix, ['production', 'sandbox'], true),
       ...(await ratesDetail(ctx.db, (db) => ratesSetAt(db, ctx.clock()))),
+      ...marketReferenceDetail(() => referenceReadiness(ctx.references)),
     }),
     chainNodesProbe(ctx.chains),
   );

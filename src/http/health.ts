@@ -26,6 +26,19 @@ const Ready = Type.Object({
         'Operator listener only: whether each pair has a rate in force. A missing one makes its quotes and ramps answer 503, not the process unready.',
     }),
   ),
+  marketReference: Type.Optional(
+    Type.Record(
+      Type.String(),
+      Type.Record(
+        Type.String(),
+        Type.Object({ usable: Type.Boolean(), reason: Type.Optional(Type.String()) }),
+      ),
+      {
+        description:
+          "Operator listener only, per environment that quotes from the market reference (Chainlink feeds, PTAX): whether each pair's reference is usable now, and if not why. An unusable one makes that pair's quotes and ramps without a quote answer 503 `rates_unavailable`, not the process unready.",
+      },
+    ),
+  ),
   pixWebhook: Type.Optional(
     Type.Object(
       { production: Type.Optional(WebhookState), sandbox: Type.Optional(WebhookState) },

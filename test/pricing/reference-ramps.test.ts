@@ -144,6 +144,29 @@ describe.skipIf(!anvil)('ramps priced from the market reference', () => {
     expect(page.safe).toContain(`<dd class="reference">CHAINLINK <code>${USDC_BRL_MID}</code>`);
   });
 
+  it("says on the operator listener's /readyz whether each pair's market reference is usable, and why not, and stays ready", async () => {
+    const readyz = async () => {
+      const response = await server.operator.inject({ method: 'GET', url: '/readyz' });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().marketReference;
+    };
+    expect((await readyz()).sandbox['BRL/USDC']).toEqual({ usable: true });
+    await staleBrlUsd();
+    try {
+      const stale = await readyz();
+      expect(stale.sandbox['BRL/USDC']).toEqual({
+        usable: false,
+        reason: expect.stringMatching(/^BRL\/USD: updated \d+ s ago, over \d+ s$/),
+      });
+      // the partners' listeners say nothing of it
+      const partner = await server.sandbox.inject({ method: 'GET', url: '/readyz' });
+      expect(partner.json().marketReference).toBeUndefined();
+    } finally {
+      await freshBrlUsd();
+    }
+    expect((await readyz()).sandbox['BRL/USDC']).toEqual({ usable: true });
+  });
+
   it('answers 503 rates_unavailable with Retry-After and creates nothing when a ramp without a quote has no usable reference', async () => {
     const customer = await approvedIndividual(sandbox);
     const { customer: payer, accountId } = await customerWithAccount(sandbox);

@@ -255,6 +255,30 @@ export async function ratesSetAt(db: Executor, now: Date): Promise<{ pair: strin
   return (await rates.ratesInForce(db, now)).map((row) => ({ pair: row.pair, set_at: row.created_at }));
 }
 
+/** Whether a pair's market reference can price a quote now, and if not why (a feed's name and age). */
+export type ReferenceReadiness = { usable: boolean; reason?: string };
+
+/**
+ * Each pair's market reference in every environment that quotes from one, from the readings in hand
+ * (never waiting on the node): what `/readyz` on the operator listener reports of the rate sources.
+ */
+export function referenceReadiness(
+  references: AppContext['references'],
+): Partial<Record<Environment, Record<string, ReferenceReadiness>>> {
+  const out: Partial<Record<Environment, Record<string, ReferenceReadiness>>> = {};
+  for (const environment of ENVIRONMENTS) {
+    const reference = references[environment];
+    if (!reference) continue;
+    out[environment] = Object.fromEntries(
+      PAIRS.map((pair) => {
+        const found = reference.inHand(pair);
+        return [pair, found.usable ? { usable: true } : { usable: false, reason: found.reason }];
+      }),
+    );
+  }
+  return out;
+}
+
 /** The rates page's window, and the most quotes it draws (the newest). */
 export const RATE_HISTORY_MS = 24 * 60 * 60 * 1000;
 export const RATE_HISTORY_QUOTES = 2000;

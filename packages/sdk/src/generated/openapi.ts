@@ -2301,6 +2301,15 @@ export interface operations {
                         rates?: {
                             [key: string]: "available" | "missing";
                         };
+                        /** @description Operator listener only, per environment that quotes from the market reference (Chainlink feeds, PTAX): whether each pair's reference is usable now, and if not why. An unusable one makes that pair's quotes and ramps without a quote answer 503 `rates_unavailable`, not the process unready. */
+                        marketReference?: {
+                            [key: string]: {
+                                [key: string]: {
+                                    usable: boolean;
+                                    reason?: string;
+                                };
+                            };
+                        };
                         /** @description Where a PSP is configured: whether it accepted the PIX key's webhook (payouts wait until it does). The operator listener adds the PSP's last refusal. */
                         pixWebhook?: {
                             production?: "registered" | "not_registered" | {
