@@ -11,7 +11,7 @@ import type { Clock } from '../../core/clock.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import type { PixRails } from '../../rails/pix/registry.ts';
+import type { FiatRails } from '../../rails/fiat-rails.ts';
 import { lockCustomer } from '../customers/service.ts';
 import { reserveBalance } from '../ledger/reserve.ts';
 import { refuseHeld } from '../screening/service.ts';
@@ -22,7 +22,7 @@ import { productionPayoutsConfigured, submitDuePayouts } from './payout-submissi
 import { recordRefundState } from './refund-state.ts';
 import { newRefundKey } from './settlement.ts';
 
-export function createRefundService(deps: { db: Database; clock: Clock; config: Config; pix: PixRails }) {
+export function createRefundService(deps: { db: Database; clock: Clock; config: Config; pix: FiatRails }) {
   const { db, clock, config } = deps;
 
   async function refund(tenant: Tenant, id: string): Promise<TransactionView> {

@@ -18,7 +18,7 @@ import { type AnswersOf, combinedFacts } from '../../db/one-statement.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
-import type { PixRails } from '../../rails/pix/registry.ts';
+import type { FiatRails } from '../../rails/fiat-rails.ts';
 import { type PayoutAccount, payoutAccountFact } from '../bank-accounts/service.ts';
 import type { CustomerWithVerification } from '../customers/service.ts';
 import { formatCurrencyAmount, parseCurrencyAmount } from '../ledger/amounts.ts';
@@ -145,7 +145,7 @@ export function createOffRampService(deps: {
   log: Logger;
   config: Config;
   chains: ChainRegistry;
-  pix: PixRails;
+  pix: FiatRails;
 }) {
   const { db, clock, config, chains } = deps;
 
@@ -327,7 +327,7 @@ export function createOffRampService(deps: {
 
 /** Runs an off-ramp's settlement steps and sends its payout, as far as it goes now. */
 export async function advanceOffRamp(
-  deps: { db: Database; clock: Clock; log: Logger; config: Config; chains: ChainRegistry; pix: PixRails },
+  deps: { db: Database; clock: Clock; log: Logger; config: Config; chains: ChainRegistry; pix: FiatRails },
   id: string,
 ) {
   try {

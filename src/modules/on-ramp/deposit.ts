@@ -13,7 +13,7 @@
 import { formatAmount } from '../../core/money.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
-import type { ReceivedPix } from '../../rails/pix/rail.ts';
+import type { ReceivedFunds } from '../../rails/fiat-rail.ts';
 import { depositReceived } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import type { SettlementDeps } from '../transactions/in-flight.ts';
@@ -100,22 +100,22 @@ export async function receivePixPayment(
 }
 
 /**
- * A PIX the PSP confirmed the account received, booked against its charge (by txid) exactly once, as the
- * sandbox's simulated deposits are, and carried on by settlement.
+ * A deposit the provider confirmed the account received, booked against its collection (a PIX charge's
+ * txid) exactly once, as the sandbox's simulated deposits are, and carried on by settlement.
  */
 export function depositHandler(deps: SettlementDeps & StepDeps) {
-  return async (environment: Environment, pix: ReceivedPix): Promise<void> => {
+  return async (environment: Environment, funds: ReceivedFunds): Promise<void> => {
     const { db, clock } = deps;
     const result = await db.transaction((tx) =>
       receivePixPayment(
         tx,
         environment,
         {
-          endToEndId: pix.endToEndId,
-          txid: pix.txid ?? '',
-          amount: pix.amount,
-          paidAt: pix.paidAt,
-          payload: pix.payload,
+          endToEndId: funds.reference,
+          txid: funds.collection ?? '',
+          amount: funds.amount,
+          paidAt: funds.at,
+          payload: funds.payload,
         },
         clock(),
       ),

@@ -8,11 +8,10 @@ import { currentBeforeCommit } from '../../db/commit-hooks.ts';
 import { type AnswersOf, combinedFacts } from '../../db/one-statement.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { buildPixBrCode, PIX_MAX_AMOUNT_CENTS, SANDBOX_PIX_KEY } from '../../lib/pix-brcode.ts';
-import { randomBase62 } from '../../lib/secrets.ts';
+import { PIX_MAX_AMOUNT_CENTS } from '../../lib/pix-brcode.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
-import { type ChargeRequest, derivedPixId, type PixRail, RailUnavailable } from '../../rails/pix/rail.ts';
-import type { PixRails } from '../../rails/pix/registry.ts';
+import { type Collection, type Payer, RailUnavailable } from '../../rails/fiat-rail.ts';
+import { type BrlRail, brlRailOf, type FiatRails, type PixInstructions } from '../../rails/fiat-rails.ts';
 import { approvedForMovements, type CustomerWithVerification, findCustomer } from '../customers/service.ts';
 import { grantsFact, limitsFrom } from '../limits/in-force.ts';
 import { usageAt, usageFact } from '../limits/usage.ts';
@@ -38,16 +37,17 @@ export type CreateOnRampInput = {
   metadata?: Record<string, string> | undefined;
 };
 
-const TXID_LENGTH = 25;
-
 /** A creation as the request asks it, checked before any database work. */
 type OnRampRequest = CreationRequest & {
   input: CreateOnRampInput;
   given: bigint | undefined;
   blockchain: Blockchain;
-  pixKey: string;
-  /** The charge the PSP registered before any database work (a PSP rail), or null (a local BR Code). */
-  charge: { id: string; txid: string; brCode: string } | null;
+  /** The transaction's id, chosen before any database work (a remote collection derives from it). */
+  id: string;
+  /** The rail that collects the deposit. */
+  rail: BrlRail;
+  /** The collection a provider opened before any database work, or null (the rail opens it in `decide`). */
+  charge: Collection<PixInstructions> | null;
 };
 
 /**
@@ -74,12 +74,17 @@ function assertMatchesQuote(quote: ExchangeRateRow, amount: bigint | undefined, 
   }
 }
 
+/** The customer as a collection may name them (`devedor`, when the rail can). */
+function payerOf(customer: CustomerWithVerification): Payer {
+  return { name: customer.name, country: customer.country, type: customer.type, taxId: customer.tax_id };
+}
+
 export function createOnRampService(deps: {
   db: Database;
   clock: Clock;
   config: Config;
   chains: ChainRegistry;
-  pix?: PixRails;
+  pix: FiatRails;
 }) {
   const { db, clock, config, chains } = deps;
   const onRamp = config.onRamp;
@@ -102,10 +107,9 @@ export function createOnRampService(deps: {
     return amount;
   }
 
-  function pixKeyFor(tenant: Tenant): string {
-    const psp = deps.pix?.config(tenant.environment);
-    if (psp) return psp.key;
-    if (tenant.environment === 'sandbox') return onRamp.pixKey ?? SANDBOX_PIX_KEY;
+  function railFor(tenant: Tenant): BrlRail {
+    const rail = brlRailOf(deps.pix, tenant.environment, onRamp);
+    if (rail) return rail;
     throw new AppError(
       'service_unavailable',
       'On-ramps are not available: no PIX PSP is configured for production (PONTE_PIX_PSP)',
@@ -124,14 +128,14 @@ export function createOnRampService(deps: {
   }
 
   /** What a creation decides from the customer (locked), what was read after the lock and the quote. */
-  function decide(
+  async function decide(
     request: OnRampRequest,
     customer: CustomerWithVerification,
     facts: OnRampFacts,
     quote: ExchangeRateRow | null,
     now: Date,
-  ): { row: repo.TransactionRow; view: TransactionView } {
-    const { tenant, input, given, blockchain, pixKey } = request;
+  ): Promise<{ row: repo.TransactionRow; view: TransactionView }> {
+    const { tenant, input, given, blockchain } = request;
     const partner = facts.partnerFee;
     if (quote) assertMatchesQuote(quote, given, input.targetCurrency);
     const amount = quote ? quote.source_amount : given!;
@@ -143,11 +147,19 @@ export function createOnRampService(deps: {
       throw invalidField('/body/blockchain', `${targetCurrency} is not available on ${blockchain}`);
     }
     assertWithinLimits(limitsFrom(facts.grants, config.defaultLimits[customer.type]), facts.usage, amount);
-    const charge = request.charge;
-    const txid = charge?.txid ?? randomBase62(TXID_LENGTH);
+    // a collection the rail opens itself is opened here, for the amount decided, under an id of now
+    const id = request.charge ? request.id : newId();
+    const charge =
+      request.charge ??
+      (await request.rail.collect({
+        transactionId: id,
+        amount,
+        expiresInSeconds: Math.ceil(onRamp.depositExpiryMs / 1000),
+        payer: payerOf(customer),
+      }));
     const row = newTransactionRow(
       {
-        id: charge?.id ?? newId(),
+        id,
         customer_id: customer.id,
         project_id: tenant.projectId,
         environment: tenant.environment,
@@ -156,16 +168,8 @@ export function createOnRampService(deps: {
         currency: 'BRL',
         amount,
         target_currency: targetCurrency,
-        pix_txid: txid,
-        br_code:
-          charge?.brCode ??
-          buildPixBrCode({
-            pixKey,
-            merchantName: onRamp.merchantName,
-            merchantCity: onRamp.merchantCity,
-            amount,
-            txid,
-          }),
+        pix_txid: charge.reference,
+        br_code: charge.instructions.brCode,
         expires_at: new Date(now.getTime() + onRamp.depositExpiryMs),
         fee_basis_points: onRamp.feeBasisPoints,
         fee_flat: onRamp.feeFlat,
@@ -213,41 +217,26 @@ export function createOnRampService(deps: {
   });
 
   /**
-   * The customer a charge is addressed to (`devedor`): name and CPF/CNPJ when Brazilian. Read without a
-   * lock, before the charge is registered: the creation checks the customer again under its lock.
+   * A collection that asks a provider (a PSP's charge, `PUT /cob/{txid}`) is opened before any database
+   * work and with no connection held: the provider's answer, its instructions, goes into the creation.
+   * The customer it names is read without a lock (the creation checks them again under its lock). When
+   * the provider does not take it in time the answer is 503 and nothing is created or counted; when the
+   * creation is then refused (a limit, a quote), the collection is cancelled.
    */
-  async function payerOf(tenant: Tenant, customerId: string): Promise<ChargeRequest['payer']> {
-    const customer = approvedForMovements(await findCustomer(db, tenant, customerId), 'on-ramps');
-    if (customer.country !== 'BRA' && customer.country !== 'BR') return null;
-    const taxId = customer.tax_id.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
-    const name = customer.name.trim();
-    if (customer.type === 'INDIVIDUAL' && /^\d{11}$/.test(taxId)) return { name, cpf: taxId };
-    if (customer.type === 'BUSINESS' && /^[0-9A-Z]{14}$/.test(taxId)) return { name, cnpj: taxId };
-    return null;
-  }
-
-  /**
-   * With a PSP rail, the charge is registered (`PUT /cob/{txid}`) before any database work and with no
-   * connection held: the PSP's answer, its BR Code, goes into the creation. When the PSP does not take
-   * it in time the answer is 503 and nothing is created or counted; when the creation is then refused
-   * (a limit, a quote), the charge is withdrawn.
-   */
-  async function registerCharge(rail: PixRail, request: OnRampRequest): Promise<OnRampRequest> {
+  async function collectAhead(request: OnRampRequest): Promise<OnRampRequest> {
     const { tenant, input } = request;
-    const payer = await payerOf(tenant, input.customerId);
+    const customer = approvedForMovements(await findCustomer(db, tenant, input.customerId), 'on-ramps');
     const amount =
       request.given ??
       (await db.transaction((tx) => peekLockedQuoteAmount(tx, tenant, input.exchangeRateId!, clock())));
-    const id = newId();
-    const charge: ChargeRequest = {
-      txid: derivedPixId(id),
-      amount,
-      expiresInSeconds: Math.ceil(onRamp.depositExpiryMs / 1000),
-      payer,
-    };
     try {
-      const { brCode } = await rail.registerCharge(charge);
-      return { ...request, charge: { id, txid: charge.txid, brCode } };
+      const charge = await request.rail.collect({
+        transactionId: request.id,
+        amount,
+        expiresInSeconds: Math.ceil(onRamp.depositExpiryMs / 1000),
+        payer: payerOf(customer),
+      });
+      return { ...request, charge };
     } catch (error) {
       if (!(error instanceof RailUnavailable)) throw error;
       throw new AppError('service_unavailable', 'The PIX PSP did not register the charge in time; try again');
@@ -260,21 +249,21 @@ export function createOnRampService(deps: {
       input,
       given: requested(input),
       blockchain: input.blockchain ?? chains.config.defaultChain,
-      pixKey: pixKeyFor(tenant),
+      id: newId(),
+      rail: railFor(tenant),
       charge: null,
       beforeCommit: currentBeforeCommit(),
     };
-    const rail = deps.pix?.psp(tenant.environment) ?? null;
-    if (rail) request = await registerCharge(rail, request);
+    const { rail } = request;
+    if (rail.collectsRemotely) request = await collectAhead(request);
     try {
       // a LOCKED quote is used up by its creation's own transaction
       if (input.exchangeRateId !== undefined) return await creations.alone(request);
       return await creations.submit(request);
     } catch (error) {
-      if (rail && request.charge) {
-        const txid = request.charge.txid;
+      if (rail.collectsRemotely && request.charge) {
         // the charge nobody will pay: withdrawn; one that still gets paid is held for refund (UNMATCHED)
-        deps.pix!.track(rail.withdrawCharge(txid), { transactionId: request.charge.id });
+        deps.pix.track(rail.cancelCollection(request.charge.reference), { transactionId: request.id });
       }
       throw error;
     }
