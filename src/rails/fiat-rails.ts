@@ -12,8 +12,11 @@ import type { PixRails } from './pix/registry.ts';
 export type { BrlRail, PixInstructions } from './pix/fiat.ts';
 export type { PixDestination } from './pix/payout-rail.ts';
 
-/** The rails a process opened (the runtime opens them once and hands them to the flows). */
-export type FiatRails = PixRails;
+/**
+ * The rails a process opened, as a flow sees them (the runtime opens them once and hands them down): the
+ * rail of an environment (`brlRailOf`), and where rail work that runs on after an answer is tracked.
+ */
+export type FiatRails = Pick<PixRails, 'psp' | 'track' | 'log'>;
 
 /** Where the sandbox's local collections pay into, unless configured (README: PONTE_PIX_KEY). */
 const SANDBOX_ACCOUNT: SandboxAccount = {

@@ -103,23 +103,30 @@ export async function receivePixPayment(
  * A deposit the provider confirmed the account received, booked against its collection (a PIX charge's
  * txid) exactly once, as the sandbox's simulated deposits are, and carried on by settlement.
  */
+export async function applyDepositReceived(
+  deps: SettlementDeps & StepDeps,
+  environment: Environment,
+  funds: ReceivedFunds,
+): Promise<void> {
+  const { db, clock } = deps;
+  const result = await db.transaction((tx) =>
+    receivePixPayment(
+      tx,
+      environment,
+      {
+        endToEndId: funds.reference,
+        txid: funds.collection ?? '',
+        amount: funds.amount,
+        paidAt: funds.at,
+        payload: funds.payload,
+      },
+      clock(),
+    ),
+  );
+  if (result.outcome === 'APPLIED' && result.transactionId) await settleOnRamp(deps, result.transactionId);
+}
+
+/** The deposit handler a rail's intake calls (`applyDepositReceived` with its dependencies). */
 export function depositHandler(deps: SettlementDeps & StepDeps) {
-  return async (environment: Environment, funds: ReceivedFunds): Promise<void> => {
-    const { db, clock } = deps;
-    const result = await db.transaction((tx) =>
-      receivePixPayment(
-        tx,
-        environment,
-        {
-          endToEndId: funds.reference,
-          txid: funds.collection ?? '',
-          amount: funds.amount,
-          paidAt: funds.at,
-          payload: funds.payload,
-        },
-        clock(),
-      ),
-    );
-    if (result.outcome === 'APPLIED' && result.transactionId) await settleOnRamp(deps, result.transactionId);
-  };
+  return (environment: Environment, funds: ReceivedFunds) => applyDepositReceived(deps, environment, funds);
 }
