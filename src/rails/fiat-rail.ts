@@ -104,7 +104,12 @@ export type SentFunds = {
   key: string;
   amount: bigint;
   state: StatusAnswer;
-  returns: { id: string; amount: bigint; at: Date | null }[];
+  /**
+   * Each part given back by its id (a PIX return's rtrId); `at` is null when the provider's record gave
+   * no readable instant; `reason` the provider's words or code for it, when it gives one (an ACH return
+   * code such as R03).
+   */
+  returns: { id: string; amount: bigint; at: Date | null; reason?: string }[];
 };
 
 /** Everything the provider moved in a window; `complete` is false when part of it could not be read. */
