@@ -25,7 +25,7 @@ export type Payer = {
 
 /** A collection to open for a transaction: a charge the customer pays, an account number they send to. */
 export type CollectRequest = {
-  /** The transaction's id: the rail derives its reference from it, so a retry opens the same collection. */
+  /** The transaction's id: a provider's collection is registered under a reference derived from it. */
   transactionId: string;
   /** Minor units of the rail's currency. */
   amount: bigint;
