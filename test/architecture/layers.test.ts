@@ -3,6 +3,8 @@
  * - no import circle, between files or between folders;
  * - `core`, `lib`, `http`, `db` and `rails` import nothing from `modules` (a rail hands what it learns to
  *   handlers the owning module registers at wiring time); `core` and `lib` import nothing above them;
+ * - the flows (`on-ramp`, `off-ramp`) reach fiat through the seam (`rails/fiat-rail.ts`, and
+ *   `rails/fiat-rails.ts` for an environment's rail), never a module of one rail (`rails/pix/…`);
  * - a module reaches another module through its service, never its repo; pages (`web`) never reach a repo;
  * - SQL is written only in repo files (`repo.ts`, `*-repo.ts`) and in `db/`;
  * - nothing outside a repo exports a statement fragment (`*Sql`, `*Part`).
@@ -126,6 +128,18 @@ describe('layers', () => {
       offending(
         (file) => file.startsWith(`${folder}/`),
         (target) => target.startsWith('modules/'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('the flows (on-ramp, off-ramp) reach fiat only through the seam, never a fiat rail of their own', () => {
+    // the seam and the choice of an environment's rail; the chains are the stablecoin side, not fiat
+    const seam = ['rails/fiat-rail.ts', 'rails/fiat-rails.ts'];
+    expect(
+      offending(
+        (file) => file.startsWith('modules/on-ramp/') || file.startsWith('modules/off-ramp/'),
+        (target) =>
+          target.startsWith('rails/') && !seam.includes(target) && !target.startsWith('rails/chains/'),
       ),
     ).toEqual([]);
   });

@@ -8,11 +8,8 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { CURRENCY_SCALE } from '../../core/currencies.ts';
 import type { Database } from '../../db/types.ts';
-import type { Environment } from '../../lib/environment.ts';
-import type { PayoutOrder, PayoutRail, PayoutRef, PayoutResult } from '../../rails/pix/payout-rail.ts';
-import { pspPayoutRail } from '../../rails/pix/psp-payout.ts';
-import type { PixRails } from '../../rails/pix/registry.ts';
-import { sandboxPayoutRail } from '../../rails/pix/sandbox-payout.ts';
+import type { PayoutOrder, PayoutRef, PayoutResult, SubmitAnswer } from '../../rails/fiat-rail.ts';
+import { type BrlRail, brlRailOf, type FiatRails, type PixDestination } from '../../rails/fiat-rails.ts';
 import { findTransactionById } from '../transactions/read-service.ts';
 import { applyPayoutResult } from './payout.ts';
 import { payoutsFreeToLeave } from './payout-holds.ts';
@@ -27,7 +24,7 @@ import {
   resubmitPayout,
 } from './payout-repo.ts';
 
-export type PayoutDeps = { db: Database; clock: Clock; config: Config; pix: PixRails };
+export type PayoutDeps = { db: Database; clock: Clock; config: Config; pix: FiatRails };
 
 /** How long a claimed payout waits before it is sent again (doubling per attempt). */
 const RETRY_AFTER_MS = 5_000;
@@ -37,18 +34,6 @@ export function productionPayoutsConfigured(config: Config): boolean {
   return config.pix.production !== undefined;
 }
 
-const railsOf = new WeakMap<PixRails, Partial<Record<Environment, PayoutRail>>>();
-
-/** The environment's PSP (sends and refunds), or the sandbox's simulation; null: production has no PSP. */
-export function payoutRailFor(pix: PixRails, environment: Environment): PayoutRail | null {
-  const psp = pix.psp(environment);
-  if (!psp) return environment === 'sandbox' ? sandboxPayoutRail : null;
-  const cached = railsOf.get(pix) ?? {};
-  railsOf.set(pix, cached);
-  cached[environment] ??= pspPayoutRail(psp);
-  return cached[environment];
-}
-
 const refOf = (payout: PayoutToCheck): PayoutRef => ({
   key: payout.end_to_end_id,
   kind: payout.kind,
@@ -56,22 +41,29 @@ const refOf = (payout: PayoutToCheck): PayoutRef => ({
   attempts: payout.attempts,
 });
 
-async function orderOf(db: Database, payout: PayoutRow): Promise<PayoutOrder> {
+/** An off-ramp's payout as the rail takes it: the amount, the bank account it goes to, the source amount. */
+async function orderOf(db: Database, payout: PayoutRow): Promise<PayoutOrder<PixDestination>> {
   const row = (await findTransactionById(db, payout.transaction_id))!;
-  const destination = payout.bank_account_id ? await payoutDestination(db, payout.bank_account_id) : null;
+  const destination = (await payoutDestination(db, payout.bank_account_id!))!;
   return {
-    endToEndId: payout.end_to_end_id,
-    kind: payout.kind,
     amount: payout.amount,
-    destination: destination && {
+    destination: {
       keyType: destination.key_type,
       keyValue: destination.key_value,
       name: destination.holder_legal_name,
       taxId: destination.holder_tax_id,
     },
-    refundOf: payout.refunded_end_to_end_id,
     source: { currency: row.currency, amount: row.amount, scale: CURRENCY_SCALE[row.currency] },
   };
+}
+
+/** Hands a payout to the rail: an off-ramp's is paid out, a refund gives its deposit back. */
+async function sendOver(rail: BrlRail, db: Database, payout: PayoutRow): Promise<SubmitAnswer> {
+  const ref = refOf(payout);
+  if (payout.kind === 'REFUND') {
+    return rail.giveBack({ amount: payout.amount, of: payout.refunded_end_to_end_id! }, ref);
+  }
+  return rail.payOut(await orderOf(db, payout), ref);
 }
 
 /** The PSP's end-to-end id, when it gave one, recorded with what it reports (one transaction). */
@@ -94,10 +86,10 @@ async function record(
 }
 
 async function submit(deps: PayoutDeps, payout: PayoutRow): Promise<void> {
-  const rail = payoutRailFor(deps.pix, payout.environment);
+  const rail = brlRailOf(deps.pix, payout.environment);
   if (!rail) return; // tried again once production payouts are configured
   // no connection or lock is held while the rail answers
-  const answer = await rail.submit(await orderOf(deps.db, payout), refOf(payout));
+  const answer = await sendOver(rail, deps.db, payout);
   if ('retry' in answer) return;
   await record(deps, payout, answer);
 }
@@ -105,9 +97,9 @@ async function submit(deps: PayoutDeps, payout: PayoutRow): Promise<void> {
 /** Asks the rail about an accepted payout whose result is late, and applies what it says. */
 async function check(deps: PayoutDeps, payout: PayoutToCheck): Promise<void> {
   const { db, clock } = deps;
-  const rail = payoutRailFor(deps.pix, payout.environment);
-  if (!rail?.status) return;
-  const answer = await rail.status(refOf(payout));
+  const rail = brlRailOf(deps.pix, payout.environment);
+  if (!rail?.reportsLater) return;
+  const answer = await rail.lookUp(refOf(payout));
   if ('result' in answer) {
     await record(deps, payout, answer);
   } else if ('pending' in answer) {

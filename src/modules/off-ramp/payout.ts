@@ -12,7 +12,7 @@
  */
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
-import type { PayoutResult } from '../../rails/pix/payout-rail.ts';
+import type { PayoutResult } from '../../rails/fiat-rail.ts';
 import { payoutReturned, payoutSent, refundReleased } from '../ledger/off-ramp-postings.ts';
 import { postJournal, releaseEntries } from '../ledger/service.ts';
 import { lockTransaction, type TransactionRow, tenantOf } from '../transactions/read-service.ts';

@@ -19,8 +19,7 @@ import { type AnswersOf, combinedFacts } from '../../db/one-statement.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
-import type { PixRails } from '../../rails/pix/registry.ts';
-import type { PairReference } from '../../rails/rates/reference.ts';
+import type { FiatRails } from '../../rails/fiat-rails.ts';
 import { type PayoutAccount, payoutAccountFact } from '../bank-accounts/service.ts';
 import type { CustomerWithVerification } from '../customers/service.ts';
 import { formatCurrencyAmount, parseCurrencyAmount } from '../ledger/amounts.ts';
@@ -126,7 +125,7 @@ type OffRampRequest = CreationRequest & {
   /** null: the figures are a LOCKED quote's (`input.exchangeRateId`). */
   requested: { currency: Currency; amount: bigint } | null;
   /** The pair's market reference, read before the creation (null: none asked, or the operator's rates). */
-  market: PairReference | null;
+  market: Awaited<ReturnType<typeof marketOf>>;
 };
 
 type Decided = { row: repo.TransactionRow; view: TransactionView; reserve: NewJournal };
@@ -151,149 +150,183 @@ const OFF_RAMP_FACTS = combinedFacts({
 
 type OffRampFacts = AnswersOf<typeof OFF_RAMP_FACTS.facts>;
 
-export function createOffRampService(deps: {
+export type OffRampDeps = {
   db: Database;
   clock: Clock;
   log: Logger;
   config: Config;
   chains: ChainRegistry;
-  pix: PixRails;
+  pix: FiatRails;
   references: AppContext['references'];
-}) {
-  const { db, clock, config, chains } = deps;
+};
 
-  function payoutAccount(input: CreateOffRampInput, customerId: string, account: PayoutAccount) {
-    if (account === null || account.customerId !== customerId) throw notFound('Bank account');
-    if (account.holderStatus !== 'APPROVED') {
-      throw new AppError(
-        'bank_account_not_verified',
-        `The bank account's holder verification is ${account.holderStatus}; payouts need it APPROVED`,
-      );
-    }
-    if (input.purpose === 'PERSONAL_ACCOUNT' && account.holderRelationship !== 'SELF') {
-      throw invalidField(
-        '/body/purpose',
-        'PERSONAL_ACCOUNT pays out only to an account of the customer (SELF)',
-      );
-    }
-    return account.id;
+/** The bank account a payout goes to: the customer's, its holder APPROVED, SELF for PERSONAL_ACCOUNT. */
+function payoutAccount(input: CreateOffRampInput, customerId: string, account: PayoutAccount) {
+  if (account === null || account.customerId !== customerId) throw notFound('Bank account');
+  if (account.holderStatus !== 'APPROVED') {
+    throw new AppError(
+      'bank_account_not_verified',
+      `The bank account's holder verification is ${account.holderStatus}; payouts need it APPROVED`,
+    );
   }
-
-  /**
-   * What a creation decides from the customer (locked), what was read after the lock and the quote (a
-   * LOCKED quote's figures, else the request's priced at the rate read): the transaction, its view, the
-   * reserve's journal and its BRL value for the limits.
-   */
-  function decide(
-    request: OffRampRequest,
-    customer: CustomerWithVerification,
-    facts: OffRampFacts,
-    quote: ExchangeRateRow | null,
-    now: Date,
-  ): Decided {
-    const { tenant, input, requested } = request;
-    const accountId = payoutAccount(input, customer.id, facts.account);
-    let figures: Figures;
-    let partner = { basisPoints: 0, flat: 0n };
-    let reference: Partial<ReferenceColumns> = {};
-    if (quote === null) {
-      const { currency, amount } = requested!;
-      const pair = pairFor(requested);
-      const rate =
-        pair === null
-          ? null
-          : rateToPrice({
-              config,
-              environment: tenant.environment,
-              pair,
-              market: request.market,
-              inForce: facts.rate,
-            });
-      const baseRate = rate?.rate ?? UNIT_RATE;
-      if (rate) reference = referenceColumns(rate);
-      const priced = priceAt(
-        config,
-        {
-          kind: 'OFF_RAMP',
-          sourceCurrency: currency,
-          targetCurrency: 'BRL',
-          amount: { source: amount },
-          pointer: '/body/sourceAmount',
-        },
-        baseRate,
-        facts.partnerFee,
-      );
-      figures = priced;
-      partner = priced.partnerTerms;
-    } else {
-      assertMatchesQuote(quote, input);
-      figures = figuresOfQuote(quote);
-      reference = quoteReferenceColumns(quote);
-    }
-    assertWithinLimits(
-      limitsFrom(facts.grants, config.defaultLimits[customer.type]),
-      facts.usage,
-      figures.limitAmountBrl,
+  if (input.purpose === 'PERSONAL_ACCOUNT' && account.holderRelationship !== 'SELF') {
+    throw invalidField(
+      '/body/purpose',
+      'PERSONAL_ACCOUNT pays out only to an account of the customer (SELF)',
     );
-    const row = newTransactionRow(
-      {
-        id: newId(),
-        customer_id: customer.id,
-        project_id: tenant.projectId,
-        environment: tenant.environment,
-        type: 'OFF_RAMP',
-        status: 'TRANSFERRING_STABLECOIN',
-        currency: figures.sourceCurrency,
-        amount: figures.source,
-        target_currency: 'BRL',
-        fee_basis_points: config.moneyOut.offRampFeeBasisPoints,
-        fee_flat: config.moneyOut.offRampFeeFlat,
-        fee_minimum: config.moneyOut.minimumFee,
-        partner_fee_basis_points: partner.basisPoints,
-        partner_fee_flat: partner.flat,
-        rate: figures.baseRate,
-        fee: figures.fee,
-        net_amount: figures.net,
-        target_amount: figures.target,
-        platform_fee: figures.platformFee,
-        partner_fee: figures.partnerFee,
-        limit_amount_brl: figures.limitAmountBrl,
-        exchange_rate_id: quote?.id ?? null,
-        ...reference,
-        bank_account_id: accountId,
-        purpose: input.purpose,
-        memo: input.memo ?? null,
-        metadata: input.metadata ?? null,
-      },
-      now,
-    );
-    const currency = figures.sourceCurrency;
-    const holdings = holdingsFrom(facts.holdings, currency, chains.config.defaultChain);
-    const reserve = reservationJournal(
-      {
-        tenant,
-        customerId: customer.id,
-        currency,
-        amount: figures.source,
-        into: 'OFF_RAMP_RESERVE',
-        kind: 'OFF_RAMP_RESERVED',
-        reference: row.id,
-        transactionId: row.id,
-        at: now,
-      },
-      holdings.balance,
-      // a stablecoin leaves the customer's wallets by the wallets' rule: the default chain first
-      currency === 'BRL'
-        ? undefined
-        : (amount) => drawFromHoldings(holdings.wallets, currency, amount, chains.config.defaultChain),
-    );
-    return { row, view: presentTransaction(row), reserve };
   }
+  return account.id;
+}
 
-  // concurrent creations of different customers, in one transaction (creation-batches.ts)
-  const creations = creationBatches({
-    db,
-    clock,
+/** The figures of a creation: a LOCKED quote's, else the request's priced at the rate read. */
+function offRampFigures(
+  config: Config,
+  request: OffRampRequest,
+  facts: OffRampFacts,
+  quote: ExchangeRateRow | null,
+): {
+  figures: Figures;
+  partner: { basisPoints: number; flat: bigint };
+  reference: Partial<ReferenceColumns>;
+} {
+  if (quote !== null) {
+    assertMatchesQuote(quote, request.input);
+    const figures = figuresOfQuote(quote);
+    return { figures, partner: { basisPoints: 0, flat: 0n }, reference: quoteReferenceColumns(quote) };
+  }
+  const { currency, amount } = request.requested!;
+  const pair = pairFor(request.requested);
+  const rate =
+    pair === null
+      ? null
+      : rateToPrice({
+          config,
+          environment: request.tenant.environment,
+          pair,
+          market: request.market,
+          inForce: facts.rate,
+        });
+  const baseRate = rate?.rate ?? UNIT_RATE;
+  const priced = priceAt(
+    config,
+    {
+      kind: 'OFF_RAMP',
+      sourceCurrency: currency,
+      targetCurrency: 'BRL',
+      amount: { source: amount },
+      pointer: '/body/sourceAmount',
+    },
+    baseRate,
+    facts.partnerFee,
+  );
+  return { figures: priced, partner: priced.partnerTerms, reference: rate ? referenceColumns(rate) : {} };
+}
+
+/** The off-ramp's row: TRANSFERRING_STABLECOIN, its figures fixed, to the bank account decided. */
+function offRampRow(
+  config: Config,
+  request: OffRampRequest,
+  customerId: string,
+  decided: { accountId: string; quote: ExchangeRateRow | null } & ReturnType<typeof offRampFigures>,
+  now: Date,
+): repo.TransactionRow {
+  const { tenant, input } = request;
+  const { figures, partner, quote } = decided;
+  return newTransactionRow(
+    {
+      id: newId(),
+      customer_id: customerId,
+      project_id: tenant.projectId,
+      environment: tenant.environment,
+      type: 'OFF_RAMP',
+      status: 'TRANSFERRING_STABLECOIN',
+      currency: figures.sourceCurrency,
+      amount: figures.source,
+      target_currency: 'BRL',
+      fee_basis_points: config.moneyOut.offRampFeeBasisPoints,
+      fee_flat: config.moneyOut.offRampFeeFlat,
+      fee_minimum: config.moneyOut.minimumFee,
+      partner_fee_basis_points: partner.basisPoints,
+      partner_fee_flat: partner.flat,
+      rate: figures.baseRate,
+      fee: figures.fee,
+      net_amount: figures.net,
+      target_amount: figures.target,
+      platform_fee: figures.platformFee,
+      partner_fee: figures.partnerFee,
+      limit_amount_brl: figures.limitAmountBrl,
+      exchange_rate_id: quote?.id ?? null,
+      ...decided.reference,
+      bank_account_id: decided.accountId,
+      purpose: input.purpose,
+      memo: input.memo ?? null,
+      metadata: input.metadata ?? null,
+    },
+    now,
+  );
+}
+
+/** The reserve of the off-ramp's source amount, out of the customer's balance (their wallets, by rule). */
+function offRampReserve(
+  chains: ChainRegistry,
+  tenant: Tenant,
+  row: repo.TransactionRow,
+  holdingsFound: OffRampFacts['holdings'],
+  now: Date,
+): NewJournal {
+  const currency = row.currency as Currency;
+  const holdings = holdingsFrom(holdingsFound, currency, chains.config.defaultChain);
+  return reservationJournal(
+    {
+      tenant,
+      customerId: row.customer_id,
+      currency,
+      amount: row.amount,
+      into: 'OFF_RAMP_RESERVE',
+      kind: 'OFF_RAMP_RESERVED',
+      reference: row.id,
+      transactionId: row.id,
+      at: now,
+    },
+    holdings.balance,
+    // a stablecoin leaves the customer's wallets by the wallets' rule: the default chain first
+    currency === 'BRL'
+      ? undefined
+      : (amount) => drawFromHoldings(holdings.wallets, currency, amount, chains.config.defaultChain),
+  );
+}
+
+/**
+ * What a creation decides from the customer (locked), what was read after the lock and the quote (a
+ * LOCKED quote's figures, else the request's priced at the rate read): the transaction, its view, the
+ * reserve's journal and its BRL value for the limits.
+ */
+function decideOffRamp(
+  deps: OffRampDeps,
+  request: OffRampRequest,
+  customer: CustomerWithVerification,
+  facts: OffRampFacts,
+  quote: ExchangeRateRow | null,
+  now: Date,
+): Decided {
+  const { config } = deps;
+  const accountId = payoutAccount(request.input, customer.id, facts.account);
+  const priced = offRampFigures(config, request, facts, quote);
+  assertWithinLimits(
+    limitsFrom(facts.grants, config.defaultLimits[customer.type]),
+    facts.usage,
+    priced.figures.limitAmountBrl,
+  );
+  const row = offRampRow(config, request, customer.id, { ...priced, accountId, quote }, now);
+  const reserve = offRampReserve(deps.chains, request.tenant, row, facts.holdings, now);
+  return { row, view: presentTransaction(row), reserve };
+}
+
+/** Concurrent creations of different customers, in one transaction (creation-batches.ts). */
+export function offRampCreations(deps: OffRampDeps) {
+  return creationBatches({
+    db: deps.db,
+    clock: deps.clock,
     movements: 'off-ramps',
     facts: OFF_RAMP_FACTS,
     inputs: ({ request, customer }: Approved<OffRampRequest>, now) => ({
@@ -318,42 +351,55 @@ export function createOffRampService(deps: {
           now,
         );
       }
-      return decide(request, customer, facts, quote, now);
+      return decideOffRamp(deps, request, customer, facts, quote, now);
     },
     limitAmount: (row) => row.limit_amount_brl,
     // the reserves' journals, in the creations' statement
     alsoWrites: (accepted) => journalsParts(accepted.map(({ reserve }) => reserve)),
   });
+}
 
-  async function create(tenant: Tenant, input: CreateOffRampInput): Promise<TransactionView> {
-    const requested = requestedAmount(input);
-    if (tenant.environment === 'production' && !productionPayoutsConfigured(config)) {
-      throw new AppError(
-        'service_unavailable',
-        'Off-ramps are not available: the PIX payout provider is not configured',
-      );
-    }
-    // the market reference is read before any database work: no connection waits on the node
-    const pair = pairFor(requested);
-    const market = pair === null ? null : await marketOf(deps.references, tenant.environment, pair);
-    const request: OffRampRequest = { tenant, input, requested, market, beforeCommit: currentBeforeCommit() };
-    // a LOCKED quote is used up by its creation's own transaction
-    const view = requested === null ? await creations.alone(request) : await creations.submit(request);
-    // The settlement and payout workers carry every off-ramp on (and finish it if this process stops);
-    // in the sandbox, where the rail answers at once, this process starts right away so that the
-    // simulated payout completes within moments.
-    if (tenant.environment === 'sandbox') setImmediate(() => void advanceOffRamp(deps, view.id));
-    return view;
+/**
+ * Creates an off-ramp (`POST /transactions/offramp`): decided under the customer's lock in a batch of
+ * creations, its source amount reserved; settlement and the payout workers carry it on.
+ */
+export async function createOffRamp(
+  deps: OffRampDeps & { creations: ReturnType<typeof offRampCreations> },
+  tenant: Tenant,
+  input: CreateOffRampInput,
+): Promise<TransactionView> {
+  const requested = requestedAmount(input);
+  if (tenant.environment === 'production' && !productionPayoutsConfigured(deps.config)) {
+    throw new AppError(
+      'service_unavailable',
+      'Off-ramps are not available: the PIX payout provider is not configured',
+    );
   }
+  // the market reference is read before any database work: no connection waits on the node
+  const pair = pairFor(requested);
+  const market = pair === null ? null : await marketOf(deps.references, tenant.environment, pair);
+  const request: OffRampRequest = { tenant, input, requested, market, beforeCommit: currentBeforeCommit() };
+  // a LOCKED quote is used up by its creation's own transaction
+  const view =
+    requested === null ? await deps.creations.alone(request) : await deps.creations.submit(request);
+  // The settlement and payout workers carry every off-ramp on (and finish it if this process stops);
+  // in the sandbox, where the rail answers at once, this process starts right away so that the
+  // simulated payout completes within moments.
+  if (tenant.environment === 'sandbox') setImmediate(() => void advanceOffRamp(deps, view.id));
+  return view;
+}
 
-  return { create };
+/** The off-ramp service the routes use: its creations batched together. */
+export function createOffRampService(deps: OffRampDeps) {
+  const creations = offRampCreations(deps);
+  return {
+    create: (tenant: Tenant, input: CreateOffRampInput) =>
+      createOffRamp({ ...deps, creations }, tenant, input),
+  };
 }
 
 /** Runs an off-ramp's settlement steps and sends its payout, as far as it goes now. */
-export async function advanceOffRamp(
-  deps: { db: Database; clock: Clock; log: Logger; config: Config; chains: ChainRegistry; pix: PixRails },
-  id: string,
-) {
+export async function advanceOffRamp(deps: OffRampDeps, id: string) {
   try {
     await settleOffRamp(deps, id);
     const row = await repo.findTransactionById(deps.db, id);

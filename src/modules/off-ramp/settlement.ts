@@ -9,8 +9,7 @@ import type { Config } from '../../config.ts';
 import { newId } from '../../core/ids.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
-import { sandboxEndToEndId } from '../../rails/pix/end-to-end-id.ts';
-import { derivedPixId } from '../../rails/pix/rail.ts';
+import { derivedPaymentKey, simulatedPaymentId } from '../../rails/fiat-rails.ts';
 import { offRampConverted, offRampFee } from '../ledger/off-ramp-postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import { type SettlementDeps, type SettlementStep, settleNow } from '../transactions/in-flight.ts';
@@ -23,7 +22,7 @@ import { moveOffRamp } from './state.ts';
  * end-to-end id); simulated, its end-to-end id.
  */
 export function newRefundKey(config: Config, row: { environment: Environment }, at: Date): string {
-  return config.pix[row.environment] ? derivedPixId(newId()) : sandboxEndToEndId(at);
+  return derivedPaymentKey(config, row.environment, newId()) ?? simulatedPaymentId(at);
 }
 
 /**
@@ -31,7 +30,7 @@ export function newRefundKey(config: Config, row: { environment: Environment }, 
  * resend after a crash or a timeout is the same payment; simulated, the end-to-end id it was given.
  */
 export function offRampPayoutKey(config: Config, row: TransactionRow): string {
-  return config.pix[row.environment] ? derivedPixId(row.id) : row.end_to_end_id!;
+  return derivedPaymentKey(config, row.environment, row.id) ?? row.end_to_end_id!;
 }
 
 async function tradeOffRamp(tx: Executor, config: Config, row: TransactionRow, at: Date) {
@@ -49,8 +48,9 @@ async function tradeOffRamp(tx: Executor, config: Config, row: TransactionRow, a
     entries: offRampConverted(row.currency, row.net_amount!, row.target_amount!),
   });
   // with a PSP, the end-to-end id is the PSP's, recorded when it answers
-  const psp = config.pix[row.environment] !== undefined;
-  const key = psp ? derivedPixId(row.id) : sandboxEndToEndId(at);
+  const derived = derivedPaymentKey(config, row.environment, row.id);
+  const psp = derived !== null;
+  const key = derived ?? simulatedPaymentId(at);
   await insertPayout(tx, {
     end_to_end_id: key,
     environment: row.environment,

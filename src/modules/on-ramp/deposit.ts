@@ -13,7 +13,7 @@
 import { formatAmount } from '../../core/money.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
-import type { ReceivedPix } from '../../rails/pix/rail.ts';
+import type { ReceivedFunds } from '../../rails/fiat-rail.ts';
 import { depositReceived } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import type { SettlementDeps } from '../transactions/in-flight.ts';
@@ -100,26 +100,33 @@ export async function receivePixPayment(
 }
 
 /**
- * A PIX the PSP confirmed the account received, booked against its charge (by txid) exactly once, as the
- * sandbox's simulated deposits are, and carried on by settlement.
+ * A deposit the provider confirmed the account received, booked against its collection (a PIX charge's
+ * txid) exactly once, as the sandbox's simulated deposits are, and carried on by settlement.
  */
+export async function applyDepositReceived(
+  deps: SettlementDeps & StepDeps,
+  environment: Environment,
+  funds: ReceivedFunds,
+): Promise<void> {
+  const { db, clock } = deps;
+  const result = await db.transaction((tx) =>
+    receivePixPayment(
+      tx,
+      environment,
+      {
+        endToEndId: funds.reference,
+        txid: funds.collection ?? '',
+        amount: funds.amount,
+        paidAt: funds.at,
+        payload: funds.payload,
+      },
+      clock(),
+    ),
+  );
+  if (result.outcome === 'APPLIED' && result.transactionId) await settleOnRamp(deps, result.transactionId);
+}
+
+/** The deposit handler a rail's intake calls (`applyDepositReceived` with its dependencies). */
 export function depositHandler(deps: SettlementDeps & StepDeps) {
-  return async (environment: Environment, pix: ReceivedPix): Promise<void> => {
-    const { db, clock } = deps;
-    const result = await db.transaction((tx) =>
-      receivePixPayment(
-        tx,
-        environment,
-        {
-          endToEndId: pix.endToEndId,
-          txid: pix.txid ?? '',
-          amount: pix.amount,
-          paidAt: pix.paidAt,
-          payload: pix.payload,
-        },
-        clock(),
-      ),
-    );
-    if (result.outcome === 'APPLIED' && result.transactionId) await settleOnRamp(deps, result.transactionId);
-  };
+  return (environment: Environment, funds: ReceivedFunds) => applyDepositReceived(deps, environment, funds);
 }

@@ -6,7 +6,7 @@
 
 import type { Clock } from '../../core/clock.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import type { PixRails } from '../../rails/pix/registry.ts';
+import { brlRailOf, type FiatRails } from '../../rails/fiat-rails.ts';
 import { claimExpired, type TransactionRow } from '../transactions/read-service.ts';
 import { moveOnRamp } from './state.ts';
 
@@ -19,16 +19,16 @@ export function expireCharge(tx: Executor, row: TransactionRow, at: Date): Promi
 }
 
 /**
- * With a PSP rail, each expired charge is then withdrawn at the PSP (`PATCH /cob/{txid}`), after the
- * commit and with no connection held; should that call fail, the PSP ends the charge all the same at its
- * own expiry (`calendario.expiracao` is the same deposit window), and a payment that still arrives is
- * held for refund.
+ * With a rail that collects at a provider, each expired charge is then cancelled there (a PSP's `PATCH
+ * /cob/{txid}`), after the commit and with no connection held; should that call fail, the PSP ends the
+ * charge all the same at its own expiry (`calendario.expiracao` is the same deposit window), and a
+ * payment that still arrives is held for refund.
  */
 export async function expireDueTransactions(
   db: Database,
   clock: Clock,
   batch = 100,
-  pix?: PixRails,
+  pix?: FiatRails,
 ): Promise<number> {
   const due = await db.transaction(async (tx) => {
     const claimed = await claimExpired(tx, clock(), batch);
@@ -36,8 +36,10 @@ export async function expireDueTransactions(
     return claimed;
   });
   for (const row of due) {
-    const rail = pix?.psp(row.environment);
-    if (rail && row.pix_txid) pix!.track(rail.withdrawCharge(row.pix_txid), { transactionId: row.id });
+    const rail = pix && brlRailOf(pix, row.environment);
+    if (rail?.collectsRemotely && row.pix_txid) {
+      pix!.track(rail.cancelCollection(row.pix_txid), { transactionId: row.id });
+    }
   }
   return due.length;
 }

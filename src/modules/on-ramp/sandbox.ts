@@ -12,7 +12,7 @@ import { parseAmount } from '../../core/money.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
-import { sandboxEndToEndId } from '../../rails/pix/end-to-end-id.ts';
+import { simulatedPaymentId } from '../../rails/fiat-rails.ts';
 import { presentTransaction, type TransactionView } from '../transactions/presenter.ts';
 import { findTransaction, lockTransaction, setExpiresAt } from '../transactions/read-service.ts';
 import { receivePixPayment } from './deposit.ts';
@@ -80,7 +80,7 @@ export function createSandboxDepositService(deps: {
         );
       }
       const paid = amount ?? row.amount;
-      const endToEndId = sandboxEndToEndId(now);
+      const endToEndId = simulatedPaymentId(now);
       const txid = row.pix_txid!;
       await receivePixPayment(
         tx,

@@ -7,7 +7,8 @@
  * no database connection held. A sweep that could not read every page leaves its window to the next one.
  */
 import type { Environment } from '../../lib/environment.ts';
-import type { PixRails } from '../../rails/pix/registry.ts';
+import type { ReceivedPix, SendState } from '../../rails/pix/rail.ts';
+import type { PixHandlers, PixRails } from '../../rails/pix/registry.ts';
 import type { PixIntakeDeps } from './dispatch.ts';
 import { claimSweep, endSweep, recordApplyFailure, recordedDeposits } from './sweep-repo.ts';
 
@@ -19,6 +20,55 @@ const FIRST_WINDOW_MS = 24 * 60 * 60_000;
 const RETRY_MS = 5_000;
 
 export type SweepResult = { complete: boolean; calls: number; applied: number; seen: number };
+
+/**
+ * Hands what a sweep listed to the intake's handlers: each received PIX not recorded yet (or carrying a
+ * refund's result), and each send. A failure is logged and kept for operations, and leaves the sweep
+ * incomplete, so that the next one tries again.
+ */
+async function applySwept(
+  deps: PixIntakeDeps & { pix: PixRails },
+  handlers: PixHandlers,
+  environment: Environment,
+  received: ReceivedPix[],
+  sent: SendState[],
+): Promise<{ applied: number; error: string | null }> {
+  const { db, clock, pix } = deps;
+  let applied = 0;
+  let error: string | null = null;
+  const recorded = await recordedDeposits(
+    db,
+    received.map((item) => item.endToEndId),
+  );
+  for (const item of received) {
+    // refunds' results ride on the PIX they give back; a recorded PIX is handed over again only then
+    if (recorded.has(item.endToEndId) && item.refunds.every((r) => r.status === 'EM_PROCESSAMENTO')) continue;
+    try {
+      await handlers.received(environment, item);
+      if (!recorded.has(item.endToEndId)) applied++;
+    } catch (failure) {
+      error = (failure as Error).message;
+      const about = { environment, endToEndId: item.endToEndId, txid: item.txid ?? undefined };
+      pix.log.warn({ ...about, reason: error }, 'swept PIX not applied; the next sweep tries it again');
+      await recordApplyFailure(db, environment, 'sweep', item.payload, error, clock()).catch((e: Error) =>
+        pix.log.warn({ ...about, reason: e.message }, 'swept PIX failure not recorded'),
+      );
+    }
+  }
+  for (const item of sent) {
+    try {
+      await handlers.sent(environment, item);
+    } catch (failure) {
+      error = (failure as Error).message;
+      const about = { environment, sendId: item.sendId };
+      pix.log.warn({ ...about, reason: error }, 'swept PIX send not applied; the next sweep tries it again');
+      await recordApplyFailure(db, environment, 'sweep', { idEnvio: item.sendId }, error, clock()).catch(
+        (e: Error) => pix.log.warn({ ...about, reason: e.message }, 'swept PIX send failure not recorded'),
+      );
+    }
+  }
+  return { applied, error };
+}
 
 export async function sweepEnvironment(
   deps: PixIntakeDeps & { pix: PixRails },
@@ -35,35 +85,9 @@ export async function sweepEnvironment(
   if (!claim) return null;
   const from = new Date((claim.sweptTo?.getTime() ?? started.getTime() - FIRST_WINDOW_MS) - SWEEP_OVERLAP_MS);
   const to = started;
-  let applied = 0;
-  let error: string | null = null;
   const received = await rail.listReceived(from, to);
   const sent = await rail.listSent(from, to);
-  const recorded = await recordedDeposits(
-    db,
-    received.items.map((pix) => pix.endToEndId),
-  );
-  for (const item of received.items) {
-    // refunds' results ride on the PIX they give back; a recorded PIX is handed over again only then
-    if (recorded.has(item.endToEndId) && item.refunds.every((r) => r.status === 'EM_PROCESSAMENTO')) continue;
-    try {
-      await handlers.received(environment, item);
-      if (!recorded.has(item.endToEndId)) applied++;
-    } catch (failure) {
-      error = (failure as Error).message;
-      await recordApplyFailure(db, environment, 'sweep', item.payload, error, clock()).catch(() => {});
-    }
-  }
-  for (const item of sent.items) {
-    try {
-      await handlers.sent(environment, item);
-    } catch (failure) {
-      error = (failure as Error).message;
-      await recordApplyFailure(db, environment, 'sweep', { idEnvio: item.sendId }, error, clock()).catch(
-        () => {},
-      );
-    }
-  }
+  const { applied, error } = await applySwept(deps, handlers, environment, received.items, sent.items);
   const complete = received.complete && sent.complete && error === null;
   const now = clock();
   await db.transaction((tx) =>

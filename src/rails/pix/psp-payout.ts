@@ -6,17 +6,12 @@
  * mapped to the rail's terms; the PSP's end-to-end id is handed back to be recorded.
  */
 import { dictKey, PIX_KEY_TYPES, type PixKeyType } from '../../lib/pix-key.ts';
-import type {
-  PayoutOrder,
-  PayoutRail,
-  PayoutRef,
-  PayoutResult,
-  StatusAnswer,
-  SubmitAnswer,
-} from './payout-rail.ts';
+import type { PayoutRef, PayoutResult, StatusAnswer, SubmitAnswer } from '../fiat-rail.ts';
+import type { PayoutOrder, PayoutRail } from './payout-rail.ts';
 import type { LookUp, PixRail, RefundState, SendState } from './rail.ts';
 
-function ofSend(state: SendState): StatusAnswer {
+/** A send's state in the seam's terms: made, not made (the PSP's reason), or under way. */
+export function ofSend(state: SendState): StatusAnswer {
   const e2e = state.endToEndId ? { endToEndId: state.endToEndId } : {};
   if (state.status === 'REALIZADO') return { result: { status: 'COMPLETED' }, ...e2e };
   if (state.status === 'NAO_REALIZADO') {
@@ -28,7 +23,8 @@ function ofSend(state: SendState): StatusAnswer {
   return { pending: true, ...e2e };
 }
 
-function ofRefund(state: RefundState): StatusAnswer {
+/** A devolução's state in the seam's terms. */
+export function ofRefund(state: RefundState): StatusAnswer {
   if (state.status === 'DEVOLVIDO') return { result: { status: 'COMPLETED' } };
   if (state.status === 'NAO_REALIZADO') {
     return {

@@ -68,8 +68,8 @@ export type LookUp<T> = { state: T } | { unknown: true } | { retry: string };
 /** A window's payments, page after page; `complete` is false when a page could not be read. */
 export type Listing<T> = { items: T[]; complete: boolean; calls: number };
 
-/** The PSP could not take the request in time; nothing was registered that Ponte relies on. */
-export class RailUnavailable extends Error {}
+/** The PSP could not take the request in time (the seam's error, named here for the PIX rail's callers). */
+export { RailUnavailable } from '../fiat-rail.ts';
 
 export type PixRail = {
   registerCharge(charge: ChargeRequest): Promise<RegisteredCharge>;

@@ -4,7 +4,8 @@
  * failure path. Returns are simulated with `POST /sandbox/transactions/{id}/return`.
  */
 import { pow10 } from '../../core/decimal.ts';
-import type { PayoutOrder, PayoutRail, SubmitAnswer } from './payout-rail.ts';
+import type { SubmitAnswer } from '../fiat-rail.ts';
+import type { PayoutOrder, PayoutRail } from './payout-rail.ts';
 
 export const SANDBOX_REJECTION =
   'the receiving institution refused the payment (sandbox: a sourceAmount ending in .13)';

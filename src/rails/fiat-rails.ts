@@ -1,0 +1,57 @@
+/**
+ * Which fiat rail serves a flow: the rail of an environment's fiat, behind the seam (fiat-rail.ts). Today
+ * BRL over PIX: the environment's PSP when one is configured, the sandbox simulation in the sandbox
+ * without one, none in production without one (on-ramps answer 503, payouts wait). A rail for another
+ * currency joins here, with its intake module; the flows only name the seam.
+ */
+import type { Environment } from '../lib/environment.ts';
+import { type BrlRail, pspPixRail, type SandboxAccount, sandboxPixRail } from './pix/fiat.ts';
+import { derivedPixId } from './pix/rail.ts';
+import type { PixRails } from './pix/registry.ts';
+
+export type { BrlRail, PixInstructions } from './pix/fiat.ts';
+export type { PixDestination } from './pix/payout-rail.ts';
+
+/**
+ * The rails a process opened, as a flow sees them (the runtime opens them once and hands them down): the
+ * rail of an environment (`brlRailOf`), and where rail work that runs on after an answer is tracked.
+ */
+export type FiatRails = Pick<PixRails, 'psp' | 'track' | 'log'>;
+
+/** Where the sandbox's local collections pay into, unless configured (README: PONTE_PIX_KEY). */
+const SANDBOX_ACCOUNT: SandboxAccount = {
+  pixKey: undefined,
+  merchantName: 'PONTE',
+  merchantCity: 'SAO PAULO',
+};
+
+/** The BRL rail of an environment, or null: production has no PSP (PONTE_PIX_PSP). */
+export function brlRailOf(
+  rails: FiatRails,
+  environment: Environment,
+  sandbox: SandboxAccount = SANDBOX_ACCOUNT,
+): BrlRail | null {
+  const psp = rails.psp(environment);
+  if (psp) return pspPixRail(psp);
+  return environment === 'sandbox' ? sandboxPixRail(sandbox) : null;
+}
+
+/** The providers configured per environment (a PSP's settings, or none). */
+type ProviderConfig = { pix: Record<Environment, unknown> };
+
+/**
+ * The key Ponte gives a payment through an environment's provider, derived from an id (an off-ramp's,
+ * so that a resend after a crash or a timeout is the same payment: a PSP's idEnvio or devolução id; the
+ * provider assigns the payment's own id and it is recorded when it answers); null when the environment
+ * has no provider, whose payments are simulated under a `simulatedPaymentId`.
+ */
+export function derivedPaymentKey(
+  config: ProviderConfig,
+  environment: Environment,
+  id: string,
+): string | null {
+  return config.pix[environment] === undefined ? null : derivedPixId(id);
+}
+
+/** The id of a payment the sandbox simulates, in or out (a PIX end-to-end id of no real institution). */
+export { sandboxEndToEndId as simulatedPaymentId } from './pix/end-to-end-id.ts';
