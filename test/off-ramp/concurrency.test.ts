@@ -134,9 +134,13 @@ describe.runIf(usingPostgres())('money out on two server processes sharing one P
     const customer = (await api.post('/customers', individualBody({ taxId: validCpf() }))).body;
     await db.query(`UPDATE verifications SET status = 'APPROVED' WHERE customer_id = $1`, [customer.id]);
     const accountId = await selfAccount(api, customer);
-    const onRamp = (
-      await api.post('/transactions/on-ramp', { customerId: customer.id, currency: 'BRL', amount: '1000.00' })
-    ).body;
+    const created = await api.post('/transactions/on-ramp', {
+      customerId: customer.id,
+      currency: 'BRL',
+      amount: '1000.00',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const onRamp = created.body;
     // the payer pays the charge registered at the PSP; the PSP notifies, Ponte confirms and settles
     await simulator.pay(onRamp.id.replace(/-/g, ''));
     await poll(
