@@ -23,7 +23,7 @@ import { type Pricing, PricingError, priceFromSource, RATE_SCALE, UNIT_RATE } fr
 import { type SettlementDeps, type SettlementStep, settleNow } from '../transactions/in-flight.ts';
 import { type TransactionRow, tenantOf } from '../transactions/read-service.ts';
 import { progressSend } from '../wallets/sender.ts';
-import { deliverStablecoin } from './delivery.ts';
+import { deliverStablecoin, deliveryHandler } from './delivery.ts';
 import { moveOnRamp } from './state.ts';
 
 /** What a settlement step needs: the configuration (rates, fees) and the chains (on-chain delivery). */
@@ -135,6 +135,6 @@ export function onRampStep(deps: StepDeps): SettlementStep {
 export function settleOnRamp(deps: SettlementDeps & StepDeps, id: string): Promise<void> {
   const { db, chains, clock } = deps;
   return settleNow(deps, id, onRampStep(deps), (send) =>
-    progressSend({ db, chains, clock, log: deps.log }, send),
+    progressSend({ db, chains, clock, log: deps.log, offers: { deliveries: deliveryHandler } }, send),
   );
 }
