@@ -5,12 +5,15 @@
  *   handlers the owning module registers at wiring time); `core` and `lib` import nothing above them;
  * - a module reaches another module through its service, never its repo; pages (`web`) never reach a repo;
  * - SQL is written only in repo files (`repo.ts`, `*-repo.ts`) and in `db/`;
- * - nothing outside a repo exports a statement fragment (`*Sql`, `*Part`).
+ * - nothing outside a repo exports a statement fragment (`*Sql`, `*Part`);
+ * - a service re-exports no repo function: what it exports does something, or reads through a named function;
+ * - no module-level mutable state: what the process wires lives in the context (see `moduleState`).
  * Each rule fails with the offending paths.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
@@ -95,6 +98,102 @@ function offending(from: (file: string) => boolean, to: (target: string, file: s
     (IMPORTS.get(file) ?? []).filter((target) => to(target, file)).map((target) => `${file} -> ${target}`),
   );
 }
+
+/** Methods that change a Map, Set, WeakMap, WeakSet or array in place. */
+const MUTATORS = new Set([
+  'set',
+  'add',
+  'delete',
+  'clear',
+  'push',
+  'pop',
+  'shift',
+  'unshift',
+  'splice',
+  'sort',
+  'reverse',
+  'fill',
+  'copyWithin',
+]);
+const COLLECTIONS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet']);
+
+/**
+ * The module-level mutable state of a file, each as `file: name`. Refused, at the top level of a file:
+ * - a `let` or `var` (reassigned state, whatever it holds);
+ * - a `const` holding a `new Map/Set/WeakMap/WeakSet(...)` or an array literal that the file changes:
+ *   calls one of `MUTATORS` on it, or assigns one of its elements (`NAME[...] =`).
+ * A constant table (a `const` collection filled by its initializer and never changed) is allowed, as are
+ * objects created once and never reassigned (a metric, a formatter, a RegExp): they hold no wiring.
+ */
+function moduleState(file: string): string[] {
+  const source = ts.createSourceFile(file, TEXT.get(file) ?? '', ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const collections = new Set<string>();
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    const constant = (statement.declarationList.flags & ts.NodeFlags.Const) !== 0;
+    for (const declaration of statement.declarationList.declarations) {
+      const name = declaration.name.getText(source);
+      const init = declaration.initializer;
+      if (!constant) found.push(`${file}: let ${name}`);
+      else if (
+        init &&
+        ts.isIdentifier(declaration.name) &&
+        (ts.isArrayLiteralExpression(init) ||
+          (ts.isNewExpression(init) && COLLECTIONS.has(init.expression.getText(source))))
+      ) {
+        collections.add(name);
+      }
+    }
+  }
+  const changed = new Set<string>();
+  const visit = (node: ts.Node) => {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      ts.isIdentifier(node.expression.expression) &&
+      collections.has(node.expression.expression.text) &&
+      MUTATORS.has(node.expression.name.text)
+    ) {
+      changed.add(node.expression.expression.text);
+    }
+    if (
+      ts.isBinaryExpression(node) &&
+      node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+      node.operatorToken.kind <= ts.SyntaxKind.LastAssignment &&
+      ts.isElementAccessExpression(node.left) &&
+      ts.isIdentifier(node.left.expression) &&
+      collections.has(node.left.expression.text)
+    ) {
+      changed.add(node.left.expression.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return [...found, ...[...changed].map((name) => `${file}: ${name} (changed)`)];
+}
+
+/**
+ * Module-level state kept on purpose: caches and process-wide generators whose content is derived from
+ * their key (or is the process's own randomness), never wiring. Losing any of them changes speed, not
+ * behaviour. Exact: an entry that no longer offends fails too, so the list only shrinks.
+ */
+const KEPT_STATE: Record<string, string> = {
+  'core/ids.ts: let poolOffset': "the random bytes' pool of id generation (one per process)",
+  'core/ids.ts: let lastMs': 'ids stay ordered within a process: the last millisecond used',
+  'core/ids.ts: let sequence': 'ids stay ordered within a process: the counter within a millisecond',
+  'lib/secrets.ts: let poolOffset': "the random bytes' pool of secret generation (one per process)",
+  'db/one-statement.ts: let cachedTexts': 'how many combined statement texts the bounded cache holds',
+  'modules/web-users/credentials.ts: let decoy':
+    'the decoy password hash, computed once (timing of unknown accounts)',
+  'main.ts: let log': "the process's logger, replaced once the configuration names its level",
+  'modules/documents/multipart.ts: readUploads (changed)': 'an upload read once per request (weakly keyed)',
+  'modules/off-ramp/payout-submission.ts: railsOf (changed)': "a PSP's payout rail, built once per rails",
+  'modules/screening/lists.ts: built (changed)': 'match indexes built from list versions that never change',
+  'modules/screening/matcher.ts: scratch (changed)': 'per match index, a scratch array reused by every query',
+  'modules/webhooks/sender.ts: pools (changed)': 'kept-alive connection pools per receiver (bounded, LRU)',
+  'web/pages/console/frame.ts: chainAlerts (changed)': "a console request's open alerts (weakly keyed)",
+};
 
 describe('layers', () => {
   it('has no import circle between files', () => {
@@ -215,5 +314,10 @@ describe('layers', () => {
   it('src/workers only schedules: it holds no job bodies', () => {
     const files = FILES.filter((file) => file.startsWith('workers/'));
     expect(files.sort()).toEqual(['workers/index.ts', 'workers/loop.ts']);
+  });
+  it('keeps no module-level mutable state: a registry lives in the composed context, not filled at import', () => {
+    const state = FILES.flatMap(moduleState);
+    expect(state.filter((entry) => !(entry in KEPT_STATE))).toEqual([]);
+    expect(Object.keys(KEPT_STATE).filter((entry) => !state.includes(entry))).toEqual([]);
   });
 });
