@@ -195,6 +195,67 @@ const KEPT_STATE: Record<string, string> = {
   'web/pages/console/frame.ts: chainAlerts (changed)': "a console request's open alerts (weakly keyed)",
 };
 
+const isService = (file: string) => file.startsWith('modules/') && /(^|\/)([a-z-]+-)?service\.ts$/.test(file);
+const isRepoSpecifier = (specifier: string) => /(^|\/)([a-z-]+-)?repo(\.ts)?$/.test(specifier);
+
+/**
+ * A service file's re-exports of its repo's values, each as `file: name`. Refused: `export * from` a repo,
+ * `export { f } from` a repo (a `type` re-export is allowed: a type does nothing, it names the fact the
+ * service hands over), `export { f }` of a value imported from a repo, and `export const g = repo.f` (or
+ * `= f`) aliasing one — except a typed fact (`*Fact`), the statement another module combines into its own.
+ */
+function repoReExports(file: string): string[] {
+  const source = ts.createSourceFile(file, TEXT.get(file) ?? '', ts.ScriptTarget.Latest, true);
+  const fromRepo = new Set<string>();
+  const found: string[] = [];
+  for (const statement of source.statements) {
+    if (
+      ts.isImportDeclaration(statement) &&
+      ts.isStringLiteral(statement.moduleSpecifier) &&
+      isRepoSpecifier(statement.moduleSpecifier.text) &&
+      !statement.importClause?.isTypeOnly
+    ) {
+      const bindings = statement.importClause?.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) fromRepo.add(bindings.name.text);
+      if (bindings && ts.isNamedImports(bindings)) {
+        for (const element of bindings.elements) if (!element.isTypeOnly) fromRepo.add(element.name.text);
+      }
+    }
+  }
+  for (const statement of source.statements) {
+    if (ts.isExportDeclaration(statement) && !statement.isTypeOnly) {
+      const specifier = statement.moduleSpecifier;
+      const elements =
+        statement.exportClause && ts.isNamedExports(statement.exportClause)
+          ? statement.exportClause.elements.filter((element) => !element.isTypeOnly)
+          : null;
+      if (specifier && ts.isStringLiteral(specifier) && isRepoSpecifier(specifier.text)) {
+        if (!elements) found.push(`${file}: export * from ${specifier.text}`);
+        else for (const element of elements) found.push(`${file}: ${element.name.text}`);
+      } else if (!specifier && elements) {
+        for (const element of elements) {
+          const local = (element.propertyName ?? element.name).getText(source);
+          if (fromRepo.has(local)) found.push(`${file}: ${element.name.text}`);
+        }
+      }
+    }
+    if (
+      ts.isVariableStatement(statement) &&
+      statement.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)
+    ) {
+      for (const declaration of statement.declarationList.declarations) {
+        const init = declaration.initializer;
+        const root = init && (ts.isPropertyAccessExpression(init) ? init.expression : init);
+        const name = declaration.name.getText(source);
+        if (root && ts.isIdentifier(root) && fromRepo.has(root.text) && !name.endsWith('Fact')) {
+          found.push(`${file}: ${name}`);
+        }
+      }
+    }
+  }
+  return found;
+}
+
 describe('layers', () => {
   it('has no import circle between files', () => {
     const graph = new Map(FILES.map((file) => [file, new Set(IMPORTS.get(file))]));
@@ -258,7 +319,7 @@ describe('layers', () => {
 
   it('writes SQL only in repo files and src/db', () => {
     const statement =
-      /\b(SELECT\s[\s\S]*?\sFROM\s|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|WITH\s+\w+\s+AS\s*\()/;
+      /\b(SELECT\s[\s\S]*?\sFROM\s|SELECT\s+pg_\w+\(|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|WITH\s+\w+\s+AS\s*\()/;
     const withSql = FILES.filter((file) => !isRepo(file) && !file.startsWith('db/')).filter((file) =>
       [...(TEXT.get(file) ?? '').matchAll(/`[^`]*`|'[^'\n]*'|"[^"\n]*"/g)].some((literal) =>
         statement.test(literal[0]),
@@ -293,8 +354,6 @@ describe('layers', () => {
   });
 
   it("a service is more than its repo's functions under another name", () => {
-    const isService = (file: string) =>
-      file.startsWith('modules/') && /(^|\/)([a-z-]+-)?service\.ts$/.test(file);
     const passThroughs = FILES.filter(isService).filter((file) => {
       const rest = (TEXT.get(file) ?? '')
         .replace(/\/\*[\s\S]*?\*\//g, '')
@@ -304,6 +363,10 @@ describe('layers', () => {
       return rest.trim() === '';
     });
     expect(passThroughs).toEqual([]);
+  });
+
+  it('a service re-exports no value of a repo: what it exports does something or reads through a named function', () => {
+    expect(FILES.filter(isService).flatMap(repoReExports)).toEqual([]);
   });
 
   it('cites only what the repository holds: no comment sends a reader to a file outside it', () => {

@@ -619,4 +619,6 @@ export async function peekLockedQuoteAmount(
 }
 
 export type { ExchangeRateRow } from './quotes-repo.ts';
-export { currentRateFact } from './rates-repo.ts';
+
+/** A typed fact other modules read within their own statements. */
+export const currentRateFact: typeof rates.currentRateFact = rates.currentRateFact;
