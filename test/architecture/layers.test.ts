@@ -7,7 +7,8 @@
  * - SQL is written only in repo files (`repo.ts`, `*-repo.ts`) and in `db/`;
  * - nothing outside a repo exports a statement fragment (`*Sql`, `*Part`);
  * - a service re-exports no repo function: what it exports does something, or reads through a named function;
- * - no module-level mutable state: what the process wires lives in the context (see `moduleState`).
+ * - no module-level mutable state: what the process wires lives in the context (see `moduleState`), no
+ *   file in src/modules runs a statement at import, and every module is wired by its `module.ts` descriptor.
  * Each rule fails with the offending paths.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -382,5 +383,25 @@ describe('layers', () => {
     const state = FILES.flatMap(moduleState);
     expect(state.filter((entry) => !(entry in KEPT_STATE))).toEqual([]);
     expect(Object.keys(KEPT_STATE).filter((entry) => !state.includes(entry))).toEqual([]);
+  });
+  it('runs nothing at import in src/modules: no top-level call registers a handler or fills a table', () => {
+    const statements = FILES.filter((file) => file.startsWith('modules/')).flatMap((file) => {
+      const source = ts.createSourceFile(file, TEXT.get(file) ?? '', ts.ScriptTarget.Latest, true);
+      return source.statements
+        .filter((statement) => ts.isExpressionStatement(statement) || ts.isForOfStatement(statement))
+        .map((statement) => `${file}: ${statement.getText(source).split('\n')[0]}`);
+    });
+    expect(statements).toEqual([]);
+  });
+
+  it('wires every module folder by its one descriptor, composed in modules/index.ts', () => {
+    const folders = [...new Set(FILES.filter((file) => /^modules\/[^/]+\//.test(file)).map(folderOf))];
+    const composed = IMPORTS.get('modules/index.ts') ?? [];
+    const wired = folders.filter((folder) => composed.includes(`${folder}/module.ts`));
+    // the ledger and the limits only serve other modules (no route, offer or job of their own)
+    expect(folders.filter((folder) => !wired.includes(folder)).sort()).toEqual([
+      'modules/ledger',
+      'modules/limits',
+    ]);
   });
 });
