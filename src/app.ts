@@ -12,7 +12,6 @@ import { registerApiReference } from './http/api-reference.ts';
 import { registerApiVersion } from './http/api-version.ts';
 import { registerApiKeyAuth, registerOperatorAuth } from './http/auth.ts';
 import { registerAuthThrottle } from './http/auth-throttle.ts';
-import { chainNodesProbe } from './http/chain-readiness.ts';
 import { registerHealthRoutes } from './http/health.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerJsonBody } from './http/json-body.ts';
@@ -21,10 +20,12 @@ import { registerMetricsRoute, registerRequestMetrics } from './http/metrics.ts'
 import { readOutboxDepth, readOutboxOldest } from './http/metrics-repo.ts';
 import { finishDocument, serversFor } from './http/openapi/document.ts';
 import { finishOperatorDocument } from './http/openapi/operator-document.ts';
+import { readPixGauges } from './http/pix-metrics.ts';
 import { pixWebhookDetail } from './http/pix-readiness.ts';
 import { frameworkErrorHandler, registerProblemHandlers } from './http/problem.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { marketReferenceDetail, ratesDetail } from './http/rate-readiness.ts';
+import { readReferenceGauges } from './http/rates-metrics.ts';
 import { genRequestId } from './http/request-id.ts';
 import { registerRequestLog } from './http/request-log.ts';
 import { lazySerializers } from './http/serialization.ts';
@@ -34,6 +35,7 @@ import { openPublicRoutes, operatorRoutes, partnerRoutes, sharedSchemas } from '
 import { operatorLookup } from './modules/operators/accounts.ts';
 import { ratesSetAt, referenceReadiness } from './modules/pricing/service.ts';
 import { createRequestRecorder } from './modules/request-log/recorder.ts';
+import { pixScrape, referenceSamples } from './runtime.ts';
 import { FAVICON_SVG, FAVICON_TYPE } from './web/kit/favicon.ts';
 import { registerConsole } from './web/pages/console/index.ts';
 import { registerDashboard } from './web/pages/dashboard/index.ts';
@@ -182,7 +184,7 @@ export async function buildPublicApp(
     ctx.db,
     () => pixWebhookDetail(ctx.pix, [environment], false),
     // the sandbox's chains are simulated: production's nodes do not make it unready
-    environment === 'production' ? chainNodesProbe(ctx.chains) : undefined,
+    environment === 'production' ? ctx.chainNodes : undefined,
   );
   for (const plugin of openPublicRoutes) await app.register(plugin, { ctx, environment });
   const recorder = createRequestRecorder(ctx.db, {
@@ -214,13 +216,23 @@ export async function buildOperatorApp(
       ...(await ratesDetail(ctx.db, (db) => ratesSetAt(db, ctx.clock()))),
       ...marketReferenceDetail(() => referenceReadiness(ctx.references)),
     }),
-    chainNodesProbe(ctx.chains),
+    ctx.chainNodes,
   );
-  registerMetricsRoute(app, ctx.db, ctx.clock, {
-    outboxDepth: readOutboxDepth,
-    outboxOldest: readOutboxOldest,
-    ratesSetAt: (db) => ratesSetAt(db, ctx.clock()),
-  });
+  const pix = pixScrape(ctx);
+  registerMetricsRoute(
+    app,
+    ctx.db,
+    ctx.clock,
+    {
+      outboxDepth: readOutboxDepth,
+      outboxOldest: readOutboxOldest,
+      ratesSetAt: (db) => ratesSetAt(db, ctx.clock()),
+    },
+    async () => {
+      readReferenceGauges(referenceSamples(ctx));
+      await readPixGauges(ctx.db, pix);
+    },
+  );
   let operatorDocument: () => unknown = () => ({});
   await app.register(async (api) => {
     // In this scope, before the routes: the document describes the operator API and nothing else.

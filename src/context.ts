@@ -4,8 +4,10 @@ import type { Clock } from './core/clock.ts';
 import type { Logger } from './core/logger.ts';
 import type { Database } from './db/types.ts';
 import type { ApiKeyLookup } from './http/auth.ts';
+import type { ChainNodesProbe } from './http/chain-readiness.ts';
 import type { Environment } from './lib/environment.ts';
 import type { InstanceKeys } from './lib/instance-keys.ts';
+import type { ComposedOffers } from './modules/offers.ts';
 import type { ChainRegistry } from './rails/chains/registry.ts';
 import type { PixRails } from './rails/pix/registry.ts';
 import type { ReferenceRates } from './rails/rates/reference.ts';
@@ -24,4 +26,8 @@ export type AppContext = {
   pix: PixRails;
   /** The market reference each environment quotes from; null where its rates are the operator's. */
   references: Record<Environment, ReferenceRates | null>;
+  /** What the modules offer one another, composed from their descriptors (modules/index.ts). */
+  offers: ComposedOffers;
+  /** Whether production's chain nodes answer, as `/readyz` says (one probe per process, its answer kept briefly). */
+  chainNodes: ChainNodesProbe;
 };

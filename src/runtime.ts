@@ -1,4 +1,7 @@
-/** Opens what a process needs: the database (migrated), server keys and the API key cache. */
+/**
+ * Opens what a process needs: the database (migrated), server keys, the API key cache, the rails, and
+ * what the modules offer one another (composed from their descriptors, handed down in the context).
+ */
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type Clock, systemClock } from './core/clock.ts';
@@ -7,17 +10,15 @@ import { connectDatabase } from './db/connect.ts';
 import { loadInstanceKeys } from './db/instance-secrets.ts';
 import { migrate, printMigrationProgress } from './db/migrate.ts';
 import type { Database } from './db/types.ts';
+import { chainNodesProbe } from './http/chain-readiness.ts';
 import { processLogger } from './http/logger.ts';
-import { pspObserver, watchPixRail, watchPixWebhooks } from './http/pix-metrics.ts';
-import { watchReferences } from './http/rates-metrics.ts';
+import { type PixScrape, pspObserver } from './http/pix-metrics.ts';
+import type { ReferenceSample } from './http/rates-metrics.ts';
+import { composeOffers } from './modules/index.ts';
 import { pendingSends } from './modules/off-ramp/payout-repo.ts';
-import { deliveryHandler } from './modules/on-ramp/delivery.ts';
-import { depositHandler } from './modules/on-ramp/deposit.ts';
-import { pixHandlers } from './modules/pix/dispatch.ts';
 import { sweepStates } from './modules/pix/sweep-repo.ts';
 import { savePtax } from './modules/pricing/ptax-repo.ts';
 import { ApiKeyCache } from './modules/projects/key-cache.ts';
-import { handleDeliveriesWith } from './modules/wallets/send-outcome.ts';
 import { openChainRegistry } from './rails/chains/registry.ts';
 import { openPixRails } from './rails/pix/registry.ts';
 import { openReferences, pairReference } from './rails/rates/reference.ts';
@@ -42,21 +43,42 @@ export async function openContext(
     const chains = await openChainRegistry(db, config.chains, instanceKeys.encryption, clock());
     const log = processLogger(config.logLevel);
     const pix = openPixRails(config.pix, pspObserver, log);
-    watchPixWebhooks(() =>
-      (['production', 'sandbox'] as const).flatMap((environment) => {
-        const registration = pix.webhookRegistration(environment);
-        return registration ? [{ environment, registered: registration.registered }] : [];
-      }),
-    );
-    handleDeliveriesWith(deliveryHandler);
     const references = openReferences(
       config.rates,
       (chain) => config.chains.networks[chain].rpcUrl,
       (bulletin) => savePtax(db, bulletin, clock()),
     );
-    const deps = { db, clock, config, chains, log, references };
-    pix.register(pixHandlers(deps, depositHandler(deps)));
-    watchPixRail(db, async (reader) => {
+    const offers = composeOffers({ db, clock, config, chains, log, references });
+    pix.register(offers.pixIntake);
+    return {
+      config,
+      db,
+      clock,
+      log,
+      keys: new ApiKeyCache(db, config.apiKeyCacheTtlMs),
+      instanceKeys,
+      chains,
+      pix,
+      references,
+      offers,
+      chainNodes: chainNodesProbe(chains),
+    };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+/** Where a scrape of `/metrics` reads the PIX rail's figures: webhook registrations, sweep lag, pending sends. */
+export function pixScrape(ctx: AppContext): PixScrape {
+  const { pix, config, clock } = ctx;
+  return {
+    webhooks: () =>
+      (['production', 'sandbox'] as const).flatMap((environment) => {
+        const registration = pix.webhookRegistration(environment);
+        return registration ? [{ environment, registered: registration.registered }] : [];
+      }),
+    async rail(reader) {
       const [sweeps, pending] = await Promise.all([sweepStates(reader), pendingSends(reader)]);
       const now = clock().getTime();
       return (['production', 'sandbox'] as const)
@@ -71,38 +93,27 @@ export async function openContext(
             oldestPendingSeconds: sends ? Math.max(0, (now - sends.oldest.getTime()) / 1000) : 0,
           };
         });
+    },
+  };
+}
+
+/** The market references' state for a scrape of `/metrics`: per environment and pair, read from the readings in hand. */
+export function referenceSamples(ctx: AppContext): ReferenceSample[] {
+  const { references, clock } = ctx;
+  return (['production', 'sandbox'] as const).flatMap((environment) => {
+    const reference = references[environment];
+    if (!reference) return [];
+    const { feeds, ptax } = reference.snapshot();
+    const now = clock().getTime();
+    return PAIRS.map((pair) => {
+      const found = pairReference(pair, feeds, ptax);
+      return {
+        environment,
+        pair,
+        usable: found.usable,
+        ageSeconds: found.at ? Math.max(0, (now - found.at.getTime()) / 1000) : null,
+        deviationBps: found.usable && found.deviationBps !== null ? Number(found.deviationBps) : null,
+      };
     });
-    watchReferences(() =>
-      (['production', 'sandbox'] as const).flatMap((environment) => {
-        const reference = references[environment];
-        if (!reference) return [];
-        const { feeds, ptax } = reference.snapshot();
-        const now = clock().getTime();
-        return PAIRS.map((pair) => {
-          const found = pairReference(pair, feeds, ptax);
-          return {
-            environment,
-            pair,
-            usable: found.usable,
-            ageSeconds: found.at ? Math.max(0, (now - found.at.getTime()) / 1000) : null,
-            deviationBps: found.usable && found.deviationBps !== null ? Number(found.deviationBps) : null,
-          };
-        });
-      }),
-    );
-    return {
-      config,
-      db,
-      clock,
-      log,
-      keys: new ApiKeyCache(db, config.apiKeyCacheTtlMs),
-      instanceKeys,
-      chains,
-      pix,
-      references,
-    };
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
+  });
 }

@@ -11,19 +11,11 @@ const KEPT_MS = 5_000;
 
 export type ChainNodesProbe = () => Promise<string[]>;
 
-// one probe per registry: the listeners of a process share its answer
-const probes = new WeakMap<ChainRegistry, ChainNodesProbe>();
-
-/** The names of the chains whose node does not answer. */
+/**
+ * The names of the chains whose node does not answer. Opened once per process (the runtime keeps it in the
+ * context), so that the listeners of a process share its answer.
+ */
 export function chainNodesProbe(chains: ChainRegistry, timeoutMs = PROBE_TIMEOUT_MS): ChainNodesProbe {
-  const known = probes.get(chains);
-  if (known) return known;
-  const probe = newProbe(chains, timeoutMs);
-  probes.set(chains, probe);
-  return probe;
-}
-
-function newProbe(chains: ChainRegistry, timeoutMs: number): ChainNodesProbe {
   let last: { at: number; down: Promise<string[]> } | null = null;
   const probe = async (): Promise<string[]> => {
     const nodes = chains.all('production').flatMap((adapter) => (adapter.node ? [adapter] : []));

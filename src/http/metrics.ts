@@ -141,6 +141,8 @@ export function registerMetricsRoute(
   db: Database,
   clock: Clock,
   readers: ScrapeReaders,
+  /** Sets the gauges of the process's other parts (the PIX rail, the market references) for a scrape. */
+  readOthers: () => Promise<void> = async () => {},
 ) {
   app.get('/metrics', { schema: { hide: true }, config: { auth: 'none' } }, async (request, reply) => {
     try {
@@ -148,6 +150,7 @@ export function registerMetricsRoute(
     } catch (err) {
       request.log.warn({ err }, 'database figures of the metrics not read');
     }
+    await readOthers();
     return reply.type(registry.contentType).send(await registry.metrics());
   });
 }

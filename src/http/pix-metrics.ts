@@ -35,23 +35,11 @@ const unreadableItems = new Counter({
   registers: [metrics.registry],
 });
 
-let webhookState: (() => { environment: string; registered: boolean }[]) | null = null;
-
-/** Where the webhook registration of each environment with a PSP is read when `/metrics` is scraped. */
-export function watchPixWebhooks(read: NonNullable<typeof webhookState>): void {
-  webhookState = read;
-}
-
-new Gauge({
+const webhookRegistered = new Gauge({
   name: 'ponte_pix_webhook_registered',
   help: 'Whether the PSP accepted the webhook of the PIX key (1) or not yet (0), by environment',
   labelNames: ['environment'] as const,
   registers: [metrics.registry],
-  collect() {
-    if (!webhookState) return;
-    this.reset();
-    for (const row of webhookState()) this.set({ environment: row.environment }, row.registered ? 1 : 0);
-  },
 });
 
 /** What the PSP rail reports of its calls, counted here (the rail takes any object of this shape). */
@@ -76,61 +64,47 @@ export function pspObserver(environment: Environment): PspCallCounters {
   };
 }
 
-let railState:
-  | ((
-      db: Executor,
-    ) => Promise<
-      { environment: string; lagSeconds: number | null; pendingSends: number; oldestPendingSeconds: number }[]
-    >)
-  | null = null;
-let stateDb: Executor | null = null;
-
-/** Where the sweep lag and the pending sends are read when `/metrics` is scraped. */
-export function watchPixRail(db: Executor, read: NonNullable<typeof railState>): void {
-  stateDb = db;
-  railState = read;
-}
-
-async function collectRailState(
-  this: Gauge<'environment'>,
-  which: 'lag' | 'pending' | 'oldest',
-): Promise<void> {
-  if (!railState || !stateDb) return;
-  this.reset();
-  // a database that does not answer leaves these gauges out; every other figure is still served
-  const rows = await railState(stateDb).catch(() => []);
-  for (const row of rows) {
-    if (which === 'lag' && row.lagSeconds !== null)
-      this.set({ environment: row.environment }, row.lagSeconds);
-    if (which === 'pending') this.set({ environment: row.environment }, row.pendingSends);
-    if (which === 'oldest') this.set({ environment: row.environment }, row.oldestPendingSeconds);
-  }
-}
-
-new Gauge({
+const sweepLag = new Gauge({
   name: 'ponte_pix_sweep_lag_seconds',
   help: 'Seconds since the last complete PIX reconciliation sweep ended, by environment',
   labelNames: ['environment'] as const,
   registers: [metrics.registry],
-  async collect() {
-    await collectRailState.call(this, 'lag');
-  },
 });
-new Gauge({
+const pendingSends = new Gauge({
   name: 'ponte_pix_pending_sends',
   help: 'PIX sends (payouts and refunds) not yet settled by the PSP, by environment',
   labelNames: ['environment'] as const,
   registers: [metrics.registry],
-  async collect() {
-    await collectRailState.call(this, 'pending');
-  },
 });
-new Gauge({
+const oldestPendingSend = new Gauge({
   name: 'ponte_pix_oldest_pending_send_age_seconds',
   help: 'Seconds the oldest PIX send not yet settled by the PSP has waited (0 when none), by environment',
   labelNames: ['environment'] as const,
   registers: [metrics.registry],
-  async collect() {
-    await collectRailState.call(this, 'oldest');
-  },
 });
+
+/** Where the PIX figures of a scrape are read: the webhook registrations, and the rail's state. */
+export type PixScrape = {
+  webhooks(): { environment: string; registered: boolean }[];
+  rail(
+    db: Executor,
+  ): Promise<
+    { environment: string; lagSeconds: number | null; pendingSends: number; oldestPendingSeconds: number }[]
+  >;
+};
+
+/** Sets the PIX gauges for a scrape; a database that does not answer leaves the rail's gauges out. */
+export async function readPixGauges(db: Executor, scrape: PixScrape): Promise<void> {
+  webhookRegistered.reset();
+  for (const row of scrape.webhooks()) {
+    webhookRegistered.set({ environment: row.environment }, row.registered ? 1 : 0);
+  }
+  const rows = await scrape.rail(db).catch(() => []);
+  for (const gauge of [sweepLag, pendingSends, oldestPendingSend]) gauge.reset();
+  for (const row of rows) {
+    const environment = { environment: row.environment };
+    if (row.lagSeconds !== null) sweepLag.set(environment, row.lagSeconds);
+    pendingSends.set(environment, row.pendingSends);
+    oldestPendingSend.set(environment, row.oldestPendingSeconds);
+  }
+}

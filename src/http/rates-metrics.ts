@@ -14,37 +14,26 @@ export type ReferenceSample = {
   deviationBps: number | null;
 };
 
-let read: (() => ReferenceSample[]) | null = null;
+const gauge = (name: string, help: string) =>
+  new Gauge({ name, help, labelNames: ['environment', 'pair'] as const, registers: [metrics.registry] });
 
-/** Where the references' state is read when `/metrics` is scraped. */
-export function watchReferences(reader: () => ReferenceSample[]): void {
-  read = reader;
-}
-
-const gauge = (name: string, help: string, value: (sample: ReferenceSample) => number | null) =>
-  new Gauge({
-    name,
-    help,
-    labelNames: ['environment', 'pair'] as const,
-    registers: [metrics.registry],
-    collect() {
-      if (!read) return;
-      this.reset();
-      for (const sample of read()) {
-        const v = value(sample);
-        if (v !== null) this.set({ environment: sample.environment, pair: sample.pair }, v);
-      }
-    },
-  });
-
-gauge('ponte_rates_reference_age_seconds', 'How old the market reference of a pair is', (s) => s.ageSeconds);
-gauge(
+const age = gauge('ponte_rates_reference_age_seconds', 'How old the market reference of a pair is');
+const deviation = gauge(
   'ponte_rates_reference_deviation_bps',
   "How far a pair's market reference stands from the PTAX-implied rate, in basis points",
-  (s) => s.deviationBps,
 );
-gauge(
+const usable = gauge(
   'ponte_rates_reference_usable',
   'Whether quotes of a pair can be given from the reference (1) or not (0)',
-  (s) => (s.usable ? 1 : 0),
 );
+
+/** Sets the reference gauges for a scrape from the references' state. */
+export function readReferenceGauges(samples: ReferenceSample[]): void {
+  for (const g of [age, deviation, usable]) g.reset();
+  for (const sample of samples) {
+    const labels = { environment: sample.environment, pair: sample.pair };
+    if (sample.ageSeconds !== null) age.set(labels, sample.ageSeconds);
+    if (sample.deviationBps !== null) deviation.set(labels, sample.deviationBps);
+    usable.set(labels, sample.usable ? 1 : 0);
+  }
+}

@@ -1,35 +1,30 @@
+/**
+ * Schedules the background jobs: every module's (its descriptor's `jobs`), and the process's own (the
+ * idempotency sweeper of the HTTP layer, the settlement that carries both flows' transactions forward).
+ */
 import type { AppContext } from '../context.ts';
 import type { Logger } from '../core/logger.ts';
 import { WORK_CHANNEL } from '../db/notify.ts';
 import { sweepIdempotencyKeys } from '../http/idempotency-repo.ts';
-import { submitDuePayouts } from '../modules/off-ramp/payout-submission.ts';
+import { moduleJobs } from '../modules/index.ts';
 import { offRampStep } from '../modules/off-ramp/settlement.ts';
-import { expireDueTransactions } from '../modules/on-ramp/expiry.ts';
 import { onRampStep } from '../modules/on-ramp/settlement.ts';
-import { reconcilePix } from '../modules/pix/sweep.ts';
-import { pruneRequestLog } from '../modules/request-log/service.ts';
-import { runScreening } from '../modules/screening/runs.ts';
+import { type Job, job } from '../modules/plugins.ts';
 import { settleInFlight } from '../modules/transactions/in-flight.ts';
-import { applyDueSandboxOutcomes } from '../modules/verifications/sandbox.ts';
-import { confirmSimulatedDeposits } from '../modules/wallets/deposits.ts';
-import { reconcileChains } from '../modules/wallets/reconcile.ts';
-import { checkSubmitted, signQueued } from '../modules/wallets/sender.ts';
-import { watchChains } from '../modules/wallets/watcher.ts';
-import { sweepStaleSessions } from '../modules/web-users/sessions.ts';
-import { createDispatcher, type DispatcherDeps } from '../modules/webhooks/dispatcher.ts';
-import { eraseRetiredSecrets, purgeOldDeliveries } from '../modules/webhooks/retention-repo.ts';
+import type { DispatcherDeps } from '../modules/webhooks/dispatcher.ts';
+import { dispatcherJob } from '../modules/webhooks/module.ts';
 import { type Loop, type LoopOptions, startLoop, type WakeSignal, wakeSignal } from './loop.ts';
 
 export type { Logger };
 
 /**
- * The webhook dispatcher on its loop; stopping it also waits for the attempts in progress. A wake-up runs
- * it at once: a notification there means events to deliver.
+ * A job on its loop. A job that wakes backs off while idle (`idle`) and wakes on its notifications; every
+ * job also runs at once when it asks to (`again`). Stopping it waits for its tick, then closes it.
  */
-export function startDispatcher(deps: DispatcherDeps, options: Omit<LoopOptions, 'wakeGapMs'> = {}): Loop {
-  // an attempt recorded frees room for the next due delivery: the loop looks again at once
+function startJob(job: Job, log: Logger, idle: LoopOptions): Loop {
   const room = wakeSignal();
-  const dispatcher = createDispatcher({ ...deps, onRoom: room.wake });
+  const { tick, close } = job.open(room.wake);
+  const options = job.wakes ? idle : {};
   const wake: WakeSignal = {
     subscribe(listener) {
       const ends = [room.subscribe(listener), options.wake?.subscribe(listener)];
@@ -38,17 +33,25 @@ export function startDispatcher(deps: DispatcherDeps, options: Omit<LoopOptions,
       };
     },
   };
-  const loop = startLoop('webhook-dispatcher', deps.config.dispatchIntervalMs, dispatcher.tick, deps.log, {
+  const loop = startLoop(job.name, job.everyMs, tick, log, {
     ...options,
     wake,
-    wakeGapMs: 0,
+    ...(job.wakeGapMs === undefined ? {} : { wakeGapMs: job.wakeGapMs }),
   });
   return {
     async stop() {
       await loop.stop();
-      await dispatcher.stop();
+      await close?.();
     },
   };
+}
+
+/**
+ * The webhook dispatcher on its loop; stopping it also waits for the attempts in progress. A wake-up runs
+ * it at once: a notification there means events to deliver.
+ */
+export function startDispatcher(deps: DispatcherDeps, options: Omit<LoopOptions, 'wakeGapMs'> = {}): Loop {
+  return startJob(dispatcherJob(deps), deps.log, options);
 }
 
 /**
@@ -81,10 +84,15 @@ function listenForWork(ctx: AppContext, log: Logger): WakeSignal & { close(): Pr
   };
 }
 
-/** How often the reconciliation job looks whether a sweep is due (each sweep's own period is in the database). */
-function pixSweepTick(ctx: AppContext): number {
-  const every = [ctx.config.pix.production, ctx.config.pix.sandbox].map((c) => c?.reconcileEveryMs ?? 60_000);
-  return Math.max(50, Math.min(5_000, ...every));
+/** The jobs no single module owns. */
+function processJobs(ctx: AppContext): Job[] {
+  // each flow carries its own transactions forward, in one job over both
+  const steps = { ON_RAMP: onRampStep(ctx), OFF_RAMP: offRampStep(ctx.config) };
+  return [
+    job('transaction-settlement', 1_000, true, () => settleInFlight(ctx, steps)),
+    // Idempotency keys past their 24 hours, and secret-bearing answers past their replay window.
+    job('idempotency-sweeper', 60_000, false, () => sweepIdempotencyKeys(ctx.db, ctx.clock())),
+  ];
 }
 
 /**
@@ -94,55 +102,7 @@ function pixSweepTick(ctx: AppContext): number {
 export function startWorkers(ctx: AppContext, log: Logger): Loop {
   const work = listenForWork(ctx, log);
   const idle: LoopOptions = { maxIdleMs: ctx.config.workerMaxIdleMs, wake: work };
-  const chainPoll = ctx.config.chains.pollIntervalMs;
-  // each flow carries its own transactions forward
-  const steps = { ON_RAMP: onRampStep(ctx), OFF_RAMP: offRampStep(ctx.config) };
-  const loops = [
-    startLoop('sandbox-verifications', 200, () => applyDueSandboxOutcomes(ctx.db, ctx.clock), log, idle),
-    startLoop(
-      'transaction-expiry',
-      1_000,
-      () => expireDueTransactions(ctx.db, ctx.clock, 100, ctx.pix),
-      log,
-      idle,
-    ),
-    startLoop('transaction-settlement', 1_000, () => settleInFlight(ctx, steps), log, idle),
-    startLoop('pix-payouts', 500, () => submitDuePayouts(ctx), log, idle),
-    startLoop('pix-reconciliation', pixSweepTick(ctx), () => reconcilePix(ctx), log),
-    startLoop('chain-signer', chainPoll, () => signQueued(ctx), log, idle),
-    startLoop('chain-confirmations', chainPoll, () => checkSubmitted(ctx), log, idle),
-    startLoop('chain-deposits', chainPoll, () => watchChains({ ...ctx, log }), log, idle),
-    startLoop('chain-reconciliation', 60_000, () => reconcileChains({ ...ctx, log }), log),
-    startLoop('sandbox-chain-deposits', 500, () => confirmSimulatedDeposits(ctx), log, idle),
-    startLoop('screening-runs', 1_000, () => runScreening({ ...ctx, log }), log, idle),
-    startLoop(
-      'request-log-retention',
-      60_000,
-      () => pruneRequestLog(ctx.db, ctx.clock, ctx.config.requestLog.retentionMs),
-      log,
-    ),
-    startLoop('web-session-sweeper', 60_000, () => sweepStaleSessions(ctx.db, ctx.clock), log),
-    // Idempotency keys past their 24 hours, and secret-bearing answers past their replay window.
-    startLoop('idempotency-sweeper', 60_000, () => sweepIdempotencyKeys(ctx.db, ctx.clock()), log),
-    startLoop(
-      'webhook-retention',
-      60_000,
-      async () =>
-        (await purgeOldDeliveries(ctx.db, ctx.clock(), ctx.config.webhooks.retentionMs)) +
-        (await eraseRetiredSecrets(ctx.db, ctx.clock())),
-      log,
-    ),
-    startDispatcher(
-      {
-        db: ctx.db,
-        clock: ctx.clock,
-        config: ctx.config.webhooks,
-        encryptionKey: ctx.instanceKeys.encryption,
-        log,
-      },
-      idle,
-    ),
-  ];
+  const loops = [...moduleJobs(ctx, log), ...processJobs(ctx)].map((job) => startJob(job, log, idle));
   return {
     async stop() {
       await Promise.all(loops.map((loop) => loop.stop()));

@@ -9,7 +9,7 @@ import type { Clock } from '../../core/clock.ts';
 import { AppError, type FieldError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { listWindow, type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
-import type { Database } from '../../db/types.ts';
+import type { Database, Executor } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import { normalizeCnpj, normalizeCpf } from '../../lib/tax-id.ts';
 import { findCustomer, type LinkMinter, lockCustomer, recordCustomerUpdated } from '../customers/service.ts';
@@ -20,6 +20,7 @@ import type { PartyRole, PartyType } from '../verifications/kyb-rules.ts';
 import { openVerification } from '../verifications/service.ts';
 import { emptyStatusReason } from '../verifications/state.ts';
 import { type PartyView, presentParty } from './presenter.ts';
+import type { PartyWithVerification } from './repo.ts';
 import * as repo from './repo.ts';
 
 export type CreatePartyInput = {
@@ -286,4 +287,18 @@ export function createAssociatedPartyService(deps: {
 }
 
 export { partyFact, presentParty } from './presenter.ts';
-export { findPartyById, listParties, type PartyWithVerification } from './repo.ts';
+export type { PartyWithVerification } from './repo.ts';
+
+/** A party of any tenant by id (operators), with its customer's tenant. */
+export function findPartyById(db: Executor, id: string): Promise<PartyWithVerification | undefined> {
+  return repo.findPartyById(db, id);
+}
+
+/** The customer's parties (not deleted), oldest first: the order an ownership tree is drawn in. */
+export function listParties(
+  db: Executor,
+  tenant: Tenant,
+  customerId: string,
+): Promise<PartyWithVerification[]> {
+  return repo.listParties(db, tenant, customerId);
+}

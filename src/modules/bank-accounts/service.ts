@@ -132,4 +132,7 @@ export function createBankAccountService(deps: {
 }
 
 /** What an off-ramp reads of its payout account, with its other facts: by tenant and id. */
-export { type PayoutAccount, payoutAccountFact } from './repo.ts';
+export type { PayoutAccount } from './repo.ts';
+
+/** A typed fact other modules read within their own statements. */
+export const payoutAccountFact: typeof repo.payoutAccountFact = repo.payoutAccountFact;

@@ -18,6 +18,7 @@ import { attachmentFacts, requirementsFrom, requirementsOf } from '../verificati
 import { openVerification } from '../verifications/service.ts';
 import { emptyStatusReason } from '../verifications/state.ts';
 import { type CustomerAnswer, type LinkMinter, presentCustomerWithRequirements } from './presenter.ts';
+import type { CustomerWithVerification } from './repo.ts';
 import * as repo from './repo.ts';
 
 export type CreateCustomerInput = {
@@ -256,14 +257,35 @@ export async function searchCustomersAcross(
 }
 
 /** What other modules may read of a customer: their row, found or locked within their transaction. */
-export {
-  type CustomerRow,
-  type CustomerType,
-  type CustomerWithVerification,
-  findCustomer,
-  lockCustomer,
-  lockCustomers,
-} from './repo.ts';
+export type { CustomerRow, CustomerType, CustomerWithVerification } from './repo.ts';
+
+export function findCustomer(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+): Promise<CustomerWithVerification | undefined> {
+  return repo.findCustomer(db, tenant, id);
+}
+
+/** Locks the customer row: serialises changes that depend on the customer's state (limits, requests). */
+export function lockCustomer(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+): Promise<CustomerWithVerification | undefined> {
+  return repo.lockCustomer(db, tenant, id);
+}
+
+/**
+ * Locks several customers, each of its own tenant, with one statement: the rows found. The rows are
+ * locked in id order, so that two such statements never wait on each other in a cycle.
+ */
+export function lockCustomers(
+  db: Executor,
+  keys: readonly { tenant: Tenant; id: string }[],
+): Promise<CustomerWithVerification[]> {
+  return repo.lockCustomers(db, keys);
+}
 
 /** The customer found (locked) for a money movement: 404 when none, 409 unless verification is APPROVED. */
 export function approvedForMovements(

@@ -22,6 +22,7 @@ import {
 } from './kinds.ts';
 import type { UploadedFile } from './multipart.ts';
 import { type DocumentView, presentDocument, presentOperatorDocument } from './presenter.ts';
+import type { DocumentRow } from './repo.ts';
 import * as repo from './repo.ts';
 
 export type NewDocument = repo.DocumentRow & { content: Buffer };
@@ -187,10 +188,36 @@ export function createOperatorDocumentService(deps: { db: Database }) {
 
 /** What other modules may do with documents: store one, find one, list a verification's. */
 export type { DocumentRow } from './repo.ts';
-export {
-  attachPendingDocuments,
-  findDocument,
-  insertDocument,
-  listPartyDocuments,
-  listVerificationDocuments,
-} from './repo.ts';
+
+/**
+ * Attaches the API documents waiting for an owner's submission (a customer's, or one party's) to the
+ * verification being submitted; returns how many.
+ */
+export function attachPendingDocuments(
+  db: Executor,
+  customerId: string,
+  associatedPartyId: string | null,
+  verificationId: string,
+  types: readonly string[],
+): Promise<number> {
+  return repo.attachPendingDocuments(db, customerId, associatedPartyId, verificationId, types);
+}
+
+/** Any document, across tenants (operators). */
+export function findDocument(db: Executor, id: string): Promise<DocumentRow | undefined> {
+  return repo.findDocument(db, id);
+}
+
+export function insertDocument(db: Executor, row: DocumentRow & { content: Buffer }): Promise<void> {
+  return repo.insertDocument(db, row);
+}
+
+/** Every document of a customer's associated parties, newest first. */
+export function listPartyDocuments(db: Executor, customerId: string): Promise<DocumentRow[]> {
+  return repo.listPartyDocuments(db, customerId);
+}
+
+/** The documents submitted for a verification, newest first. */
+export function listVerificationDocuments(db: Executor, verificationId: string): Promise<DocumentRow[]> {
+  return repo.listVerificationDocuments(db, verificationId);
+}

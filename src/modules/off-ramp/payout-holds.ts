@@ -48,7 +48,11 @@ export async function payoutsFreeToLeave(tx: Executor, claimed: PayoutRow[], at:
  * A decided case of a customer, its party or an account's holder (under the customer's row lock): the
  * payouts it held are refused (CONFIRMED) or due again (CLEARED; their claim looks at every other hold).
  */
-export async function decideHeldPayouts(tx: Executor, decided: CaseRow, at: Date): Promise<void> {
+export async function decideHeldPayouts(
+  tx: Executor,
+  decided: Pick<CaseRow, 'subject_type' | 'subject_id' | 'customer_id' | 'status'>,
+  at: Date,
+): Promise<void> {
   const held = await lockHeldPayouts(
     tx,
     decided.subject_type === 'BANK_ACCOUNT_HOLDER'

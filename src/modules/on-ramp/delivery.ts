@@ -120,7 +120,7 @@ export async function refuseOnRampDelivery(
   });
 }
 
-/** What the send queue hands back as a delivery moves on (registered at wiring time). */
+/** What the send queue hands back as a delivery moves on (the on-ramp's offer, in its descriptor). */
 export const deliveryHandler: DeliveryHandler = {
   submitted: recordOnRampHash,
   finished: finishOnRampDelivery,

@@ -25,7 +25,7 @@ import { type ReferenceColumns, referenceColumns, settlementRate } from '../pric
 import { type SettlementDeps, type SettlementStep, settleNow } from '../transactions/in-flight.ts';
 import { type TransactionRow, tenantOf } from '../transactions/read-service.ts';
 import { progressSend } from '../wallets/sender.ts';
-import { deliverStablecoin } from './delivery.ts';
+import { deliverStablecoin, deliveryHandler } from './delivery.ts';
 import { moveOnRamp } from './state.ts';
 
 /**
@@ -146,6 +146,6 @@ export function onRampStep(deps: StepDeps): SettlementStep {
 export function settleOnRamp(deps: SettlementDeps & StepDeps, id: string): Promise<void> {
   const { db, chains, clock } = deps;
   return settleNow(deps, id, onRampStep(deps), (send) =>
-    progressSend({ db, chains, clock, log: deps.log }, send),
+    progressSend({ db, chains, clock, log: deps.log, offers: { deliveries: deliveryHandler } }, send),
   );
 }

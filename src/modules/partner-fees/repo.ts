@@ -1,8 +1,7 @@
 import { readFact } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 
-export const FEE_TRANSACTION_TYPES = ['ON_RAMP', 'OFF_RAMP'] as const;
-export type FeeTransactionType = (typeof FEE_TRANSACTION_TYPES)[number];
+import { type FeeTransactionType, NO_PARTNER_FEE, type PartnerFeeTerms } from './terms.ts';
 
 export type PartnerFeeRow = {
   project_id: string;
@@ -42,9 +41,6 @@ export async function listPartnerFees(db: Executor, projectId: string): Promise<
     [projectId],
   );
 }
-
-export type PartnerFeeTerms = { basisPoints: number; flat: bigint };
-export const NO_PARTNER_FEE: PartnerFeeTerms = { basisPoints: 0, flat: 0n };
 
 type TermsColumns = { partner_fee_bps: number | null; partner_fee_flat: bigint | null };
 

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AmountInput, DateTime, IdParams, Nullable, problems, StringEnum } from '../../http/schemas.ts';
-import { FEE_TRANSACTION_TYPES } from './repo.ts';
 import { createPartnerFeeService } from './service.ts';
+import { FEE_TRANSACTION_TYPES } from './terms.ts';
 
 const operatorSecurity = [{ operatorAuth: [] as string[] }];
 

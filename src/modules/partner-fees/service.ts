@@ -12,12 +12,13 @@ import type { Database, Executor } from '../../db/types.ts';
 import { type Actor, actorLabel, recordAudit } from '../operators/audit.ts';
 import { findProject } from '../projects/service.ts';
 import * as repo from './repo.ts';
+import * as terms from './terms.ts';
 
 export async function partnerFeeTerms(
   db: Executor,
   projectId: string,
-  type: repo.FeeTransactionType,
-): Promise<repo.PartnerFeeTerms> {
+  type: terms.FeeTransactionType,
+): Promise<terms.PartnerFeeTerms> {
   return readOne(db, repo.partnerFeeFact, { projectId, type });
 }
 
@@ -25,17 +26,17 @@ export async function partnerFeeTerms(
 export const MAX_PARTNER_FEE_BPS = 5000;
 
 /** The transaction types a partner fee is set for. */
-export { FEE_TRANSACTION_TYPES, type FeeTransactionType } from './repo.ts';
+export { FEE_TRANSACTION_TYPES, type FeeTransactionType } from './terms.ts';
 
 const AMOUNT = new RegExp(AMOUNT_PATTERN);
 
 /** The same rules for every caller (operator API, console, dashboard): 400 naming each bad field. */
 function checkTerms(input: { transactionType: string; bps: number; flat: string }): void {
   const errors: { pointer: string; message: string }[] = [];
-  if (!(repo.FEE_TRANSACTION_TYPES as readonly string[]).includes(input.transactionType))
+  if (!(terms.FEE_TRANSACTION_TYPES as readonly string[]).includes(input.transactionType))
     errors.push({
       pointer: '/body/transactionType',
-      message: `must be one of ${repo.FEE_TRANSACTION_TYPES.join(', ')}`,
+      message: `must be one of ${terms.FEE_TRANSACTION_TYPES.join(', ')}`,
     });
   if (!Number.isInteger(input.bps) || input.bps < 0 || input.bps > MAX_PARTNER_FEE_BPS)
     errors.push({ pointer: '/body/bps', message: `must be a whole number from 0 to ${MAX_PARTNER_FEE_BPS}` });
@@ -45,16 +46,19 @@ function checkTerms(input: { transactionType: string; bps: number; flat: string 
 }
 
 /** What a creation reads of the partner's terms, with its other facts: by project and type. */
-export { NO_PARTNER_FEE, type PartnerFeeTerms, partnerFeeFact } from './repo.ts';
+export { NO_PARTNER_FEE, type PartnerFeeTerms } from './terms.ts';
+
+/** A typed fact other modules read within their own statements. */
+export const partnerFeeFact: typeof repo.partnerFeeFact = repo.partnerFeeFact;
 
 export type PartnerFeeView = {
-  transactionType: repo.FeeTransactionType;
+  transactionType: terms.FeeTransactionType;
   bps: number;
   flat: string;
   updatedAt: string | null;
 };
 
-const present = (type: repo.FeeTransactionType, row: repo.PartnerFeeRow | undefined): PartnerFeeView => ({
+const present = (type: terms.FeeTransactionType, row: repo.PartnerFeeRow | undefined): PartnerFeeView => ({
   transactionType: type,
   bps: row?.basis_points ?? 0,
   flat: formatAmount(row?.flat ?? 0n),
@@ -68,7 +72,7 @@ export function createPartnerFeeService(deps: { db: Database; clock: Clock }) {
     if (!(await findProject(db, projectId))) throw notFound('Project');
     const rows = await repo.listPartnerFees(db, projectId);
     return {
-      data: repo.FEE_TRANSACTION_TYPES.map((type) =>
+      data: terms.FEE_TRANSACTION_TYPES.map((type) =>
         present(
           type,
           rows.find((row) => row.transaction_type === type),
@@ -80,7 +84,7 @@ export function createPartnerFeeService(deps: { db: Database; clock: Clock }) {
   async function set(
     actor: Actor,
     projectId: string,
-    input: { transactionType: repo.FeeTransactionType; bps: number; flat: string },
+    input: { transactionType: terms.FeeTransactionType; bps: number; flat: string },
   ): Promise<PartnerFeeView> {
     checkTerms(input);
     return db.transaction(async (tx) => {

@@ -1,8 +1,8 @@
 /**
  * The PIX intake's dispatch: what a PSP rail confirms goes to the flow it concerns. A received PIX is
  * first an on-ramp's deposit, then it carries the results of the refunds of it; a send's state is an
- * off-ramp payout's result. Registered on the rails at wiring time (runtime.ts); the rails themselves
- * never lock a transaction or post a journal.
+ * off-ramp payout's result. Registered on the rails by the runtime (this module's offer, `pixIntake`);
+ * the rails themselves never lock a transaction or post a journal.
  */
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';

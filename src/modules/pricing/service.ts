@@ -692,6 +692,13 @@ export async function peekLockedQuoteAmount(
 }
 
 export type { ExchangeRateRow } from './quotes-repo.ts';
-export { currentRateFact, rateReadAt } from './rates-repo.ts';
 export type { ReferenceColumns } from './reference-price.ts';
 export { quoteReferenceColumns, rateToPrice, referenceColumns, withSpread } from './reference-price.ts';
+
+/** A typed fact other modules read within their own statements. */
+export const currentRateFact: typeof rates.currentRateFact = rates.currentRateFact;
+
+/** What `currentRateFact` reads for a creation at `now` (null: its pair needs no rate). */
+export function rateReadAt(pair: Pair | null, now: Date): { pair: Pair; now: Date } | null {
+  return rates.rateReadAt(pair, now);
+}

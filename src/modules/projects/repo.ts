@@ -100,3 +100,10 @@ export async function findDisplayName(db: Executor, id: string): Promise<string 
 export async function setDisplayName(db: Executor, id: string, displayName: string | null): Promise<void> {
   await db.query('UPDATE projects SET display_name = $2 WHERE id = $1', [id, displayName]);
 }
+
+const FIRST_RUN_LOCK = 7_270_002;
+
+/** Serialises first runs until the transaction ends: one process at a time sets up an empty database. */
+export async function lockFirstRun(tx: Executor): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [FIRST_RUN_LOCK]);
+}

@@ -2,12 +2,13 @@ import type { Clock } from '../../core/clock.ts';
 import { invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
-import type { Database, Transaction } from '../../db/types.ts';
+import type { Database, Executor, Transaction } from '../../db/types.ts';
 import { generateApiKey } from '../../lib/api-key.ts';
 import type { Environment } from '../../lib/environment.ts';
 import { insertOperatorAccount } from '../operators/accounts.ts';
 import { type Actor, recordAudit } from '../operators/audit.ts';
 import type { ApiKeyCache } from './key-cache.ts';
+import type { ProjectRow } from './repo.ts';
 import * as repo from './repo.ts';
 
 export type Project = { id: string; name: string; createdAt: string };
@@ -19,8 +20,6 @@ export type IssuedApiKey = {
   name: string | null;
   createdAt: string;
 };
-
-const FIRST_RUN_LOCK = 7_270_002;
 
 export function createProjectService(deps: {
   db: Database;
@@ -125,7 +124,7 @@ export function createProjectService(deps: {
     show?: (setup: FirstRunSecrets<T>) => Promise<void>,
   ) {
     return db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [FIRST_RUN_LOCK]);
+      await repo.lockFirstRun(tx);
       if ((await repo.countProjects(tx)) > 0) return null;
       const at = clock();
       const actor: Actor = { id: null, name: 'first-run' };
@@ -252,5 +251,6 @@ export type FirstRunSecrets<T> = {
   extra: T | undefined;
 };
 
-/** What other modules may read of a project. */
-export { findProject } from './repo.ts';
+export function findProject(db: Executor, id: string): Promise<ProjectRow | undefined> {
+  return repo.findProject(db, id);
+}

@@ -2,8 +2,9 @@
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
 
-export type SubjectType = 'CUSTOMER' | 'BANK_ACCOUNT_HOLDER' | 'ASSOCIATED_PARTY' | 'TRANSFER' | 'DEPOSIT';
-export type CaseStatus = 'OPEN' | 'CLEARED' | 'CONFIRMED';
+import type { CaseStatus, SubjectType } from '../offers.ts';
+
+export type { CaseStatus, SubjectType };
 export type CaseReason = 'NAME_MATCH' | 'ADDRESS_MATCH' | 'STRUCTURING';
 
 /** One list entry a subject matched, as the case keeps it. */

@@ -113,11 +113,12 @@ const ASCII = /^\p{ASCII}+$/u;
  * lower case, where Latin "I" is "i": a capital whose prototype is another ASCII capital's prototype is
  * read as that capital, so Cyrillic "І" and Greek "Ι" fold as Latin "I" does.
  */
-const CAPITAL_OF = new Map<string, string>();
-for (const capital of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') {
-  const prototype = PROTOTYPES[capital];
-  if (prototype !== undefined) CAPITAL_OF.set(prototype, capital);
-}
+const CAPITAL_OF = new Map<string, string>(
+  [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'].flatMap((capital) => {
+    const prototype = PROTOTYPES[capital];
+    return prototype === undefined ? [] : [[prototype, capital] as const];
+  }),
+);
 
 /**
  * A non-ASCII character's confusables prototype. The table maps each case on its own (Cyrillic "К" to

@@ -5,13 +5,14 @@
  * FAILED with its reserve released, a held deposit FAILED uncredited. Decision, effects, audit row and
  * events commit together. Screening moves a customer's verification itself; what a decision does to a
  * subject another module owns (a bank-account holder, a held transfer or deposit) is that module's
- * handler, registered at wiring time (`onScreeningDecision`, in modules/index.ts).
+ * handler, offered in that module's descriptor and composed in the context (`offers`).
  */
 import type { Clock } from '../../core/clock.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { type PageRequest, pageResult } from '../../core/pagination.ts';
-import type { Database, Executor } from '../../db/types.ts';
+import type { Database } from '../../db/types.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
+import type { ComposedOffers, SubjectDecisionHandlers } from '../offers.ts';
 import { type Actor, actorLabel, recordAudit } from '../operators/audit.ts';
 import { lockCustomerVerification } from '../verifications/kyb.ts';
 import { rejectAfterSanctionsMatch } from '../verifications/transition.ts';
@@ -41,45 +42,25 @@ export function presentCase(row: cases.CaseRow) {
 
 export type CaseView = ReturnType<typeof presentCase>;
 
-type DecisionDeps = { chains: ChainRegistry };
-type DecisionEffect = (tx: Executor, deps: DecisionDeps, subjectId: string, at: Date) => Promise<unknown>;
+type DecisionOffers = Pick<ComposedOffers, 'screeningDecisions' | 'holdDecided'>;
 
-/** What a decision does to a subject its owner keeps: a CONFIRM always, a CLEAR when the hold is its own. */
-export type SubjectDecisionHandlers = { confirmed: DecisionEffect; cleared?: DecisionEffect };
-
-const decisionHandlers = new Map<cases.SubjectType, SubjectDecisionHandlers>();
-
-/** Registers, at wiring time, the module that owns subjects of these types as the one a decision acts on. */
-export function onScreeningDecision(types: cases.SubjectType[], handlers: SubjectDecisionHandlers): void {
-  for (const type of types) decisionHandlers.set(type, handlers);
-}
-
-/**
- * What a decided hold on a person (a customer, its party, an account's holder) does to the money it
- * stopped on its way out: each owner of such movements registers, at wiring time, how it releases them
- * (CLEARED) or refuses them (CONFIRMED).
- */
-export type HeldMovementHandler = (
-  tx: Executor,
-  deps: DecisionDeps,
-  decided: cases.CaseRow,
-  at: Date,
-) => Promise<void>;
-
-const heldMovementHandlers: HeldMovementHandler[] = [];
-
-export function onHoldDecided(handler: HeldMovementHandler): void {
-  heldMovementHandlers.push(handler);
-}
-
-function handlersOf(type: cases.SubjectType): SubjectDecisionHandlers {
-  const handlers = decisionHandlers.get(type);
-  if (!handlers) throw new Error(`No screening decision handler is registered for ${type} subjects`);
+function handlersOf(offers: DecisionOffers, type: cases.SubjectType): SubjectDecisionHandlers {
+  const handlers = offers.screeningDecisions[type];
+  if (!handlers) throw new Error(`No screening decision handler is offered for ${type} subjects`);
   return handlers;
 }
 
-export function createScreeningReviewService(deps: { db: Database; clock: Clock; chains: ChainRegistry }) {
-  const { db, clock, chains } = deps;
+/**
+ * `offers`: what a decision does to the subjects other modules own, and how they release or refuse the
+ * money a decided hold stopped — each module's offer, composed in the context.
+ */
+export function createScreeningReviewService(deps: {
+  db: Database;
+  clock: Clock;
+  chains: ChainRegistry;
+  offers: DecisionOffers;
+}) {
+  const { db, clock, chains, offers } = deps;
 
   async function queue(
     filter: { status: cases.CaseStatus; customerId?: string | undefined; subjectId?: string | undefined },
@@ -139,10 +120,10 @@ export function createScreeningReviewService(deps: { db: Database; clock: Clock;
       if (status === 'CLEARED') {
         await cases.insertClearances(tx, row, at);
         if (!ownVerification) {
-          await handlersOf(row.subject_type).cleared?.(tx, { chains }, row.subject_id, at);
+          await handlersOf(offers, row.subject_type).cleared?.(tx, { chains }, row.subject_id, at);
         }
       } else if (!ownVerification) {
-        await handlersOf(row.subject_type).confirmed(tx, { chains }, row.subject_id, at);
+        await handlersOf(offers, row.subject_type).confirmed(tx, { chains }, row.subject_id, at);
       } else {
         // a match of the customer or of one of its parties ends the customer's own verification
         const verification = await lockCustomerVerification(tx, row.customer_id);
@@ -150,7 +131,7 @@ export function createScreeningReviewService(deps: { db: Database; clock: Clock;
       }
       if (row.subject_type !== 'TRANSFER' && row.subject_type !== 'DEPOSIT') {
         // the payouts, refunds, chain sends and deposits this hold stopped: released or refused now
-        for (const handler of heldMovementHandlers) await handler(tx, { chains }, decided, at);
+        for (const handler of offers.holdDecided) await handler(tx, { chains }, decided, at);
         await recordScreeningEvent(tx, decided, at);
       }
       await recordAudit(tx, {

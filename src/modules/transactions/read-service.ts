@@ -11,7 +11,7 @@ import {
   type PageResult,
   pageResult,
 } from '../../core/pagination.ts';
-import type { Database } from '../../db/types.ts';
+import type { Database, Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { type ChainTransactionView, presentChainTransaction } from '../wallets/presenter.ts';
@@ -22,6 +22,7 @@ import {
   listChainTransactions,
 } from '../wallets/service.ts';
 import { presentTransaction, type TransactionView } from './presenter.ts';
+import type { RefundState, TransactionRow } from './repo.ts';
 import * as repo from './repo.ts';
 
 export type AnyTransactionView = TransactionView | ChainTransactionView;
@@ -114,17 +115,59 @@ export function createTransactionService(deps: { db: Database; chains: ChainRegi
 export type TransactionService = ReturnType<typeof createTransactionService>;
 
 /** What the modules owning each flow (on-ramp, off-ramp) read and write of a transaction row. */
-export {
-  claimExpired,
-  claimInFlight,
-  findTransaction,
-  findTransactionById,
-  insertTransactionsFact,
-  lockTransaction,
-  lockTransactionByTxid,
-  type RefundState,
-  setExpiresAt,
-  setRefundState,
-  type TransactionRow,
-  tenantOf,
-} from './repo.ts';
+export type { RefundState, TransactionRow } from './repo.ts';
+
+/** The tenant a row belongs to. */
+export const tenantOf = (row: { project_id: string; environment: Environment }): Tenant => ({
+  projectId: row.project_id,
+  environment: row.environment,
+});
+
+/** Charges past their expiry still waiting for a deposit, locked and skipped by other workers. */
+export function claimExpired(db: Executor, now: Date, limit: number): Promise<TransactionRow[]> {
+  return repo.claimExpired(db, now, limit);
+}
+
+/** One transaction that settlement should carry forward, locked and skipped by other workers. */
+export function claimInFlight(db: Executor): Promise<TransactionRow | undefined> {
+  return repo.claimInFlight(db);
+}
+
+export function findTransaction(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+): Promise<TransactionRow | undefined> {
+  return repo.findTransaction(db, tenant, id);
+}
+
+export function findTransactionById(db: Executor, id: string): Promise<TransactionRow | undefined> {
+  return repo.findTransactionById(db, id);
+}
+
+/** The statement a flow inserts its new transaction rows with, combined into its own (a typed fact). */
+export const insertTransactionsFact: typeof repo.insertTransactionsFact = repo.insertTransactionsFact;
+
+/** Locks a transaction for a state change. */
+export function lockTransaction(db: Executor, id: string): Promise<TransactionRow | undefined> {
+  return repo.lockTransaction(db, id);
+}
+
+/** Locks the transaction a PIX charge's txid belongs to, in one environment. */
+export function lockTransactionByTxid(
+  db: Executor,
+  environment: Environment,
+  txid: string,
+): Promise<TransactionRow | undefined> {
+  return repo.lockTransactionByTxid(db, environment, txid);
+}
+
+/** Moves a charge's expiry to `at` (the sandbox's "expire now"); returns the new row. */
+export function setExpiresAt(db: Executor, id: string, at: Date): Promise<TransactionRow> {
+  return repo.setExpiresAt(db, id, at);
+}
+
+/** Records where the refund of an on-ramp stands; returns the new row. */
+export function setRefundState(db: Executor, id: string, refund: RefundState): Promise<TransactionRow> {
+  return repo.setRefundState(db, id, refund);
+}

@@ -17,11 +17,6 @@ import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { TransactionStatus, TransactionType } from './state.ts';
 
-export const tenantOf = (row: { project_id: string; environment: Environment }): Tenant => ({
-  projectId: row.project_id,
-  environment: row.environment,
-});
-
 export type TimelineStep = { status: TransactionStatus; at: string };
 
 export type TransactionRow = {

@@ -7,7 +7,8 @@
  */
 import type { Executor } from '../../db/types.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
-import { type CaseRow, holdsAtSend } from '../screening/service.ts';
+import type { DecidedCase, DeliveryHandler } from '../offers.ts';
+import { holdsAtSend } from '../screening/service.ts';
 import { refuseSend } from './send-outcome.ts';
 import {
   holdSend,
@@ -20,9 +21,15 @@ import {
 
 const REFUSED = 'refused by compliance: a sanctions screening match was confirmed';
 
-async function refuse(tx: Executor, chains: ChainRegistry, send: SendRow, at: Date): Promise<void> {
+async function refuse(
+  tx: Executor,
+  chains: ChainRegistry,
+  deliveries: DeliveryHandler,
+  send: SendRow,
+  at: Date,
+): Promise<void> {
   await markSend(tx, send.id, 'FAILED', at, REFUSED);
-  await refuseSend(tx, chains, send, at);
+  await refuseSend(tx, chains, deliveries, send, at);
 }
 
 /**
@@ -33,6 +40,7 @@ async function refuse(tx: Executor, chains: ChainRegistry, send: SendRow, at: Da
 export async function sendsFreeToLeave(
   tx: Executor,
   chains: ChainRegistry,
+  deliveries: DeliveryHandler,
   queued: SendRow[],
   at: Date,
 ): Promise<SendRow[]> {
@@ -47,7 +55,7 @@ export async function sendsFreeToLeave(
     const hold = holdOf({ customerId: customers.get(send.id)! });
     if (hold.state === 'FREE') free.push(send);
     else if (hold.state === 'HELD') await holdSend(tx, send.id, at);
-    else await refuse(tx, chains, send, at);
+    else await refuse(tx, chains, deliveries, send, at);
   }
   return free;
 }
@@ -60,12 +68,13 @@ export async function sendsFreeToLeave(
 export async function decideHeldSends(
   tx: Executor,
   chains: ChainRegistry,
-  decided: Pick<CaseRow, 'subject_type' | 'customer_id' | 'status'>,
+  deliveries: DeliveryHandler,
+  decided: Pick<DecidedCase, 'subject_type' | 'customer_id' | 'status'>,
   at: Date,
 ): Promise<void> {
   if (decided.subject_type !== 'CUSTOMER' && decided.subject_type !== 'ASSOCIATED_PARTY') return;
   for (const send of await lockHeldSendsOf(tx, decided.customer_id)) {
-    if (decided.status === 'CONFIRMED') await refuse(tx, chains, send, at);
+    if (decided.status === 'CONFIRMED') await refuse(tx, chains, deliveries, send, at);
     else await releaseHeldSend(tx, send.id, at);
   }
 }

@@ -1,50 +1,29 @@
 /**
  * What a send's progress means for the transaction it carries: a transfer's is applied here; an
- * on-ramp's delivery goes to the handler the on-ramp registered at wiring time (runtime.ts).
+ * on-ramp's delivery goes to the handler the on-ramp offers (its descriptor), handed down by the caller.
  */
 import type { FailureCode } from '../../core/failure-codes.ts';
 import type { Executor } from '../../db/types.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { chainSendReversed, chainSendSettled } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
+import type { DeliveryHandler } from '../offers.ts';
 import { moveChainTransaction } from './events.ts';
 import { clearChainTransactionHash, lockChainTransaction, setChainTransactionHash } from './repo.ts';
 import type { SendRow } from './sends-repo.ts';
 
-/** What the on-ramp does as the send delivering its stablecoin moves on. */
-export type DeliveryHandler = {
-  /** The send was signed and broadcast: its hash and where a block explorer shows it. */
-  submitted(tx: Executor, transactionId: string, hash: string, url: string): Promise<void>;
-  /** The send was confirmed, or failed for good. */
-  finished(
-    tx: Executor,
-    chains: ChainRegistry,
-    transactionId: string,
-    outcome: 'CONFIRMED' | 'FAILED',
-    at: Date,
-    reason?: string,
-  ): Promise<void>;
-  /** The send was refused before it left (a confirmed sanctions match): nothing was sent. */
-  refused(tx: Executor, chains: ChainRegistry, transactionId: string, at: Date): Promise<void>;
-};
-
-let deliveries: DeliveryHandler | null = null;
-
-/** Registers what an on-ramp's delivery does as it moves on (once per process, at wiring time). */
-export function handleDeliveriesWith(handler: DeliveryHandler): void {
-  deliveries = handler;
-}
+export type { DeliveryHandler };
 
 export async function completeSend(
   tx: Executor,
   chains: ChainRegistry,
+  deliveries: DeliveryHandler,
   send: SendRow,
   state: 'SUBMITTED' | 'CONFIRMED' | 'FAILED',
   at: Date,
   reason?: string,
 ): Promise<void> {
   if (send.purpose === 'ON_RAMP') {
-    if (!deliveries) throw new Error('no handler is registered for on-ramp deliveries');
     if (state === 'SUBMITTED') {
       const url = chains.get(send.environment, send.blockchain).transactionUrl(send.transaction_hash!);
       return deliveries.submitted(tx, send.transaction_id, send.transaction_hash!, url);
@@ -108,11 +87,11 @@ async function failTransfer(
 export async function refuseSend(
   tx: Executor,
   chains: ChainRegistry,
+  deliveries: DeliveryHandler,
   send: SendRow,
   at: Date,
 ): Promise<void> {
   if (send.purpose === 'ON_RAMP') {
-    if (!deliveries) throw new Error('no handler is registered for on-ramp deliveries');
     return deliveries.refused(tx, chains, send.transaction_id, at);
   }
   const row = await lockChainTransaction(tx, send.transaction_id);

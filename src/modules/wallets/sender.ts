@@ -28,6 +28,7 @@ import {
 } from '../../rails/chains/adapter.ts';
 import { TREASURY_INDEX } from '../../rails/chains/keys.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
+import type { ComposedOffers } from '../offers.ts';
 import type { ChainTransactionRow } from './repo.ts';
 import { sendsFreeToLeave } from './send-holds.ts';
 import { completeSend } from './send-outcome.ts';
@@ -116,7 +117,14 @@ export function enqueueTransferSend(
   return enqueueSend(tx, adapter, send, at);
 }
 
-type Deps = { db: Database; chains: ChainRegistry; clock: Clock; log: Logger };
+/** `offers.deliveries`: what an on-ramp's delivery does as its send moves on (the on-ramp offers it). */
+type Deps = {
+  db: Database;
+  chains: ChainRegistry;
+  clock: Clock;
+  log: Logger;
+  offers: Pick<ComposedOffers, 'deliveries'>;
+};
 
 /** Signed bytes to hand to a chain once the transaction that recorded them has committed. */
 type Broadcast = { raw: string; adapter: ChainAdapter; sendId: string };
@@ -162,6 +170,7 @@ export function replacementFees(previous: SendFees, market: FeeMarket, ceiling: 
 /** Signs the queued sends of one sending address; returns how many it signed, held or refused. */
 export async function signQueued(deps: Deps, batch = 20): Promise<number> {
   const { db, chains, clock } = deps;
+  const { deliveries } = deps.offers;
   const signed: Broadcast[] = [];
   const done = await db.transaction(async (tx) => {
     const sender = await claimSender(tx);
@@ -173,7 +182,7 @@ export async function signQueued(deps: Deps, batch = 20): Promise<number> {
     const claimed = await queuedSendsOf(tx, sender, batch);
     if (claimed.length === 0) return 0;
     // the moment they leave: a held customer's send waits unsigned, a refused one fails here
-    const queued = await sendsFreeToLeave(tx, chains, claimed, clock());
+    const queued = await sendsFreeToLeave(tx, chains, deliveries, claimed, clock());
     if (queued.length === 0) return claimed.length;
     const fees = firstFees(await node.fees(), chains.config.networks[sender.blockchain].maxFeePerGas);
     for (const send of queued) {
@@ -188,13 +197,20 @@ export async function signQueued(deps: Deps, batch = 20): Promise<number> {
           fees,
         });
         await markSubmitted(tx, send.id, { ...result, nonce }, at);
-        await completeSend(tx, chains, { ...send, transaction_hash: result.hash }, 'SUBMITTED', at);
+        await completeSend(
+          tx,
+          chains,
+          deliveries,
+          { ...send, transaction_hash: result.hash },
+          'SUBMITTED',
+          at,
+        );
         signed.push({ raw: result.raw, adapter, sendId: send.id });
         nonce += 1n;
       } catch (error) {
         if (!(error instanceof SendRefused)) throw error;
         await markSend(tx, send.id, 'FAILED', at, error.message);
-        await completeSend(tx, chains, send, 'FAILED', at, error.message);
+        await completeSend(tx, chains, deliveries, send, 'FAILED', at, error.message);
       }
     }
     await setNextNonce(tx, sender, nonce);
@@ -234,7 +250,14 @@ async function lookOnChain(
     if (status.state === 'UNKNOWN') continue;
     if (hash !== send.transaction_hash) {
       await setSendHash(tx, send.id, hash);
-      await completeSend(tx, deps.chains, { ...send, transaction_hash: hash }, 'SUBMITTED', now);
+      await completeSend(
+        tx,
+        deps.chains,
+        deps.offers.deliveries,
+        { ...send, transaction_hash: hash },
+        'SUBMITTED',
+        now,
+      );
     }
     if (status.state === 'PENDING') return { state: 'PENDING' };
     if (status.state === 'CONFIRMED') return { state: 'CONFIRMED', hash };
@@ -276,7 +299,14 @@ async function lookOnChain(
     const replacement = fees ? await signReplacement(node, send, fees) : null;
     if (replacement) {
       await markReplaced(tx, send.id, replacement, now);
-      await completeSend(tx, deps.chains, { ...send, transaction_hash: replacement.hash }, 'SUBMITTED', now);
+      await completeSend(
+        tx,
+        deps.chains,
+        deps.offers.deliveries,
+        { ...send, transaction_hash: replacement.hash },
+        'SUBMITTED',
+        now,
+      );
       broadcasts.push({ raw: replacement.raw, adapter, sendId: send.id });
       return { state: 'PENDING' };
     }
@@ -330,6 +360,7 @@ async function settleSend(
   await completeSend(
     tx,
     deps.chains,
+    deps.offers.deliveries,
     { ...send, transaction_hash: look.hash },
     look.state,
     now,

@@ -8,11 +8,20 @@ import { BLOCKCHAINS, type Blockchain } from '../../core/currencies.ts';
 import { formatDecimal } from '../../core/decimal.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { ListFilter, ListPageRead } from '../../db/transaction-filter.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import type { Tenant } from '../../lib/environment.ts';
+import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { type CustomerRow, findCustomer } from '../customers/service.ts';
-import { insertWallets, nextHdIndex, type WalletRow, walletBalances, walletsOf } from './repo.ts';
+import * as repo from './repo.ts';
+import {
+  type ChainTransactionRow,
+  insertWallets,
+  nextHdIndex,
+  type WalletRow,
+  walletBalances,
+  walletsOf,
+} from './repo.ts';
 
 /** The customer's wallets, created on first use (call under the customer's row lock, or accept a race). */
 export async function ensureWallets(
@@ -86,4 +95,30 @@ export function createWalletService(deps: { db: Database; chains: ChainRegistry;
   return { list };
 }
 export type { ChainTransactionRow } from './repo.ts';
-export { chainTransactionPageReader, chainTransactionReader, listChainTransactions } from './repo.ts';
+
+/**
+ * The newest `limit` transfers and deposits of a partner's list (the tenant's, or one customer's, on
+ * either side of a transfer), coalesced with the pages read meanwhile; the list's total comes with its
+ * ramps (`transactionPageReader`).
+ */
+export function chainTransactionPageReader(
+  db: Executor,
+): (read: ListPageRead) => Promise<ChainTransactionRow[]> {
+  return repo.chainTransactionPageReader(db);
+}
+
+/** Reads one transfer or deposit of the tenant, coalesced with the reads made meanwhile. */
+export function chainTransactionReader(
+  db: Executor,
+): (read: { tenant: Tenant; id: string }) => Promise<ChainTransactionRow | undefined> {
+  return repo.chainTransactionReader(db);
+}
+
+export function listChainTransactions(
+  db: Executor,
+  scope: { projectId?: string | undefined; environment?: Environment | undefined },
+  filter: ListFilter,
+  limit: number,
+): Promise<{ rows: ChainTransactionRow[]; total: number }> {
+  return repo.listChainTransactions(db, scope, filter, limit);
+}

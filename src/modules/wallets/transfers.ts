@@ -22,6 +22,7 @@ import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { approvedForMovements, findCustomer, lockCustomers } from '../customers/service.ts';
 import { chainSend, walletTransfer } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
+import type { ComposedOffers } from '../offers.ts';
 import {
   holdTransaction,
   matchesFor,
@@ -71,6 +72,8 @@ export type TransferDeps = {
   log: Logger;
   chains: ChainRegistry;
   config: Pick<Config, 'screening'>;
+  /** What a send carrying an on-ramp's delivery does (a transfer's own send never calls it). */
+  offers: Pick<ComposedOffers, 'deliveries'>;
 };
 
 /** Who receives: another customer of the project (by id or by one of their addresses), or an address. */

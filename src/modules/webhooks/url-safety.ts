@@ -42,8 +42,13 @@ const NON_PUBLIC: [string, number, 'ipv4' | 'ipv6'][] = [
   ['ff00::', 8, 'ipv6'], // multicast
 ];
 
-const blocked = new BlockList();
-for (const [network, prefix, family] of NON_PUBLIC) blocked.addSubnet(network, prefix, family);
+const blocked = blockListOf(NON_PUBLIC);
+
+function blockListOf(subnets: typeof NON_PUBLIC): BlockList {
+  const list = new BlockList();
+  for (const [network, prefix, family] of subnets) list.addSubnet(network, prefix, family);
+  return list;
+}
 
 /**
  * True for an address a webhook may be sent to. IPv4-mapped IPv6 addresses (`::ffff:127.0.0.1`) are
