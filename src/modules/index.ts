@@ -4,6 +4,8 @@
  */
 import type { TSchema } from 'typebox';
 import { Problem } from '../http/schemas.ts';
+import { accountRoutes } from './accounts/routes.ts';
+import { AccountSchema } from './accounts/schema.ts';
 import { associatedPartyRoutes } from './associated-parties/routes.ts';
 import { AssociatedPartySchema } from './associated-parties/schema.ts';
 import { rejectHolderAfterSanctionsMatch } from './bank-accounts/holder-review.ts';
@@ -64,6 +66,7 @@ export const sharedSchemas: TSchema[] = [
   CustomerScreeningSchema,
   AssociatedPartySchema,
   EventSchema,
+  AccountSchema,
 ];
 
 /** Routes that need an API key of the listener's environment. */
@@ -72,6 +75,7 @@ export const partnerRoutes: PublicPlugin[] = [
   verificationRoutes,
   limitRequestRoutes,
   bankAccountRoutes,
+  accountRoutes,
   documentRoutes,
   sandboxVerificationRoutes,
   webhookRoutes,

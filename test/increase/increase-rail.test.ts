@@ -344,3 +344,14 @@ describe('the simulator holds requests to the SDK shapes', () => {
     await expect(wrong.accountNumber('account_number_x')).rejects.toMatchObject({ status: 401 });
   });
 });
+
+describe('routing numbers (https://increase.com/documentation/api/routing-numbers)', () => {
+  it('names the bank of a routing number, and knows none for an unknown one', async () => {
+    expect(await bank.routingNumber(SIMULATOR_ROUTING_NUMBER)).toMatchObject({
+      name: 'FIRST INTERNET BANK OF INDIANA',
+      ach_transfers: 'supported',
+      wire_transfers: 'supported',
+    });
+    expect(await bank.routingNumber('123456780')).toBeUndefined();
+  });
+});

@@ -29,8 +29,16 @@ import { createShapeChecker, type ShapeName } from './sdk-shapes.ts';
 
 export const SIMULATOR_API_KEY = 'sandbox_simulator_key';
 export const SIMULATOR_ACCOUNT_ID = 'account_simulator00000001';
-/** Increase's sandbox routing number (First Internet Bank of Indiana), as its sandbox answers it. */
+/** The routing number of the simulator's account numbers (First Internet Bank of Indiana's). */
 export const SIMULATOR_ROUTING_NUMBER = '074920909';
+
+/** The banks `GET /routing_numbers` knows, by ABA routing number (names as the Federal Reserve lists them). */
+const BANKS: Record<string, string> = {
+  '074920909': 'FIRST INTERNET BANK OF INDIANA',
+  '021000021': 'JPMORGAN CHASE BANK, NA',
+  '026009593': 'BANK OF AMERICA, N.A.',
+  '101050001': 'COMMERCE BANK',
+};
 
 type Json = Record<string, unknown>;
 type Answer = { status: number; body: unknown; shape?: ShapeName };
@@ -60,6 +68,8 @@ const SHAPES = {
   wire: shape('wire-transfers', 'WireTransfer'),
   wireCreate: shape('wire-transfers', 'WireTransferCreateParams'),
   wireList: shape('wire-transfers', 'WireTransferListParams'),
+  routingNumber: shape('routing-numbers', 'RoutingNumberListResponse'),
+  routingNumberList: shape('routing-numbers', 'RoutingNumberListParams'),
   event: shape('events', 'Event'),
   eventList: shape('events', 'EventListParams'),
   simulateInboundAch: shape('simulations/inbound-ach-transfers', 'InboundACHTransferCreateParams'),
@@ -540,6 +550,30 @@ export async function startIncreaseSimulator(options: {
           page(wireTransfers.values(), query, (t) => byAccount(query)(t) && byKey(query)(t)),
           SHAPES.wire,
         ),
+    },
+    {
+      method: 'GET',
+      path: /^\/routing_numbers$/,
+      query: SHAPES.routingNumberList,
+      handle: (_m, _b, query) => {
+        const number = query.get('routing_number') ?? '';
+        const name = BANKS[number];
+        const data: Increase.RoutingNumberListResponse[] = name
+          ? [
+              {
+                ach_transfers: 'supported',
+                fednow_transfers: 'not_supported',
+                name,
+                real_time_payments_request_for_payment: 'not_supported',
+                real_time_payments_transfers: 'not_supported',
+                routing_number: number,
+                type: 'routing_number',
+                wire_transfers: 'supported',
+              },
+            ]
+          : [];
+        return ok({ data, next_cursor: null }, SHAPES.routingNumber);
+      },
     },
     {
       method: 'GET',

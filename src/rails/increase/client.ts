@@ -174,6 +174,11 @@ export function createIncreaseClient(options: IncreaseClientOptions) {
       return first(sdk.wireTransfers.list({ idempotency_key: key, limit: 1 }));
     },
 
+    /** What Increase knows of a bank by its ABA routing number (GET /routing_numbers); undefined if none. */
+    routingNumber(routingNumber: string): Promise<Increase.RoutingNumberListResponse | undefined> {
+      return first(sdk.routingNumbers.list({ routing_number: routingNumber, limit: 1 }));
+    },
+
     event(id: string): Promise<IncreaseEvent> {
       return sdk.events.retrieve(id);
     },
