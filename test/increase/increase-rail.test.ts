@@ -5,6 +5,12 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  IdempotencyKeyAlreadyUsedError,
+  InvalidAPIKeyError,
+  InvalidOperationError,
+  ObjectNotFoundError,
+} from 'increase';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createIncreaseClient, type IncreaseBank } from '../../src/rails/increase/client.ts';
@@ -129,11 +135,10 @@ describe('inbound transfers (https://increase.com/documentation/receiving-ach-tr
     const returned = await bank.returnInboundAch(inbound.id, 'credit_entry_refused_by_receiver');
     expect(returned.status).toBe('returned');
     expect(returned.transfer_return?.reason).toBe('credit_entry_refused_by_receiver');
-    await expect(bank.returnInboundAch(inbound.id, 'credit_entry_refused_by_receiver')).rejects.toMatchObject(
-      {
-        status: 400,
-      },
-    );
+    // returning it again is an invalid operation (https://increase.com/documentation/api#errors)
+    await expect(
+      bank.returnInboundAch(inbound.id, 'credit_entry_refused_by_receiver'),
+    ).rejects.toBeInstanceOf(InvalidOperationError);
   });
 
   it('an inbound wire is read back and can be reversed (https://increase.com/documentation/api/inbound-wire-transfers)', async () => {
@@ -180,7 +185,9 @@ describe('payouts (https://increase.com/documentation/api/ach-transfers, /wire-t
 
   it('the same idempotency key with another amount is refused, not paid (409)', async () => {
     await bank.payAch(ach('offramp_2'));
-    await expect(bank.payAch(ach('offramp_2', 20_000n))).rejects.toMatchObject({ status: 409 });
+    await expect(bank.payAch(ach('offramp_2', 20_000n))).rejects.toBeInstanceOf(
+      IdempotencyKeyAlreadyUsedError,
+    );
   });
 
   it('a settled ACH payout is SETTLED (https://increase.com/documentation/ach-transfers#settlement)', async () => {
@@ -304,7 +311,7 @@ describe('faults', () => {
     const number = await bank.openAccountNumber({ name: 'early', idempotencyKey: 'acc_early' });
     sim.faults.hideNextObjects = 1;
     const inbound = await simulate.inboundAch(number.id, 900n);
-    await expect(bank.inboundAchTransfer(inbound.id)).rejects.toMatchObject({ status: 404 });
+    await expect(bank.inboundAchTransfer(inbound.id)).rejects.toBeInstanceOf(ObjectNotFoundError);
     sim.reveal();
     expect((await bank.inboundAchTransfer(inbound.id)).id).toBe(inbound.id);
   });
@@ -341,7 +348,7 @@ describe('the simulator holds requests to the SDK shapes', () => {
 
   it('a request without the API key is refused (https://increase.com/documentation/api#authentication)', async () => {
     const wrong = createIncreaseClient({ ...options(), apiKey: 'wrong' });
-    await expect(wrong.accountNumber('account_number_x')).rejects.toMatchObject({ status: 401 });
+    await expect(wrong.accountNumber('account_number_x')).rejects.toBeInstanceOf(InvalidAPIKeyError);
   });
 });
 

@@ -113,7 +113,12 @@ export async function startIncreaseSimulator(options: {
   const today = () => iso().slice(0, 10);
   const notFound = (what: string): Answer => ({
     status: 404,
-    body: { status: 404, type: 'not_found_error', title: `${what} could not be found.`, detail: null },
+    body: { status: 404, type: 'object_not_found_error', title: `${what} could not be found.`, detail: null },
+  });
+  /** A request the object's state does not allow (Increase's `invalid_operation_error`, 409). */
+  const refused = (detail: string): Answer => ({
+    status: 409,
+    body: { status: 409, type: 'invalid_operation_error', title: detail, detail: null },
   });
   const invalid = (detail: string): Answer => ({
     status: 400,
@@ -419,7 +424,7 @@ export async function startIncreaseSimulator(options: {
       handle: (m, body) => {
         const found = accountNumbers.get(m[1] as string);
         if (!found) return notFound('Account Number');
-        if (found.status === 'canceled') return invalid('A canceled Account Number cannot be updated.');
+        if (found.status === 'canceled') return refused('A canceled Account Number cannot be updated.');
         if (typeof body.name === 'string') found.name = body.name;
         const status = body.status as Increase.AccountNumber['status'] | undefined;
         if (status) found.status = status;
@@ -458,7 +463,7 @@ export async function startIncreaseSimulator(options: {
         // https://increase.com/documentation/receiving-ach-transfers: a credit can be returned while it is
         // pending or once accepted; not twice, and not one that was declined
         if (found.status !== 'pending' && found.status !== 'accepted') {
-          return invalid(`An Inbound ACH Transfer that is ${found.status} cannot be returned.`);
+          return refused(`An Inbound ACH Transfer that is ${found.status} cannot be returned.`);
         }
         found.status = 'returned';
         found.transfer_return = {
@@ -492,7 +497,7 @@ export async function startIncreaseSimulator(options: {
         const found = inboundWires.get(m[1] as string);
         if (!found) return notFound('Inbound Wire Transfer');
         if (found.status !== 'accepted') {
-          return invalid(`An Inbound Wire Transfer that is ${found.status} cannot be reversed.`);
+          return refused(`An Inbound Wire Transfer that is ${found.status} cannot be reversed.`);
         }
         found.status = 'reversed';
         found.reversal = {
@@ -626,7 +631,7 @@ export async function startIncreaseSimulator(options: {
         const transfer = achOf(m[1] as string);
         if (!transfer) return notFound('ACH Transfer');
         if (transfer.status !== 'pending_submission')
-          return invalid(`The ACH Transfer is ${transfer.status}.`);
+          return refused(`The ACH Transfer is ${transfer.status}.`);
         submitAch(transfer);
         return ok(transfer, SHAPES.ach);
       },
@@ -639,7 +644,7 @@ export async function startIncreaseSimulator(options: {
         const transfer = achOf(m[1] as string);
         if (!transfer) return notFound('ACH Transfer');
         if (transfer.status === 'pending_submission') submitAch(transfer);
-        if (transfer.status !== 'submitted') return invalid(`The ACH Transfer is ${transfer.status}.`);
+        if (transfer.status !== 'submitted') return refused(`The ACH Transfer is ${transfer.status}.`);
         transfer.settlement = { settled_at: iso() };
         record('ach_transfer.updated', transfer.id, 'ach_transfer');
         return ok(transfer, SHAPES.ach);
@@ -653,7 +658,7 @@ export async function startIncreaseSimulator(options: {
         const transfer = achOf(m[1] as string);
         if (!transfer) return notFound('ACH Transfer');
         if (transfer.status === 'pending_submission') submitAch(transfer);
-        if (transfer.status !== 'submitted') return invalid(`The ACH Transfer is ${transfer.status}.`);
+        if (transfer.status !== 'submitted') return refused(`The ACH Transfer is ${transfer.status}.`);
         // the simulation's reason defaults to `no_account` (R03) when none is given
         const reason =
           (body.reason as Increase.ACHTransfer.Return['return_reason_code'] | undefined) ?? 'no_account';
@@ -678,7 +683,7 @@ export async function startIncreaseSimulator(options: {
         const transfer = wireTransfers.get(m[1] as string);
         if (!transfer) return notFound('Wire Transfer');
         if (transfer.status !== 'pending_creating')
-          return invalid(`The Wire Transfer is ${transfer.status}.`);
+          return refused(`The Wire Transfer is ${transfer.status}.`);
         transfer.status = 'complete';
         transfer.submission = {
           input_message_accountability_data: `SANDBOX${state.sequence}`,
@@ -695,7 +700,7 @@ export async function startIncreaseSimulator(options: {
       handle: (m) => {
         const transfer = wireTransfers.get(m[1] as string);
         if (!transfer) return notFound('Wire Transfer');
-        if (transfer.status !== 'complete') return invalid(`The Wire Transfer is ${transfer.status}.`);
+        if (transfer.status !== 'complete') return refused(`The Wire Transfer is ${transfer.status}.`);
         transfer.status = 'reversed';
         transfer.reversal = {
           amount: transfer.amount,
@@ -761,7 +766,10 @@ export async function startIncreaseSimulator(options: {
     const route = routes.find((r) => r.method === method && r.path.test(url.pathname));
     if (!route) {
       violations.push(`${method} ${url.pathname}: not a route of Increase's API the simulator knows`);
-      return notFound('Route');
+      return {
+        status: 404,
+        body: { status: 404, type: 'api_method_not_found_error', title: 'No such API method.', detail: null },
+      };
     }
     const problems = [
       ...(route.body ? checker.body(route.body, body, 'request') : []),
@@ -827,11 +835,22 @@ export async function startIncreaseSimulator(options: {
       }
       requests.push({ method, path: url.pathname, body });
       if (req.headers.authorization !== `Bearer ${SIMULATOR_API_KEY}`) {
-        return send(res, 401, { status: 401, type: 'insufficient_permissions_error', title: 'Unauthorized' });
+        return send(res, 401, {
+          status: 401,
+          type: 'invalid_api_key_error',
+          title: 'The API key is invalid.',
+          detail: null,
+          reason: req.headers.authorization ? 'no_credential' : 'no_header',
+        });
       }
       if (faults.failNext > 0) {
         faults.failNext -= 1;
-        return send(res, 500, { status: 500, type: 'internal_server_error', title: 'Internal server error' });
+        return send(res, 500, {
+          status: 500,
+          type: 'internal_server_error',
+          title: 'Internal server error',
+          detail: null,
+        });
       }
       const key = method === 'POST' ? ((req.headers['idempotency-key'] as string | undefined) ?? null) : null;
       const result = answer(method, url, body, key);
