@@ -257,6 +257,17 @@ describe('events and webhooks (https://increase.com/documentation/webhooks)', ()
     expect(() => bank.unwrapWebhook(delivery.body, unsigned)).toThrow(InvalidIncreaseWebhook);
   });
 
+  it('a webhook sent twice carries the same webhook-id both times, and each copy verifies', async () => {
+    sim.faults.duplicateWebhooks = 1;
+    const number = await bank.openAccountNumber({ name: 'twice', idempotencyKey: 'acc_hook_twice' });
+    await sim.settled();
+    const copies = deliveries.filter((d) => d.body.includes(number.id));
+    expect(copies).toHaveLength(2);
+    expect(copies[0]?.headers['webhook-id']).toBe(copies[1]?.headers['webhook-id']);
+    const ids = copies.map((copy) => bank.unwrapWebhook(copy.body, headersOf(copy)).id);
+    expect(ids[0]).toBe(ids[1]);
+  });
+
   it('accepts a signature made by the Standard Webhooks reference library (https://www.standardwebhooks.com)', () => {
     const body = JSON.stringify({
       id: 'event_001dzz0r20rzr4zrhrr1364hy80',

@@ -3,9 +3,11 @@
  * its code; https://increase.com/documentation/ach-returns), and the US bank's configuration names.
  */
 import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config.ts';
 import { fromIncreaseAmount, toIncreaseAmount } from '../../src/rails/increase/amounts.ts';
 import { parseUsdBankConfig, UsdBankConfigError } from '../../src/rails/increase/config.ts';
 import { achReturnOf, achReturnReasonOf, NACHA_CODE_OF } from '../../src/rails/increase/return-codes.ts';
+import { testConfig } from '../helpers/server.ts';
 
 describe('ACH return codes', () => {
   it('maps the common returns to their Nacha codes', () => {
@@ -71,6 +73,20 @@ describe('US bank configuration', () => {
     expect(() => parseUsdBankConfig({ ...production, PONTE_INCREASE_URL: 'ftp://x' }, 'PONTE_')).toThrow(
       /http\(s\) URL/,
     );
+  });
+});
+
+describe('US bank configuration at start-up', () => {
+  it('loads the bank of each environment, and refuses to start with a named bank half configured', () => {
+    const { config } = testConfig({
+      PONTE_SANDBOX_USD_BANK: 'increase',
+      PONTE_SANDBOX_INCREASE_API_KEY: 'key',
+      PONTE_SANDBOX_INCREASE_ACCOUNT_ID: 'account_1',
+      PONTE_SANDBOX_INCREASE_WEBHOOK_SECRET: 'secret',
+    });
+    expect(config.usdBank.production).toBeUndefined();
+    expect(config.usdBank.sandbox).toMatchObject({ bank: 'increase', accountId: 'account_1' });
+    expect(() => testConfig({ PONTE_USD_BANK: 'increase' })).toThrow(ConfigError);
   });
 });
 
