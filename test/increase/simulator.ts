@@ -17,8 +17,9 @@
  * - each state change records an Event (https://increase.com/documentation/events) and posts it, signed the
  *   Standard Webhooks way with the subscription's secret (https://increase.com/documentation/webhooks), to
  *   the webhook address when one is set;
- * - faults on demand: the next answers fail with a 5xx, the next webhooks are lost or sent twice, an event
- *   arrives before its object is readable.
+ * - faults on demand: the next answers fail with a 5xx, or are lost after the request was carried out (the
+ *   connection drops, as when the caller is killed mid-call), the next webhooks are lost or sent twice, an
+ *   event arrives before its object is readable.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -100,7 +101,8 @@ export async function startIncreaseSimulator(options: {
   const wireTransfers = new Map<string, Increase.WireTransfer>();
   const events = new Map<string, Increase.Event>();
   const idempotency = new Map<string, { request: string; answer: Answer }>();
-  const faults = { failNext: 0, loseWebhooks: 0, duplicateWebhooks: 0, hideNextObjects: 0 };
+  /** failNext: answer 500 without acting; loseAnswers: act, then drop the connection before answering. */
+  const faults = { failNext: 0, loseAnswers: 0, loseWebhooks: 0, duplicateWebhooks: 0, hideNextObjects: 0 };
   const hidden = new Set<string>();
   const deliveries: Promise<unknown>[] = [];
   const state = { webhookUrl: options.webhookUrl, sequence: 0 };
@@ -862,6 +864,11 @@ export async function startIncreaseSimulator(options: {
             violations.push(`answer to ${method} ${url.pathname} ${problem}`);
           }
         }
+      }
+      if (faults.loseAnswers > 0) {
+        faults.loseAnswers -= 1;
+        res.socket?.destroy();
+        return;
       }
       send(res, result.status, result.body);
     })();
