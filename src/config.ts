@@ -7,6 +7,7 @@ import { parseAmount } from './core/money.ts';
 import type { Environment } from './lib/environment.ts';
 import { merchantProblem, SANDBOX_PIX_KEY } from './lib/pix-brcode.ts';
 import { type ChainsConfig, parseChainsConfig } from './rails/chains/networks.ts';
+import { type IncreaseConfig, parseUsdBankConfig, UsdBankConfigError } from './rails/increase/config.ts';
 import { type PspConfig, PspConfigError, parsePspConfig } from './rails/pix/psp/config.ts';
 import { loadReferenceConfig, type ReferenceConfig, ReferenceConfigError } from './rails/rates/config.ts';
 
@@ -123,6 +124,8 @@ export type Config = {
    * production has no PIX rail (503), the sandbox simulates it.
    */
   pix: { production: PspConfig | undefined; sandbox: PspConfig | undefined };
+  /** The US bank of each environment (`PONTE_USD_BANK`, `PONTE_SANDBOX_USD_BANK`); undefined: none. */
+  usdBank: { production: IncreaseConfig | undefined; sandbox: IncreaseConfig | undefined };
   /** Partner request log: how long entries are kept, and how often queued entries are written. */
   requestLog: { retentionMs: number; flushIntervalMs: number };
   /** The e-mail address of the Default project's first dashboard admin, invited on first run. */
@@ -288,6 +291,18 @@ function pixConfig(env: NodeJS.ProcessEnv): Config['pix'] {
   }
 }
 
+function usdBankConfig(env: NodeJS.ProcessEnv): Config['usdBank'] {
+  try {
+    return {
+      production: parseUsdBankConfig(env, 'PONTE_'),
+      sandbox: parseUsdBankConfig(env, 'PONTE_SANDBOX_'),
+    };
+  } catch (error) {
+    if (error instanceof UsdBankConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -364,6 +379,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     moneyOut: moneyOutConfig(env),
     pix: pixConfig(env),
+    usdBank: usdBankConfig(env),
     requestLog: {
       retentionMs: atLeastOne(env, 'PONTE_REQUEST_LOG_RETENTION_DAYS', 30) * 24 * 3_600_000,
       flushIntervalMs: atLeastOne(env, 'PONTE_REQUEST_LOG_FLUSH_MS', 1_000),

@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'customer.updated',
   'associated_party.created',
   'associated_party.verification.updated',
+  'account.updated',
   /** Sent on request to one endpoint only, to check that it receives and verifies deliveries. */
   'webhook_endpoint.test',
 ] as const;

@@ -8,6 +8,7 @@ import type { TSchema } from 'typebox';
 import type { AppContext } from '../context.ts';
 import type { Logger } from '../core/logger.ts';
 import { Problem } from '../http/schemas.ts';
+import { accountsModule } from './accounts/module.ts';
 import { associatedPartiesModule } from './associated-parties/module.ts';
 import { bankAccountsModule } from './bank-accounts/module.ts';
 import { complianceModule } from './compliance/module.ts';
@@ -60,6 +61,7 @@ export const MODULES: readonly ModuleDescriptor[] = [
   partnerFeesModule,
   webUsersModule,
   requestLogModule,
+  accountsModule,
 ];
 
 /** The schemas every surface shares through `$ref` (published as OpenAPI components). */
@@ -76,6 +78,7 @@ const PUBLISHED_ORDER = {
     'verificationRoutes',
     'limitRequestRoutes',
     'bankAccountRoutes',
+    'accountRoutes',
     'documentRoutes',
     'sandboxVerificationRoutes',
     'webhookRoutes',

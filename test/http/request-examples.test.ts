@@ -152,6 +152,9 @@ describe('request body examples', () => {
     );
     await send('POST /customers/{id}/tos', 'redirect', `/customers/${company.id}/tos`);
     await send('POST /customers/{id}/limit-requests', 'limits', `/customers/${person.id}/limit-requests`);
+    for (const name of ['usdc', 'usdtOnTron']) {
+      await send('POST /customers/{id}/accounts', name, `/customers/${person.id}/accounts`);
+    }
     for (const name of ['approved', 'rejected']) {
       const undecided = await createCustomer(sandbox, individualBody({ taxId: validCpf('1') }));
       const path = `/sandbox/customers/${undecided.id}/verification`;

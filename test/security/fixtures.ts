@@ -68,6 +68,10 @@ export async function createFixtures(api: Client, operations: Operation[]): Prom
     });
     if (id) fixtures.bankAccount = id;
   }
+  if (has('post', '/customers/{id}/accounts')) {
+    const id = await created(api, `/customers/${customer.id}/accounts`, { currency: 'USD' });
+    if (id) fixtures.account = id;
+  }
   if (has('post', '/transactions/on-ramp')) {
     const id = await created(api, '/transactions/on-ramp', {
       customerId: customer.id,
@@ -128,6 +132,7 @@ const PARAMS: [RegExp, string][] = [
   [/^\/customers\/\{id\}\/associated-parties/, 'business'],
   [/^\/(sandbox\/)?customers\/\{id\}/, 'customer'],
   [/^\/bank-accounts\/\{id\}/, 'bankAccount'],
+  [/^\/accounts\/\{id\}/, 'account'],
   [/^\/(sandbox\/)?transactions\/\{id\}/, 'transaction'],
   [/^\/webhook-endpoints\/\{id\}/, 'webhookEndpoint'],
   [/^\/(sandbox\/)?exchange-rates\/\{id\}/, 'exchangeRate'],

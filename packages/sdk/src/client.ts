@@ -1,4 +1,5 @@
 /** The client: one object per resource over one transport; the key chooses sandbox or production. */
+import { Accounts } from './resources/accounts.js';
 import { Customers, LimitRequests, Verifications, Wallets } from './resources/customers.js';
 import { Documents } from './resources/documents.js';
 import { CustomerBalances, Events } from './resources/events.js';
@@ -13,6 +14,8 @@ export class Ponte {
   readonly verifications: Verifications;
   readonly limitRequests: LimitRequests;
   readonly bankAccounts: BankAccounts;
+  /** Customers' USD accounts (ACH and wire in). */
+  readonly accounts: Accounts;
   readonly transactions: Transactions;
   readonly exchangeRates: ExchangeRates;
   readonly wallets: Wallets;
@@ -36,6 +39,7 @@ export class Ponte {
     this.verifications = new Verifications(transport);
     this.limitRequests = new LimitRequests(transport);
     this.bankAccounts = new BankAccounts(transport);
+    this.accounts = new Accounts(transport);
     this.transactions = new Transactions(transport);
     this.exchangeRates = new ExchangeRates(transport);
     this.wallets = new Wallets(transport);

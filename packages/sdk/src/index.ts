@@ -10,6 +10,7 @@ export {
 } from './errors.js';
 export type { components, operations, paths, webhooks } from './generated/openapi.js';
 export { Page, PagePromise, type Pagination } from './pagination.js';
+export type { Account, CreateAccountParams, ListAccountsParams } from './resources/accounts.js';
 export type {
   AssociatedParty,
   CreateAssociatedPartyParams,

@@ -63,6 +63,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'The owners, shareholders and representatives of a business customer, each individual verified on its own.',
   'limit-requests': "Requests to raise a customer's transaction limits, decided by compliance review.",
   'bank-accounts': 'PIX bank accounts of customers, the destinations of money out.',
+  accounts:
+    "Customers' accounts in US dollars: a US account number (ACH and wire) whose deposits convert to a stablecoin.",
   'exchange-rates': 'Floating and locked quotes between BRL and stablecoins.',
   transactions: 'Money movements: on-ramps (PIX in, stablecoin out), off-ramps, transfers and refunds.',
   wallets: 'The blockchain wallets of a customer and their balances.',

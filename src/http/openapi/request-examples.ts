@@ -89,6 +89,16 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, Example>> = {
       value: { redirectUrl: 'https://partner.example/onboarding/terms-accepted' },
     },
   },
+  'POST /customers/{id}/accounts': {
+    usdc: {
+      summary: 'A USD account whose deposits convert to USDC on the default chain',
+      value: { currency: 'USD' },
+    },
+    usdtOnTron: {
+      summary: 'A USD account whose deposits convert to USDT on Tron',
+      value: { currency: 'USD', destinationCurrency: 'USDT', blockchain: 'TRON' },
+    },
+  },
   'POST /bank-accounts': {
     own: {
       summary: "The customer's own account, keyed by their CPF",

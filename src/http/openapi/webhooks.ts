@@ -50,6 +50,11 @@ export const EVENT_PAYLOADS: Record<EventType, { schema: string; summary: string
     schema: 'Verification',
     summary: "An associated party's verification changed status (its associatedPartyId names the party)",
   },
+  'account.updated': {
+    schema: 'Account',
+    summary:
+      "A customer's USD account was opened (PROVISIONING), got its account number (ACTIVE) or was closed (CLOSED)",
+  },
   'webhook_endpoint.test': {
     schema: 'WebhookEndpoint',
     summary:

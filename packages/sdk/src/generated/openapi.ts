@@ -202,6 +202,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customers/{id}/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a customer's accounts, newest first */
+        get: operations["listAccounts"];
+        put?: never;
+        /**
+         * Open a USD account for a customer
+         * @description A US account number (ACH and wire) whose deposits convert to `destinationCurrency` and credit the customer. The customer must be APPROVED (else 409 customer_not_approved) and not on compliance hold (else 409 compliance_hold). The answer is ACTIVE with its deposit instructions once the bank opened the number, PROVISIONING while it has not. Production without a US bank answers 503.
+         */
+        post: operations["createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an account */
+        get: operations["retrieveAccount"];
+        put?: never;
+        post?: never;
+        /**
+         * Close an account
+         * @description The account becomes CLOSED and its account number is disabled at the bank: later deposits are returned. Closing a CLOSED account answers it as it is.
+         */
+        delete: operations["closeAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{id}/documents": {
         parameters: {
             query?: never;
@@ -1019,6 +1061,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "account.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer's USD account was opened (PROVISIONING), got its account number (ACTIVE) or was closed (CLOSED)
+         * @description Sent to every enabled endpoint subscribed to `account.updated`, at least once, in order per resource. Answer any 2xx within the delivery timeout (10 seconds by default); anything else is retried with exponential back-off.
+         */
+        post: operations["onAccountUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook_endpoint.test": {
         parameters: {
             query?: never;
@@ -1339,7 +1401,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "webhook_endpoint.test")[] | null;
+            events: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "account.updated" | "webhook_endpoint.test")[] | null;
             /**
              * @description DISABLED once every delivery has failed for the configured period (3 days by default)
              * @enum {string}
@@ -1363,7 +1425,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "webhook_endpoint.test";
+            eventType: "customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "account.updated" | "webhook_endpoint.test";
             /** @enum {string} */
             status: "PENDING" | "DELIVERED" | "FAILED";
             /** @description Every attempt, oldest first */
@@ -1821,7 +1883,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "webhook_endpoint.test";
+            eventType: "customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "account.updated" | "webhook_endpoint.test";
             /**
              * Format: date-time
              * @description When the change happened
@@ -1838,6 +1900,40 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+        };
+        /** @description A customer's account in a currency: a US account number that converts each ACH credit or wire it receives into the destination stablecoin */
+        Account: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            customerId: string;
+            /** @enum {string} */
+            currency: "USD";
+            /**
+             * @description PROVISIONING: the account number is being opened at the bank; ACTIVE: deposits to it are taken; CLOSED: the account number is disabled and later deposits are returned
+             * @enum {string}
+             */
+            status: "PROVISIONING" | "ACTIVE" | "CLOSED";
+            depositInstructions: {
+                /** @description How a US payer may send to it */
+                rails: ("ACH" | "WIRE")[];
+                bankName: string;
+                bankAddress: string | null;
+                /** @description ABA routing transit number, 9 digits */
+                routingNumber: string;
+                accountNumber: string;
+                /** @description The name a payer gives as the beneficiary */
+                beneficiaryName: string;
+            } | null;
+            /** @enum {string} */
+            destinationCurrency: "USDC" | "USDT";
+            /** @enum {string} */
+            blockchain: "ETHEREUM" | "POLYGON" | "BASE" | "TRON";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            closedAt: string | null;
         };
         /** @description A customer was created */
         CustomerCreatedEvent: {
@@ -2150,6 +2246,32 @@ export interface components {
              */
             apiVersion: "2026-11-26";
             data: components["schemas"]["Verification"];
+        };
+        /** @description A customer's USD account was opened (PROVISIONING), got its account number (ACTIVE) or was closed (CLOSED) */
+        AccountUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id header
+             */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "account.updated";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            createdAt: string;
+            /**
+             * @description The environment the event happened in
+             * @enum {string}
+             */
+            environment: "sandbox" | "production";
+            /**
+             * @description The API version that shapes `data`
+             * @enum {string}
+             */
+            apiVersion: "2026-11-26";
+            data: components["schemas"]["Account"];
         };
         /** @description A test event the partner asked for from the dashboard: sent to that one endpoint only, whatever its event filter, signed and retried like any other, and carrying the endpoint itself */
         WebhookEndpointTestEvent: {
@@ -4474,6 +4596,658 @@ export interface operations {
             };
         };
     };
+    listAccounts: {
+        parameters: {
+            query?: {
+                /** @description Page number to fetch (1 is the newest) */
+                page?: number;
+                /**
+                 * @description Synonym of page: the `nextCursor` of the previous answer, passed back as is
+                 * @example 2
+                 */
+                cursor?: string;
+                /** @description Page size, 1 to 50 */
+                limit?: number;
+                /**
+                 * @description Keyset pagination, stable while items are created: empty to begin a walk, then the `nextCursor` of the previous answer, passed back as is. The answer holds the items after that one (newest first) and its `nextCursor` names where the next page starts. Not with `page` or `cursor`.
+                 * @example
+                 */
+                startingAfter?: string;
+            };
+            header?: {
+                /** @description The API version to serve this request under; without it, 2026-11-26 (which never changes) */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The customer */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Account"][];
+                        pagination: {
+                            /** @description Page size in force */
+                            size: number;
+                            /** @description Total number of items */
+                            total: number;
+                            hasNextPage: boolean;
+                            /** @description The page number asked for (1 for an answer to `startingAfter`) */
+                            page: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable; Rates unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: within 24 hours the same key and request return the first answer (with `Idempotent-Replayed: true`); the same key with another request is refused with 422. */
+                "idempotency-key"?: string;
+                /** @description The API version to serve this request under; without it, 2026-11-26 (which never changes) */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The customer */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The currency the account receives; USD over ACH and wire
+                     * @enum {string}
+                     */
+                    currency: "USD";
+                    /**
+                     * @description The stablecoin each deposit converts to and is credited in (default USDC)
+                     * @enum {string}
+                     */
+                    destinationCurrency?: "USDC" | "USDT";
+                    /**
+                     * @description Chain of the customer's wallet the stablecoin goes to (default: the default chain)
+                     * @enum {string}
+                     */
+                    blockchain?: "ETHEREUM" | "POLYGON" | "BASE" | "TRON";
+                };
+            };
+        };
+        responses: {
+            /** @description A customer's account in a currency: a US account number that converts each ACH credit or wire it receives into the destination stablecoin */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Allow: components["headers"]["Allow"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable; Rates unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retrieveAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version to serve this request under; without it, 2026-11-26 (which never changes) */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A customer's account in a currency: a US account number that converts each ACH credit or wire it receives into the destination stablecoin */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable; Rates unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    closeAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version to serve this request under; without it, 2026-11-26 (which never changes) */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A customer's account in a currency: a US account number that converts each ACH credit or wire it receives into the destination stablecoin */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable; Rates unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listDocuments: {
         parameters: {
             query?: {
@@ -5503,7 +6277,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to receive; omitted: every type, including types added later */
-                    events?: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "webhook_endpoint.test")[];
+                    events?: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "account.updated" | "webhook_endpoint.test")[];
                 };
             };
         };
@@ -5525,7 +6299,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "webhook_endpoint.test")[] | null;
+                        events: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "account.updated" | "webhook_endpoint.test")[] | null;
                         /**
                          * @description DISABLED once every delivery has failed for the configured period (3 days by default)
                          * @enum {string}
@@ -6016,7 +6790,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        events: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "webhook_endpoint.test")[] | null;
+                        events: ("customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "account.updated" | "webhook_endpoint.test")[] | null;
                         /**
                          * @description DISABLED once every delivery has failed for the configured period (3 days by default)
                          * @enum {string}
@@ -10614,7 +11388,7 @@ export interface operations {
                  */
                 startingAfter?: string;
                 /** @description Only the events of this type */
-                type?: "customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "webhook_endpoint.test";
+                type?: "customer.created" | "customer.verification.updated" | "customer.screening.updated" | "limit_request.created" | "limit_request.reviewed" | "bank_account.created" | "bank_account.updated" | "transaction.created" | "transaction.updated" | "customer.updated" | "associated_party.created" | "associated_party.verification.updated" | "account.updated" | "webhook_endpoint.test";
             };
             header?: {
                 /** @description The API version to serve this request under; without it, 2026-11-26 (which never changes) */
@@ -11194,6 +11968,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AssociatedPartyVerificationUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx acknowledges it; any other answer is retried) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAccountUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every redelivery, so receivers can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse values far from your clock */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint secret (Standard Webhooks) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountUpdatedEvent"];
             };
         };
         responses: {

@@ -1,0 +1,120 @@
+/**
+ * USD payouts sent at most once: the idempotency key comes from the payout's id
+ * (https://increase.com/documentation/idempotency-keys), so an answer lost after Increase made the transfer
+ * (a dropped connection, a process killed mid-call) is found afterwards by that key and never paid again.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createIncreaseClient, type IncreaseBank } from '../../src/rails/increase/client.ts';
+import { findPayout, payoutIdempotencyKey, sendPayout } from '../../src/rails/increase/payouts.ts';
+import { createIncreaseSimulations, type IncreaseSimulations } from '../../src/rails/increase/simulations.ts';
+import {
+  type IncreaseSimulator,
+  SIMULATOR_ACCOUNT_ID,
+  SIMULATOR_API_KEY,
+  startIncreaseSimulator,
+} from './simulator.ts';
+
+let sim: IncreaseSimulator;
+let bank: IncreaseBank;
+let simulate: IncreaseSimulations;
+
+beforeAll(async () => {
+  sim = await startIncreaseSimulator({ webhookSecret: 'payout-secret' });
+  const options = {
+    url: new URL(sim.url),
+    apiKey: SIMULATOR_API_KEY,
+    accountId: SIMULATOR_ACCOUNT_ID,
+    webhookSecret: 'payout-secret',
+    maxRetries: 0,
+  };
+  bank = createIncreaseClient(options);
+  simulate = createIncreaseSimulations(options);
+});
+afterEach(() => {
+  expect(sim.violations).toEqual([]);
+});
+afterAll(() => sim.close());
+
+const ach = (payoutId: string, amount = 25_000n) => ({
+  rail: 'ACH' as const,
+  payoutId,
+  ach: {
+    amount,
+    routingNumber: '021000021',
+    accountNumber: '000123456789',
+    funding: 'checking' as const,
+    individualName: 'Jane Supplier',
+    statementDescriptor: 'PONTE',
+  },
+});
+
+const transfersOf = (payoutId: string) =>
+  [...sim.achTransfers.values()].filter((t) => t.idempotency_key === payoutIdempotencyKey(payoutId));
+
+describe('USD payouts', () => {
+  it('an ACH payout is SENT and pending until settled', async () => {
+    const result = await sendPayout(bank, ach('p1'));
+    expect(result).toMatchObject({ kind: 'SENT', payout: { outcome: { state: 'PENDING' } } });
+    expect(transfersOf('p1')).toHaveLength(1);
+  });
+
+  it('an answer lost after Increase made the transfer is UNKNOWN; the transfer is then found, and sending again pays nothing more', async () => {
+    sim.faults.loseAnswers = 1;
+    expect(await sendPayout(bank, ach('p2'))).toMatchObject({ kind: 'UNKNOWN' });
+    const found = await findPayout(bank, 'ACH', 'p2');
+    expect(found?.bankTransferId).toBe(transfersOf('p2')[0]?.id);
+    const again = await sendPayout(bank, ach('p2'));
+    expect(again).toMatchObject({ kind: 'SENT', payout: { bankTransferId: found?.bankTransferId } });
+    expect(transfersOf('p2')).toHaveLength(1);
+  });
+
+  it('a payout whose call never reached Increase is not found (a 5xx before acting)', async () => {
+    sim.faults.failNext = 1;
+    expect(await sendPayout(bank, ach('p3'))).toMatchObject({ kind: 'UNKNOWN' });
+    expect(await findPayout(bank, 'ACH', 'p3')).toBeUndefined();
+  });
+
+  it('a request Increase refuses is REFUSED, and nothing was created', async () => {
+    const refused = await sendPayout(bank, {
+      rail: 'ACH',
+      payoutId: 'p4',
+      ach: { ...ach('p4').ach, accountNumber: '' },
+    });
+    expect(refused.kind).toBe('REFUSED');
+    expect(transfersOf('p4')).toHaveLength(0);
+  });
+
+  it('a returned ACH payout is found RETURNED with its Nacha code (https://increase.com/documentation/ach-returns)', async () => {
+    const sent = await sendPayout(bank, ach('p5'));
+    if (sent.kind !== 'SENT') throw new Error('not sent');
+    await simulate.returnAch(sent.payout.bankTransferId, 'account_closed');
+    expect((await findPayout(bank, 'ACH', 'p5'))?.outcome).toEqual({
+      state: 'RETURNED',
+      achReturn: { nachaCode: 'R02', reason: 'account_closed', failureCode: 'ach_returned' },
+    });
+  });
+
+  it('a wire payout is sent once and found SETTLED when complete', async () => {
+    const order = {
+      rail: 'WIRE' as const,
+      payoutId: 'w1',
+      wire: {
+        amount: 1_000_000n,
+        routingNumber: '026009593',
+        accountNumber: '987654321',
+        creditorName: 'Initech Supplies',
+        creditorAddress: undefined,
+        message: 'Invoice 7',
+      },
+    };
+    sim.faults.loseAnswers = 1;
+    expect((await sendPayout(bank, order)).kind).toBe('UNKNOWN');
+    const again = await sendPayout(bank, order);
+    if (again.kind !== 'SENT') throw new Error('not sent');
+    await simulate.submitWire(again.payout.bankTransferId);
+    expect((await findPayout(bank, 'WIRE', 'w1'))?.outcome).toEqual({ state: 'SETTLED' });
+    expect(
+      [...sim.wireTransfers.values()].filter((t) => t.idempotency_key === payoutIdempotencyKey('w1')),
+    ).toHaveLength(1);
+  });
+});
