@@ -142,11 +142,12 @@ beforeAll(async () => {
   await versioned.closeWalk();
 }, 120_000);
 
+// dropping a database per released version (each DROP DATABASE checkpoints) takes its time on a busy server
 afterAll(async () => {
   await app?.close();
   ctx?.pix.close();
   await databases.current?.remove();
-});
+}, 180_000);
 
 async function readAll(api: ReturnType<typeof client>, url: string) {
   const response = await api.get(url);
