@@ -119,7 +119,6 @@ export function createAccountService(deps: {
   }
 
   async function close(tenant: Tenant, id: string): Promise<AccountView> {
-    const numbers = deps.numbers();
     const closed = await db.transaction(async (tx) => {
       const row = await repo.lockAccount(tx, tenant, id);
       if (!row) throw notFound('Account');
@@ -132,7 +131,8 @@ export function createAccountService(deps: {
     const bankId = closed.row.bank_account_number_id;
     if (closed.changed && bankId) {
       try {
-        await numbers.disable(bankId);
+        // where the bank is no longer configured, this throws too: the account is CLOSED all the same
+        await deps.numbers().disable(bankId);
       } catch (error) {
         // Ponte already refuses deposits to a CLOSED account; the bank's own refusal is a second line
         log.error({ err: error, accountId: id }, 'disabling the account number at the bank failed');
