@@ -6,6 +6,7 @@ import type { TSchema } from 'typebox';
 import { Problem } from '../http/schemas.ts';
 import { associatedPartyRoutes } from './associated-parties/routes.ts';
 import { AssociatedPartySchema } from './associated-parties/schema.ts';
+import { backupOperatorRoutes } from './backups/routes.ts';
 import { rejectHolderAfterSanctionsMatch } from './bank-accounts/holder-review.ts';
 import { bankAccountRoutes } from './bank-accounts/routes.ts';
 import { BankAccountSchema } from './bank-accounts/schema.ts';
@@ -102,6 +103,7 @@ export const operatorRoutes: OperatorPlugin[] = [
   partnerFeeOperatorRoutes,
   webUserOperatorRoutes,
   screeningOperatorRoutes,
+  backupOperatorRoutes,
 ];
 
 /** What a screening decision does to the subjects other modules own (screening imports none of them). */
