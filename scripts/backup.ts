@@ -12,15 +12,21 @@
  * The file is written as FILE.partial, fsynced, then renamed to FILE: a backup killed half way leaves at
  * most FILE.partial, which has no manifest and which restore refuses. A copy streamed by the server is
  * checked (manifest and checksum) before it is renamed.
+ *
+ * `npm run backup -- --instance-secret SECRETFILE` writes instead the instance's generated root secret (never
+ * in a copy), to be kept apart from the copies and given to `npm run restore -- FILE --instance-secret
+ * SECRETFILE`. It reads the database directly: PostgreSQL, or the embedded one with Ponte stopped.
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { loadConfig } from '../src/config.ts';
 import { copyDatabase, NothingToBackUp } from '../src/db/backup/copy.ts';
 import { BadBackupFile, checkBackupFile } from '../src/db/backup/file.ts';
 import type { Manifest } from '../src/db/backup/format.ts';
+import { readInstanceSecret } from '../src/db/backup/load.ts';
 import { connectDatabase } from '../src/db/connect.ts';
 import { progressLine } from '../src/lib/progress.ts';
 
+if (process.argv[2] === '--instance-secret') await writeInstanceSecret(process.argv[3]);
 const file = process.argv[2];
 if (!file) {
   process.stderr.write('usage: npm run backup -- FILE\n');
@@ -109,4 +115,27 @@ async function copyByRunningPonte(): Promise<Manifest | undefined> {
       : error;
   });
   return manifest;
+}
+
+async function writeInstanceSecret(path: string | undefined): Promise<never> {
+  if (!path) {
+    process.stderr.write('usage: npm run backup -- --instance-secret SECRETFILE\n');
+    process.exit(2);
+  }
+  const config = loadConfig();
+  if (config.instanceSecret) {
+    process.stderr.write(
+      'PONTE_INSTANCE_SECRET is set: that is the instance secret, keep it where it is set\n',
+    );
+    process.exit(1);
+  }
+  const db = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
+  const value = await readInstanceSecret(db).finally(() => db.close());
+  if (!value) {
+    process.stderr.write('this database holds no instance secret (has Ponte ever started on it?)\n');
+    process.exit(1);
+  }
+  writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  process.stdout.write(`instance secret written to ${path}: keep it apart from the backups\n`);
+  process.exit(0);
 }

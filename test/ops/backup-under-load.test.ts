@@ -15,6 +15,7 @@ import { connectDatabase } from '../../src/db/connect.ts';
 import type { Database } from '../../src/db/types.ts';
 import { createDatabase, pgliteCopy } from '../helpers/database.ts';
 import { individualBody, validCpf } from '../helpers/factories.ts';
+import { sandboxClient } from './backup-support.ts';
 import { type PonteProcess, spawnPonte, stopPonte } from './ponte-process.ts';
 
 const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -27,36 +28,6 @@ afterAll(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** The sandbox API of a new project on the running server. */
-async function sandboxClient(server: PonteProcess) {
-  const operator = { authorization: `Bearer ${server.operatorToken}`, 'content-type': 'application/json' };
-  const project = (await (
-    await fetch(`${server.urls.operator}/operator/projects`, {
-      method: 'POST',
-      headers: operator,
-      body: JSON.stringify({ name: 'Backup under load' }),
-    })
-  ).json()) as { id: string };
-  const { key } = (await (
-    await fetch(`${server.urls.operator}/operator/projects/${project.id}/api-keys`, {
-      method: 'POST',
-      headers: operator,
-      body: JSON.stringify({ environment: 'sandbox' }),
-    })
-  ).json()) as { key: string };
-  return async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${server.urls.sandbox}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: body === undefined ? (method === 'POST' ? '{}' : undefined) : JSON.stringify(body),
-    });
-    const json = (await response.json()) as { id: string; [key: string]: unknown };
-    if (response.status >= 300)
-      throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  };
-}
 
 type Api = Awaited<ReturnType<typeof sandboxClient>>;
 

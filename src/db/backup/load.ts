@@ -84,3 +84,17 @@ async function loadRows(
   }
   await insert();
 }
+
+/** Puts back the generated root secret kept apart from the copy (`instance_secrets`, left out of it). */
+export async function restoreInstanceSecret(db: Database, value: string, at: Date): Promise<void> {
+  await db.query(`INSERT INTO instance_secrets (name, value, created_at) VALUES ('root', $1, $2)`, [
+    value,
+    at,
+  ]);
+}
+
+/** The generated root secret, to be kept apart from the copies; undefined when none was generated. */
+export async function readInstanceSecret(db: Database): Promise<string | undefined> {
+  const [row] = await db.query<{ value: string }>(`SELECT value FROM instance_secrets WHERE name = 'root'`);
+  return row?.value;
+}
