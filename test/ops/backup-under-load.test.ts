@@ -7,7 +7,7 @@
  * copy (`GET /operator/backup`) because it holds the data directory.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -170,6 +170,20 @@ describe('a backup taken under write load', () => {
     };
     // the clients went on writing while the copy was taken
     expect(seen.onRamps.length).toBeGreaterThan(before.onRamps.length);
+    if (!databaseUrl) {
+      // embedded, a running Ponte that does not know the operator refuses the copy, and nothing is written
+      const refusedFile = join(dir, 'refused.ponte');
+      const refused = await finished(
+        runScript('backup', refusedFile, {
+          PONTE_DATA_DIR: dataDir,
+          PONTE_OPERATOR_URL: ponte.urls.operator,
+          PONTE_OPERATOR_TOKEN: 'not-the-operator-token-of-this-ponte-0123456789',
+        }),
+      );
+      expect(refused.code).toBe(1);
+      expect(refused.output).toContain('set PONTE_OPERATOR_TOKEN to an operator token');
+      expect(existsSync(refusedFile) || existsSync(`${refusedFile}.partial`)).toBe(false);
+    }
     await stopPonte(ponte);
 
     let target: { env: NodeJS.ProcessEnv; open(): Promise<Database> };
