@@ -4,8 +4,9 @@
  * instant whatever is written meanwhile. On PostgreSQL the copy holds one connection and requests go on
  * beside it. Embedded (PGlite has one session), requests wait for the copy's transaction to end.
  *
- * Rows are read in pages in physical order (a TID range scan), and written out at about 1 MB a time, so
- * a large table never sits whole in memory; `write` may be slow (a network peer), the copy waits for it.
+ * Rows are read a range of table blocks at a time (a TID range scan: each statement reads only its blocks,
+ * so a table is read once whatever its size), and written out at about 1 MB a time, so a large table never
+ * sits whole in memory; `write` may be slow (a network peer), the copy waits for it.
  */
 import { createHash } from 'node:crypto';
 import type { Database, Queryable } from '../types.ts';
@@ -14,7 +15,8 @@ import { BACKUP_FORMAT, type Manifest, NOT_COPIED, quoteIdentifier as quote } fr
 /** Why a copy did not start: the database holds no Ponte schema. */
 export class NothingToBackUp extends Error {}
 
-const PAGE = 5000;
+/** Table blocks (8 kB) read a statement at a time: a few thousand rows, a few megabytes. */
+const BLOCKS = 256;
 const CHUNK = 1 << 20;
 
 export async function copyDatabase(
@@ -61,17 +63,19 @@ export async function copyDatabase(
         ).map((c) => c.column_name);
         await line(`#${JSON.stringify({ table: name, columns })}`);
         const list = columns.map((c) => `t.${quote(c)}`).join(', ');
-        let after = '(0,0)';
-        for (;;) {
-          const page = await tx.query<{ at: string; row: string }>(
-            `SELECT t.ctid::text AS at, (SELECT row_to_json(r) FROM (SELECT ${list}) r)::text AS row
-               FROM ${quote(name)} t WHERE t.ctid > $1::tid ORDER BY t.ctid LIMIT ${PAGE}`,
-            [after],
+        // blocks of the table as the snapshot sees it (rows added later are in no block of it or invisible)
+        const [{ blocks } = { blocks: 0 }] = await tx.query<{ blocks: number }>(
+          `SELECT (pg_relation_size($1::regclass) / current_setting('block_size')::int)::int AS blocks`,
+          [quote(name)],
+        );
+        for (let from = 0; from < blocks; from += BLOCKS) {
+          const page = await tx.query<{ row: string }>(
+            `SELECT (SELECT row_to_json(r) FROM (SELECT ${list}) r)::text AS row
+               FROM ${quote(name)} t WHERE t.ctid >= $1::tid AND t.ctid < $2::tid`,
+            [`(${from},0)`, `(${from + BLOCKS},0)`],
           );
           for (const { row } of page) await line(row);
           rows += page.length;
-          if (page.length < PAGE) break;
-          after = page.at(-1)!.at;
         }
         onProgress(index + 1, tables.length);
       }
