@@ -8,6 +8,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { measureBackup } from './backup.ts';
 import { measureCluster } from './cluster.ts';
 import { compareDrivers } from './compare-drivers.ts';
 import { compareRoutes } from './compare-routes.ts';
@@ -43,7 +44,7 @@ async function main(): Promise<number> {
   log(
     `Ponte benchmark: ${settings.mode}${settings.quick ? ' (quick)' : ''}; node ${process.version}, ` +
       `${cpus().length} cores` +
-      (settings.mode === 'embedded' || settings.mode === 'screening'
+      (settings.mode === 'embedded' || settings.mode === 'screening' || settings.mode === 'backup'
         ? ''
         : `; ${shape.customers * shape.accountsPerCustomer} bank accounts over ${shape.customers} customers`),
   );
@@ -74,6 +75,9 @@ async function main(): Promise<number> {
     const { tenant, apiKey } = await prepareTenant(database.url);
     if (settings.mode === 'screening') {
       return await measureScreening({ databaseUrl: database.url, tenant }, log);
+    }
+    if (settings.mode === 'backup') {
+      return await measureBackup({ databaseUrl: database.url, serverUrl: settings.serverUrl, tenant }, log);
     }
     const counts = await seed(database.url, tenant, shape);
     log(

@@ -17,6 +17,7 @@ import { resolve } from 'node:path';
 
 export type Mode =
   | 'routes'
+  | 'backup'
   | 'drivers'
   | 'onramp'
   | 'onramp-psp'
@@ -89,6 +90,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     'embedded',
     'webhooks',
     'screening',
+    'backup',
   ];
   const unknown = argv.filter((arg) => !modes.includes(arg as Mode));
   if (unknown.length > 0)

@@ -10,6 +10,7 @@ import type { Logger } from '../core/logger.ts';
 import { Problem } from '../http/schemas.ts';
 import { accountsModule } from './accounts/module.ts';
 import { associatedPartiesModule } from './associated-parties/module.ts';
+import { backupsModule } from './backups/module.ts';
 import { bankAccountsModule } from './bank-accounts/module.ts';
 import { complianceModule } from './compliance/module.ts';
 import { customersModule } from './customers/module.ts';
@@ -62,6 +63,7 @@ export const MODULES: readonly ModuleDescriptor[] = [
   webUsersModule,
   requestLogModule,
   accountsModule,
+  backupsModule,
 ];
 
 /** The schemas every surface shares through `$ref` (published as OpenAPI components). */
@@ -105,6 +107,7 @@ const PUBLISHED_ORDER = {
     'partnerFeeOperatorRoutes',
     'webUserOperatorRoutes',
     'screeningOperatorRoutes',
+    'backupOperatorRoutes',
   ],
 } as const;
 

@@ -24,3 +24,7 @@ export type Manifest = {
   sha256: string;
   rows: number;
 };
+
+export function quoteIdentifier(identifier: string): string {
+  return `"${identifier.replaceAll('"', '""')}"`;
+}

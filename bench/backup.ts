@@ -1,0 +1,94 @@
+/**
+ * `npm run bench -- backup`: `npm run backup` and `npm run restore` on a large database, each way.
+ * Seeds the bench database (PostgreSQL) with `seed.ts`: BENCH_BACKUP_CUSTOMERS customers (default
+ * 100,000, in projects of 10,000), a bank account, ten limit requests and ten on-ramp transactions each (1,000,000), then measures, each command
+ * run as an operator runs it (its own process):
+ *   1. backup of PostgreSQL; 2. restore of that copy into an empty PostgreSQL database;
+ *   3. restore of the same copy into an empty embedded data directory;
+ *   4. backup of the embedded database (Ponte stopped: the command opens the directory).
+ * It prints the time and the file size of each, and the restoring process's peak resident memory (the
+ * file is streamed, so it stays near flat as the file grows).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Tenant } from '../src/lib/environment.ts';
+import { createBenchDatabase, prepareTenant } from './database.ts';
+import { seed } from './seed.ts';
+
+type Log = (line: string) => void;
+
+const PER_PROJECT = 10_000;
+
+function timed(script: 'backup' | 'restore', file: string, env: NodeJS.ProcessEnv) {
+  const started = performance.now();
+  const base: NodeJS.ProcessEnv = { ...process.env, ...env };
+  if (!env.DATABASE_URL) delete base.DATABASE_URL;
+  // GNU time's %M: the process's peak resident set, in KB
+  const child = spawn('/usr/bin/time', ['-f', 'peak-rss-kb %M', 'npx', 'tsx', `scripts/${script}.ts`, file], {
+    env: base,
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  return new Promise<{ seconds: number; peakMb: number }>((resolve, reject) =>
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`${script} failed (${code}):\n${output}`));
+      const kb = Number(/peak-rss-kb (\d+)/.exec(output)?.[1] ?? 0);
+      resolve({ seconds: (performance.now() - started) / 1000, peakMb: kb / 1024 });
+    }),
+  );
+}
+
+export async function measureBackup(
+  context: { databaseUrl: string; serverUrl: string; tenant: Tenant },
+  log: Log,
+): Promise<number> {
+  const customers = Number(process.env.BENCH_BACKUP_CUSTOMERS ?? 100_000);
+  // the seed's tax ids run out past about 11,000 customers in one project: 10,000 per project
+  const total = { customers: 0, bankAccounts: 0, transactions: 0, limitRequests: 0, seconds: 0 };
+  for (let seeded = 0; seeded < customers; seeded += PER_PROJECT) {
+    const tenant = seeded === 0 ? context.tenant : (await prepareTenant(context.databaseUrl)).tenant;
+    const counts = await seed(context.databaseUrl, tenant, {
+      customers: Math.min(PER_PROJECT, customers - seeded),
+      accountsPerCustomer: 1,
+      largeRequests: 10,
+      smallRequests: 10,
+    });
+    // the counts are of the whole database so far; the time is this project's
+    Object.assign(total, { ...counts, seconds: total.seconds + counts.seconds });
+  }
+  log(
+    `seeded ${total.customers} customers, ${total.bankAccounts} bank accounts, ${total.transactions} ` +
+      `transactions, ${total.limitRequests} limit requests in ${total.seconds.toFixed(1)} s`,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'ponte-bench-backup-'));
+  const target = await createBenchDatabase(context.serverUrl);
+  const mb = (file: string) => (statSync(file).size / 2 ** 20).toFixed(1);
+  const row = (what: string, r: { seconds: number; peakMb: number }, size: string) =>
+    log(
+      `${what.padEnd(40)} ${r.seconds.toFixed(1).padStart(7)} s  ${size.padStart(8)} MB  peak ${r.peakMb.toFixed(0)} MB`,
+    );
+  try {
+    const copy = join(dir, 'postgres.ponte');
+    row('backup, PostgreSQL', await timed('backup', copy, { DATABASE_URL: context.databaseUrl }), mb(copy));
+    row('restore into PostgreSQL', await timed('restore', copy, { DATABASE_URL: target.url }), mb(copy));
+    const dataDir = join(dir, 'embedded');
+    row('restore into embedded', await timed('restore', copy, { PONTE_DATA_DIR: dataDir }), mb(copy));
+    const embedded = join(dir, 'embedded.ponte');
+    row(
+      'backup, embedded (Ponte stopped)',
+      await timed('backup', embedded, { PONTE_DATA_DIR: dataDir }),
+      mb(embedded),
+    );
+    return 0;
+  } finally {
+    await target.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
