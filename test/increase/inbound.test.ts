@@ -3,38 +3,22 @@
  * https://increase.com/documentation/webhooks), and the sweep of inbound transfers since an instant, which
  * finds what lost webhooks never named (https://increase.com/documentation/api/inbound-ach-transfers#list).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createIncreaseClient, type IncreaseBank } from '../../src/rails/increase/client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { IncreaseBank } from '../../src/rails/increase/client.ts';
 import { lookUpInbound, sweepInbound } from '../../src/rails/increase/inbound.ts';
-import { createIncreaseSimulations, type IncreaseSimulations } from '../../src/rails/increase/simulations.ts';
+import type { IncreaseSimulations } from '../../src/rails/increase/simulations.ts';
 import type { IncreaseWebhookEvent } from '../../src/rails/increase/webhooks.ts';
-import {
-  type IncreaseSimulator,
-  SIMULATOR_ACCOUNT_ID,
-  SIMULATOR_API_KEY,
-  startIncreaseSimulator,
-} from './simulator.ts';
+import type { IncreaseSimulator } from './simulator.ts';
+import { checkSimulator, openSimulatedBank } from './support.ts';
 
 let sim: IncreaseSimulator;
 let bank: IncreaseBank;
 let simulate: IncreaseSimulations;
 
 beforeAll(async () => {
-  sim = await startIncreaseSimulator({ webhookSecret: 'inbound-secret' });
-  const options = {
-    url: new URL(sim.url),
-    apiKey: SIMULATOR_API_KEY,
-    accountId: SIMULATOR_ACCOUNT_ID,
-    webhookSecret: 'inbound-secret',
-    maxRetries: 0,
-  };
-  bank = createIncreaseClient(options);
-  simulate = createIncreaseSimulations(options);
+  ({ sim, bank, simulate } = await openSimulatedBank('inbound-secret'));
 });
-afterEach(() => {
-  expect(sim.violations).toEqual([]);
-});
-afterAll(() => sim.close());
+checkSimulator(() => sim);
 
 const eventFor = (objectId: string): IncreaseWebhookEvent => {
   const event = [...sim.events.values()].find((e) => e.associated_object_id === objectId);

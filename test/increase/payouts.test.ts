@@ -3,37 +3,21 @@
  * (https://increase.com/documentation/idempotency-keys), so an answer lost after Increase made the transfer
  * (a dropped connection, a process killed mid-call) is found afterwards by that key and never paid again.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createIncreaseClient, type IncreaseBank } from '../../src/rails/increase/client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { IncreaseBank } from '../../src/rails/increase/client.ts';
 import { findPayout, payoutIdempotencyKey, sendPayout } from '../../src/rails/increase/payouts.ts';
-import { createIncreaseSimulations, type IncreaseSimulations } from '../../src/rails/increase/simulations.ts';
-import {
-  type IncreaseSimulator,
-  SIMULATOR_ACCOUNT_ID,
-  SIMULATOR_API_KEY,
-  startIncreaseSimulator,
-} from './simulator.ts';
+import type { IncreaseSimulations } from '../../src/rails/increase/simulations.ts';
+import type { IncreaseSimulator } from './simulator.ts';
+import { checkSimulator, openSimulatedBank } from './support.ts';
 
 let sim: IncreaseSimulator;
 let bank: IncreaseBank;
 let simulate: IncreaseSimulations;
 
 beforeAll(async () => {
-  sim = await startIncreaseSimulator({ webhookSecret: 'payout-secret' });
-  const options = {
-    url: new URL(sim.url),
-    apiKey: SIMULATOR_API_KEY,
-    accountId: SIMULATOR_ACCOUNT_ID,
-    webhookSecret: 'payout-secret',
-    maxRetries: 0,
-  };
-  bank = createIncreaseClient(options);
-  simulate = createIncreaseSimulations(options);
+  ({ sim, bank, simulate } = await openSimulatedBank('payout-secret'));
 });
-afterEach(() => {
-  expect(sim.violations).toEqual([]);
-});
-afterAll(() => sim.close());
+checkSimulator(() => sim);
 
 const ach = (payoutId: string, amount = 25_000n) => ({
   rail: 'ACH' as const,
