@@ -8,8 +8,8 @@ import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_AGE_S } from '../../src/rails/rates/config.ts';
 import { type Anvil, startAnvil } from '../chains/anvil.ts';
-import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
-import { marketFeeds, type PtaxSimulator, portInRange, startPtaxSimulator } from './reference-support.ts';
+import type { Client, TestServer } from '../helpers/server.ts';
+import { type PtaxSimulator, portInRange, startMarketServer } from './reference-support.ts';
 
 const { node: anvil, reason } = await startAnvil({ port: await portInRange() });
 if (!anvil)
@@ -23,23 +23,17 @@ describe.skipIf(!anvil)('quotes from the market reference', () => {
   let ptax: PtaxSimulator;
   let brlUsd: Address;
 
+  let market: Awaited<ReturnType<typeof startMarketServer>> | undefined;
+
   beforeAll(async () => {
-    ptax = await startPtaxSimulator();
-    const feeds = await marketFeeds(node, ptax);
-    brlUsd = feeds.brlUsd;
-    server = await startTestServer({
-      ownDatabase: true,
-      env: { ...feeds.env, PONTE_RATES_SPREAD_BPS: 'BRL/USDC=50' },
-    });
-    const tenant = await server.newTenant();
-    production = client(server.production, tenant.productionKey);
-    sandbox = client(server.sandbox, tenant.sandboxKey);
+    market = await startMarketServer(node, (feeds) => ({
+      ...feeds.env,
+      PONTE_RATES_SPREAD_BPS: 'BRL/USDC=50',
+    }));
+    ({ server, production, sandbox, ptax } = market);
+    brlUsd = market.feeds.brlUsd;
   });
-  afterAll(async () => {
-    await server?.close();
-    await ptax?.close();
-    node.stop();
-  });
+  afterAll(() => market?.close());
 
   const quoteCount = async () =>
     (await server.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM exchange_rates'))[0]!.n;

@@ -13,10 +13,10 @@ import { html } from '../../src/lib/html.ts';
 import { DEFAULT_MAX_AGE_S } from '../../src/rails/rates/config.ts';
 import { transactionDetail } from '../../src/web/pages/shared/transaction-detail.ts';
 import { type Anvil, startAnvil } from '../chains/anvil.ts';
-import { type Client, client, startTestServer, type TestServer } from '../helpers/server.ts';
+import type { Client, TestServer } from '../helpers/server.ts';
 import { customerWithAccount, fund, offRamp } from '../off-ramp/support.ts';
 import { approvedIndividual, createOnRamp, onRamp } from '../transactions/support.ts';
-import { marketFeeds, type PtaxSimulator, portInRange, startPtaxSimulator } from './reference-support.ts';
+import { portInRange, startMarketServer } from './reference-support.ts';
 
 const { node: anvil, reason } = await startAnvil({ port: await portInRange() });
 if (!anvil)
@@ -32,32 +32,22 @@ describe.skipIf(!anvil)('ramps priced from the market reference', () => {
   let server: TestServer;
   let sandbox: Client;
   let production: Client;
-  let ptax: PtaxSimulator;
   let brlUsd: Address;
 
+  let market: Awaited<ReturnType<typeof startMarketServer>> | undefined;
+
   beforeAll(async () => {
-    ptax = await startPtaxSimulator();
-    const feeds = await marketFeeds(node, ptax);
-    brlUsd = feeds.brlUsd;
-    server = await startTestServer({
-      ownDatabase: true,
-      env: {
-        ...feeds.env,
-        PONTE_SANDBOX_RATES_SOURCE: 'chainlink',
-        PONTE_SANDBOX_RATES_FEEDS: feeds.env.PONTE_RATES_FEEDS,
-        PONTE_SANDBOX_RATES_PTAX_URL: ptax.url,
-        PONTE_SANDBOX_RATES_SPREAD_BPS: 'BRL/USDC=50',
-      },
-    });
-    const tenant = await server.newTenant();
-    sandbox = client(server.sandbox, tenant.sandboxKey);
-    production = client(server.production, tenant.productionKey);
+    market = await startMarketServer(node, (feeds) => ({
+      ...feeds.env,
+      PONTE_SANDBOX_RATES_SOURCE: 'chainlink',
+      PONTE_SANDBOX_RATES_FEEDS: feeds.env.PONTE_RATES_FEEDS,
+      PONTE_SANDBOX_RATES_PTAX_URL: feeds.env.PONTE_RATES_PTAX_URL,
+      PONTE_SANDBOX_RATES_SPREAD_BPS: 'BRL/USDC=50',
+    }));
+    ({ server, production, sandbox } = market);
+    brlUsd = market.feeds.brlUsd;
   });
-  afterAll(async () => {
-    await server?.close();
-    await ptax?.close();
-    node.stop();
-  });
+  afterAll(() => market?.close());
 
   const reference = () => server.ctx.references.sandbox!;
   const transactionCount = async () =>

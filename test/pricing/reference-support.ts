@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import type { Address } from 'viem';
 import type { Anvil } from '../chains/anvil.ts';
+import { client, startTestServer } from '../helpers/server.ts';
 
 const FROM = 47_000;
 const TO = 49_999;
@@ -111,6 +112,29 @@ export async function marketFeeds(node: Anvil, ptax: PtaxSimulator, at = new Dat
       PONTE_RATES_PTAX_URL: ptax.url,
       PONTE_ONRAMP_FEE_BPS: '0',
       PONTE_TRANSACTION_MIN_FEE: '0',
+    },
+  };
+}
+
+/**
+ * A test server of its own database quoting from mock feeds on `node` and a PTAX stand-in, with the
+ * settings `env` builds from the feeds; a tenant's clients on both listeners. `close` ends all three.
+ */
+export async function startMarketServer(node: Anvil, env: (feeds: MarketFeeds) => NodeJS.ProcessEnv) {
+  const ptax = await startPtaxSimulator();
+  const feeds = await marketFeeds(node, ptax);
+  const server = await startTestServer({ ownDatabase: true, env: env(feeds) });
+  const tenant = await server.newTenant();
+  return {
+    server,
+    ptax,
+    feeds,
+    production: client(server.production, tenant.productionKey),
+    sandbox: client(server.sandbox, tenant.sandboxKey),
+    async close() {
+      await server.close();
+      await ptax.close();
+      node.stop();
     },
   };
 }
