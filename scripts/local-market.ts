@@ -22,6 +22,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
+import { untilNodeAnswers } from './node-ready.ts';
 
 /** anvil's first funded development account (its published test key: never a real one). */
 const DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -115,19 +116,7 @@ export async function startLocalMarket(ports: { rpcPort: number; ptaxPort: numbe
       account: privateKeyToAccount(DEPLOYER_KEY),
       transport: http(rpcUrl),
     });
-    for (let attempt = 0; ; attempt++) {
-      const outcome = await Promise.race([
-        reader.getChainId().then(
-          () => null,
-          (error: Error) => error,
-        ),
-        exited,
-      ]);
-      if (outcome === null) break;
-      if (anvil.exitCode !== null || attempt > 100 || outcome.message.startsWith('anvil exited'))
-        throw outcome;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await untilNodeAnswers(anvil, exited, () => reader.getChainId());
     const ptaxPort = await listen(ptax, ports.ptaxPort);
     const deploy = async (description: string): Promise<Address> => {
       const hash = await deployer.deployContract({

@@ -19,6 +19,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
+import { untilNodeAnswers } from '../../scripts/node-ready.ts';
 import { freePort } from '../ops/ponte-process.ts';
 
 /** anvil's first funded development account (public test key). */
@@ -67,20 +68,11 @@ async function launch(options: { port?: number } = {}) {
     account: privateKeyToAccount(DEPLOYER_KEY),
     transport: http(url),
   }).extend(publicActions);
-  for (let attempt = 0; ; attempt++) {
-    const outcome = await Promise.race([
-      client.getChainId().then(
-        () => null,
-        (error: Error) => error,
-      ),
-      exited,
-    ]);
-    if (outcome === null) break;
-    if (child.exitCode !== null || attempt > 100 || outcome.message.startsWith('anvil exited')) {
-      child.kill();
-      throw outcome;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  try {
+    await untilNodeAnswers(child, exited, () => client.getChainId());
+  } catch (error) {
+    child.kill();
+    throw error;
   }
 
   async function deployToken(name: string, symbol: string): Promise<Address> {
