@@ -1,35 +1,53 @@
 /**
- * `npm run backup -- FILE`: a consistent copy of the configured database in the format of
- * `src/db/backup/format.ts`, taken while Ponte runs.
+ * `npm run backup -- [--portable] FILE`: a consistent copy of the configured database, taken while Ponte
+ * runs (README, "Backup and restore").
  *
- * PostgreSQL (DATABASE_URL): this command reads the database itself, every table in one REPEATABLE READ,
- * READ ONLY transaction (`src/db/backup/copy.ts`).
- * Embedded (PONTE_DATA_DIR): PGlite's data directory can be opened by one process only, so when a Ponte
- * answers at PONTE_OPERATOR_URL the running process takes the copy itself (`GET /operator/backup`, with
- * PONTE_OPERATOR_TOKEN) and this command writes what it streams; when nothing answers there, Ponte is
- * stopped and the command opens the data directory directly.
+ * PostgreSQL (DATABASE_URL): by default a `pg_dump --format=custom` archive, written by the `pg_dump`
+ * found on PATH (`src/db/backup/pg-archive.ts`): PostgreSQL's own format, one snapshot of the whole
+ * database. With `--portable`, the format of `src/db/backup/format.ts` instead, which this command reads
+ * itself, every table in one REPEATABLE READ, READ ONLY transaction (`src/db/backup/copy.ts`): the format
+ * that restores onto the embedded database as well.
+ * Embedded (PONTE_DATA_DIR): always the portable format (pg_dump cannot read PGlite). PGlite's data
+ * directory can be opened by one process only, so when a Ponte answers at PONTE_OPERATOR_URL the running
+ * process takes the copy itself (`GET /operator/backup`, with PONTE_OPERATOR_TOKEN) and this command
+ * writes what it streams; when nothing answers there, Ponte is stopped and the command opens the data
+ * directory directly.
  *
  * The file is written as FILE.partial, fsynced, then renamed to FILE: a backup killed half way leaves at
- * most FILE.partial, which has no manifest and which restore refuses. A copy streamed by the server is
- * checked (manifest and checksum) before it is renamed.
+ * most FILE.partial, which restore refuses (a portable one has no manifest; an archive is cut short). A
+ * copy streamed by the server is checked (manifest and checksum) before it is renamed; an archive is
+ * renamed only when pg_dump exited 0 and its schema version reads back from it.
  *
  * `npm run backup -- --instance-secret SECRETFILE` writes instead the instance's generated root secret (never
  * in a copy), to be kept apart from the copies and given to `npm run restore -- FILE --instance-secret
  * SECRETFILE`. It reads the database directly: PostgreSQL, or the embedded one with Ponte stopped.
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { loadConfig } from '../src/config.ts';
-import { copyDatabase, NothingToBackUp } from '../src/db/backup/copy.ts';
+import { copyDatabase, lastMigration, NothingToBackUp } from '../src/db/backup/copy.ts';
 import { BadBackupFile, checkBackupFile } from '../src/db/backup/file.ts';
 import type { Manifest } from '../src/db/backup/format.ts';
 import { readInstanceSecret } from '../src/db/backup/load.ts';
+import { ArchiveFailed, archiveSchemaVersion, dumpArchive } from '../src/db/backup/pg-archive.ts';
 import { connectDatabase } from '../src/db/connect.ts';
 import { progressLine } from '../src/lib/progress.ts';
 
 if (process.argv[2] === '--instance-secret') await writeInstanceSecret(process.argv[3]);
-const file = process.argv[2];
-if (!file) {
-  process.stderr.write('usage: npm run backup -- FILE\n');
+const args = process.argv.slice(2);
+const portable = args.includes('--portable');
+const [file, ...extra] = args.filter((arg) => arg !== '--portable');
+if (!file || extra.length || file.startsWith('--')) {
+  process.stderr.write('usage: npm run backup -- [--portable] FILE\n');
   process.exit(2);
 }
 
@@ -44,17 +62,27 @@ const write = (chunk: Buffer | Uint8Array) => {
 };
 
 try {
-  const manifest = config.databaseUrl
-    ? await copyHere()
-    : ((await copyByRunningPonte()) ?? (await copyHere()));
+  let summary: string;
+  if (config.databaseUrl && !portable) summary = await archiveHere(config.databaseUrl);
+  else {
+    const manifest = config.databaseUrl
+      ? await copyHere()
+      : ((await copyByRunningPonte()) ?? (await copyHere()));
+    summary = `schema ${manifest.schemaVersion}, ${manifest.rows} rows`;
+  }
   fsyncSync(fd);
   closeSync(fd);
   renameSync(partial, file);
-  process.stdout.write(
-    `backup written to ${file}: schema ${manifest.schemaVersion}, ${manifest.rows} rows\n`,
-  );
+  process.stdout.write(`backup written to ${file}: ${summary}\n`);
 } catch (error) {
-  if (!(error instanceof NothingToBackUp || error instanceof BadBackupFile || error instanceof Refused))
+  if (
+    !(
+      error instanceof NothingToBackUp ||
+      error instanceof BadBackupFile ||
+      error instanceof Refused ||
+      error instanceof ArchiveFailed
+    )
+  )
     throw error;
   closeSync(fd);
   rmSync(partial, { force: true });
@@ -72,6 +100,57 @@ async function copyHere(): Promise<Manifest> {
   } finally {
     await db.close();
   }
+}
+
+/**
+ * PostgreSQL's custom-format archive, written into FILE.partial by pg_dump. The database is checked to
+ * hold a Ponte schema first, and its tables counted for the progress line; the schema version printed is
+ * read back from the archive once pg_dump is done (the archive is the database as of pg_dump's snapshot).
+ */
+async function archiveHere(databaseUrl: string): Promise<string> {
+  const db = await connectDatabase({ databaseUrl, dataDir: '', poolSize: 1 });
+  let tables: number;
+  try {
+    await lastMigration(db);
+    // instance_secrets is dumped without its rows
+    const [counted] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND c.relname <> 'instance_secrets'`,
+    );
+    tables = counted?.n ?? 0;
+  } finally {
+    await db.close();
+  }
+  const progress = progressLine(process.stderr, 'backing up (pg_dump custom format)', 'tables');
+  let dumping: ChildProcess | undefined;
+  // stopped by an operator (Ctrl-C) or a supervisor: pg_dump is stopped too and nothing is left behind
+  const stop = (signal: NodeJS.Signals) => {
+    dumping?.kill('SIGTERM');
+    closeSync(fd);
+    rmSync(partial, { force: true });
+    process.stderr.write(`backup stopped by ${signal}, nothing written\n`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    await dumpArchive(
+      databaseUrl,
+      partial,
+      (done) => progress.update(done, Math.max(done, tables)),
+      (child) => {
+        dumping = child;
+      },
+    );
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+  fsyncSync(fd);
+  const schemaVersion = await archiveSchemaVersion(partial);
+  const size = (fstatSync(fd).size / 2 ** 20).toFixed(1);
+  progress.finish(`${tables} tables, ${size} MB`);
+  return `pg_dump custom format, schema ${schemaVersion}, ${tables} tables, ${size} MB`;
 }
 
 /** The copy taken by the Ponte answering at PONTE_OPERATOR_URL; undefined when none answers there. */

@@ -101,7 +101,8 @@ export async function copyDatabase(
   return manifest;
 }
 
-async function lastMigration(tx: Queryable): Promise<string> {
+/** The last migration the database recorded; NothingToBackUp when it holds no Ponte schema. */
+export async function lastMigration(tx: Queryable): Promise<string> {
   const [exists] = await tx.query<{ found: boolean }>(
     "SELECT to_regclass('public.schema_migrations') IS NOT NULL AS found",
   );

@@ -14,13 +14,8 @@ export class TargetNotEmpty extends Error {}
 
 const BATCH = 1000;
 
-/** Returns the migrations applied after the rows were in (empty when the copy was current). */
-export async function loadBackup(
-  db: Database,
-  path: string,
-  checked: CheckedBackup,
-  onProgress: (rows: number, total: number) => void = () => {},
-): Promise<string[]> {
+/** Throws TargetNotEmpty when the database has a table: both formats restore only into an empty one. */
+export async function refuseNonEmpty(db: Database): Promise<void> {
   const present = await db.query<{ name: string }>(
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') LIMIT 1`,
@@ -29,6 +24,16 @@ export async function loadBackup(
     throw new TargetNotEmpty(
       'the target database is not empty (it has tables); restore only into an empty database',
     );
+}
+
+/** Returns the migrations applied after the rows were in (empty when the copy was current). */
+export async function loadBackup(
+  db: Database,
+  path: string,
+  checked: CheckedBackup,
+  onProgress: (rows: number, total: number) => void = () => {},
+): Promise<string[]> {
+  await refuseNonEmpty(db);
   const { manifest } = checked;
   const formerToCurrent = new Map(Object.entries(FORMER_NAMES).map(([now, was]) => [was, now]));
   await migrate(db, { until: formerToCurrent.get(manifest.schemaVersion) ?? manifest.schemaVersion });
