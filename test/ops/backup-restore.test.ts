@@ -1,6 +1,9 @@
 /**
  * `npm run backup` and `npm run restore`, run as an operator runs them, against the database the run uses
  * (the embedded one in a data directory of the test's own, or a PostgreSQL database created for the test).
+ * On PostgreSQL a backup is a `pg_dump` custom-format archive unless `--portable` is given (README, "Backup
+ * and restore"): the tests of the portable format pass it; those of the archive run on PostgreSQL only,
+ * with the real pg_dump and pg_restore.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -9,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/db/connect.ts';
 import { loadInstanceKeys } from '../../src/db/instance-secrets.ts';
-import { migrate } from '../../src/db/migrate.ts';
+import { migrate, migrationFiles } from '../../src/db/migrate.ts';
 import type { Database } from '../../src/db/types.ts';
 import { createDatabase } from '../helpers/database.ts';
 
@@ -41,10 +44,11 @@ async function freshDatabase(name: string): Promise<{ env: NodeJS.ProcessEnv; op
   };
 }
 
-function run(script: 'backup' | 'restore', file: string, env: NodeJS.ProcessEnv) {
+/** `npm run backup|restore -- ARGS`; a string is the file alone. */
+function run(script: 'backup' | 'restore', args: string | string[], env: NodeJS.ProcessEnv) {
   const base = { ...process.env, ...env };
   if (!env.DATABASE_URL) delete base.DATABASE_URL;
-  return spawnSync('npx', ['tsx', `scripts/${script}.ts`, file], { env: base, encoding: 'utf8' });
+  return spawnSync('npx', ['tsx', `scripts/${script}.ts`, ...[args].flat()], { env: base, encoding: 'utf8' });
 }
 
 async function seed(db: Database, until?: string): Promise<string> {
@@ -80,7 +84,7 @@ describe('backup and restore', () => {
     const before = await contents(db);
     await db.close();
     const file = join(dir, 'copy.ponte');
-    const backup = run('backup', file, source.env);
+    const backup = run('backup', ['--portable', file], source.env);
     expect(backup.status, backup.stderr).toBe(0);
     expect(existsSync(`${file}.partial`)).toBe(false);
     const text = readFileSync(file, 'utf8');
@@ -107,7 +111,7 @@ describe('backup and restore', () => {
     await seed(db, '010_money_out.sql');
     await db.close();
     const file = join(dir, 'old.ponte');
-    expect(run('backup', file, source.env).status).toBe(0);
+    expect(run('backup', ['--portable', file], source.env).status).toBe(0);
     expect(readFileSync(file, 'utf8')).toContain('"schemaVersion":"010_money_out.sql"');
 
     const target = await freshDatabase('old-target');
@@ -126,7 +130,7 @@ describe('backup and restore', () => {
     await seed(db);
     await db.close();
     const file = join(dir, 'whole.ponte');
-    expect(run('backup', file, source.env).status).toBe(0);
+    expect(run('backup', ['--portable', file], source.env).status).toBe(0);
     const whole = readFileSync(file, 'utf8');
 
     const cut = join(dir, 'cut.ponte');
@@ -160,7 +164,15 @@ describe('backup and restore', () => {
     // killed by its own hook right after its first write to the copy
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--import', './test/ops/kill-mid-backup.ts', 'scripts/backup.ts', file],
+      [
+        '--import',
+        'tsx',
+        '--import',
+        './test/ops/kill-mid-backup.ts',
+        'scripts/backup.ts',
+        '--portable',
+        file,
+      ],
       { env },
     );
     const [, signal] = await new Promise<[number | null, string | null]>((resolve) =>
@@ -203,5 +215,200 @@ describe('backup and restore', () => {
     const restored = await connectDatabase({ databaseUrl: created.url, dataDir: '', poolSize: 1 });
     expect(await contents(restored)).toEqual(before);
     await restored.close();
+  }, 120_000);
+});
+
+/** The tables of a database's public schema. */
+async function tablesOf(open: () => Promise<Database>): Promise<string[]> {
+  const db = await open();
+  try {
+    return (
+      await db.query<{ name: string }>(
+        `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')`,
+      )
+    ).map((t) => t.name);
+  } finally {
+    await db.close();
+  }
+}
+
+const LAST_MIGRATION = migrationFiles().at(-1)!;
+
+describe.runIf(onPostgres)('a pg_dump custom-format archive (PostgreSQL)', () => {
+  it('is what backup writes on PostgreSQL, and restores into an empty database with every row but the instance secret', async () => {
+    const source = await freshDatabase('archive');
+    const db = await source.open();
+    const root = await seed(db);
+    const before = await contents(db);
+    await db.close();
+    const file = join(dir, 'copy.dump');
+    const backup = run('backup', file, source.env);
+    expect(backup.status, backup.stderr).toBe(0);
+    expect(backup.stdout).toContain(`pg_dump custom format, schema ${LAST_MIGRATION}`);
+    expect(backup.stderr).toMatch(/backing up \(pg_dump custom format\): \d+\/\d+ tables/);
+    expect(existsSync(`${file}.partial`)).toBe(false);
+    expect(readFileSync(file).subarray(0, 5).toString('latin1')).toBe('PGDMP');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // the archive read back as SQL: the tables and their rows, not the root secret's row
+    const sql = spawnSync('pg_restore', ['--file=-', file], { encoding: 'utf8' }).stdout;
+    expect(sql).toContain('COPY public.projects');
+    expect(sql).toContain('CREATE TABLE public.instance_secrets');
+    expect(sql).not.toContain(root);
+    // nor is DATABASE_URL's connection passed where another user of the machine could read it
+    expect(backup.stderr).not.toContain('postgres://');
+
+    const target = await freshDatabase('archive-target');
+    const restore = run('restore', file, target.env);
+    expect(restore.status, restore.stderr).toBe(0);
+    expect(restore.stdout).toContain(`(pg_dump custom format): schema ${LAST_MIGRATION}`);
+    expect(restore.stdout).not.toContain('migrated forward');
+    expect(restore.stderr).toMatch(/restoring \(pg_restore\): \d+ tables in/);
+    const restored = await target.open();
+    expect(await contents(restored)).toEqual(before);
+    expect(await restored.query(`SELECT 1 FROM instance_secrets`)).toEqual([]);
+    expect(await migrate(restored)).toEqual([]);
+    await restored.close();
+
+    // restoring again finds the database no longer empty, as for a portable copy
+    const again = run('restore', file, target.env);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain(
+      'restore refused: the target database is not empty (it has tables); restore only into an empty database',
+    );
+  }, 120_000);
+
+  it('an archive taken at an older schema version migrates forward on restore', async () => {
+    const source = await freshDatabase('archive-old');
+    const db = await source.open();
+    await seed(db, '010_money_out.sql');
+    await db.close();
+    const file = join(dir, 'old.dump');
+    const backup = run('backup', file, source.env);
+    expect(backup.status, backup.stderr).toBe(0);
+    expect(backup.stdout).toContain('schema 010_money_out.sql');
+
+    const target = await freshDatabase('archive-old-target');
+    const restore = run('restore', file, target.env);
+    expect(restore.status, restore.stderr).toBe(0);
+    expect(restore.stdout).toContain('schema 010_money_out.sql');
+    expect(restore.stdout).toContain(`migrated forward through ${LAST_MIGRATION}`);
+    const restored = await target.open();
+    expect(await migrate(restored)).toEqual([]);
+    expect(await restored.query(`SELECT count(*)::int AS n FROM projects`)).toEqual([{ n: 300 }]);
+    const [last] = await restored.query<{ name: string }>(
+      'SELECT name FROM schema_migrations ORDER BY name DESC LIMIT 1',
+    );
+    expect(last!.name).toBe(LAST_MIGRATION);
+    await restored.close();
+  }, 120_000);
+
+  it('a cut or damaged archive restores nothing, with exit code 1', async () => {
+    const source = await freshDatabase('archive-cut');
+    const db = await source.open();
+    await seed(db);
+    await db.close();
+    const file = join(dir, 'whole.dump');
+    expect(run('backup', file, source.env).status).toBe(0);
+    const whole = readFileSync(file);
+    const target = await freshDatabase('archive-cut-target');
+
+    // cut short: the archive does not read whole
+    const cut = join(dir, 'cut.dump');
+    writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
+    const short = run('restore', cut, target.env);
+    expect(short.status).toBe(1);
+    expect(short.stderr).toContain('cut short or damaged');
+    expect(await tablesOf(target.open)).toEqual([]);
+
+    // damaged in the last table's rows: the archive's list and version read, pg_restore stops half way
+    // and its one transaction leaves nothing behind
+    const damaged = join(dir, 'damaged.dump');
+    const bytes = Buffer.from(whole);
+    bytes.fill(0, bytes.length - 200);
+    writeFileSync(damaged, bytes);
+    const broken = run('restore', damaged, target.env);
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toContain('nothing was restored');
+    expect(await tablesOf(target.open)).toEqual([]);
+
+    // the whole archive still restores into that database, which stayed empty
+    expect(run('restore', file, target.env).status).toBe(0);
+  }, 120_000);
+
+  it('a backup killed half way leaves no archive, and what it left is refused', async () => {
+    const source = await freshDatabase('archive-killed');
+    const db = await source.open();
+    await seed(db);
+    await db.query(
+      `INSERT INTO audit_log (id, actor, action, resource_type, after, created_at)
+       SELECT gen_random_uuid(), 'operator', 'bulk', 'project', jsonb_build_object('pad', md5(n::text) || repeat('x', 200)), now()
+         FROM generate_series(1, 200000) n`,
+    );
+    await db.close();
+    const file = join(dir, 'killed.dump');
+    // the command and its pg_dump in a process group of their own, killed together (as a container's
+    // processes are) once pg_dump has begun writing rows
+    const child = spawn('npx', ['tsx', 'scripts/backup.ts', file], {
+      env: { ...process.env, ...source.env },
+      detached: true,
+    });
+    let output = '';
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.once('exit', (_, sig) => resolve(sig)),
+    );
+    await new Promise<void>((resolve) =>
+      child.stderr.on('data', (chunk) => {
+        output += chunk;
+        if (/backing up \(pg_dump custom format\): [1-9]/.test(output)) resolve();
+      }),
+    );
+    process.kill(-child.pid!, 'SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(`${file}.partial`)).toBe(true);
+    const target = await freshDatabase('archive-killed-target');
+    const restore = run('restore', `${file}.partial`, target.env);
+    expect(restore.status).toBe(1);
+    expect(restore.stderr).toContain('cut short or damaged');
+    expect(await tablesOf(target.open)).toEqual([]);
+  }, 120_000);
+
+  it('refuses to back up a database that holds no Ponte schema, leaving no file', async () => {
+    const empty = await freshDatabase('archive-nothing');
+    const file = join(dir, 'nothing.dump');
+    const refused = run('backup', file, empty.env);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('backup refused, nothing written: this database holds no Ponte schema');
+    expect(existsSync(file) || existsSync(`${file}.partial`)).toBe(false);
+  }, 60_000);
+});
+
+describe('a pg_dump custom-format archive onto the embedded database', () => {
+  it('is refused with exit code 1, telling to take a portable copy', async () => {
+    // a PostgreSQL database's archive, whichever database this run uses
+    const created = await createDatabase(ADMIN_URL, 'backup_test');
+    cleanups.push(created.drop);
+    const source = await connectDatabase({ databaseUrl: created.url, dataDir: '', poolSize: 1 });
+    await seed(source);
+    await source.close();
+    const file = join(dir, 'for-embedded.dump');
+    const backup = run('backup', file, { DATABASE_URL: created.url });
+    expect(backup.status, backup.stderr).toBe(0);
+
+    const dataDir = join(dir, 'embedded-target');
+    const restore = run('restore', file, { DATABASE_URL: '', PONTE_DATA_DIR: dataDir });
+    expect(restore.status).toBe(1);
+    expect(restore.stderr).toContain('is a pg_dump custom-format archive');
+    expect(restore.stderr).toContain('restores only onto PostgreSQL');
+    expect(restore.stderr).toContain('npm run backup -- --portable FILE');
+    expect(existsSync(dataDir)).toBe(false);
+
+    // the portable copy of the same database restores there
+    const portable = join(dir, 'for-embedded.ponte');
+    expect(run('backup', ['--portable', portable], { DATABASE_URL: created.url }).status).toBe(0);
+    const moved = run('restore', portable, { DATABASE_URL: '', PONTE_DATA_DIR: dataDir });
+    expect(moved.status, moved.stderr).toBe(0);
+    expect(await tablesOf(() => connectDatabase({ dataDir, poolSize: 1 }))).toContain('projects');
   }, 120_000);
 });
