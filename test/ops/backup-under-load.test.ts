@@ -3,8 +3,11 @@
  * (each deposit books ledger journals) by several clients at once, before and during `npm run backup`.
  * The copy, restored into an empty database, has every ledger journal zero-sum in each currency, no
  * journal without its entries, and every write acknowledged before the backup began.
- * On PostgreSQL the command reads the server's database itself; embedded, the running server takes the
- * copy (`GET /operator/backup`) because it holds the data directory.
+ * On PostgreSQL two copies are taken at that moment, both by reading the server's database: the default
+ * `pg_dump` custom-format archive (one pg_dump snapshot) and the `--portable` copy (one REPEATABLE READ
+ * transaction); the archive, restored with the instance secret kept apart, serves the acknowledged writes
+ * again through the API of a Ponte started on it. Embedded, the running server takes the copy
+ * (`GET /operator/backup`) because it holds the data directory.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -68,10 +71,11 @@ async function writeUntil(api: Api, payers: string[], until: Promise<unknown>, s
   await Promise.all([0, 1, 2, 3].map(client));
 }
 
-function runScript(script: 'backup' | 'restore', file: string, env: NodeJS.ProcessEnv) {
+/** `npm run backup|restore -- ARGS`; a string is the file alone. */
+function runScript(script: 'backup' | 'restore', args: string | string[], env: NodeJS.ProcessEnv) {
   const base: NodeJS.ProcessEnv = { ...process.env, ...env };
   if (!env.DATABASE_URL) delete base.DATABASE_URL;
-  return spawn('npx', ['tsx', `scripts/${script}.ts`, file], { env: base });
+  return spawn('npx', ['tsx', `scripts/${script}.ts`, ...[args].flat()], { env: base });
 }
 
 function finished(child: ReturnType<typeof spawn>): Promise<{ code: number | null; output: string }> {
@@ -130,6 +134,8 @@ describe('a backup taken under write load', () => {
     const seen: Acknowledged = { customers: [], onRamps: [] };
     let began = 0;
     let backup!: Promise<{ code: number | null; output: string }>;
+    let portableBackup: Promise<{ code: number | null; output: string }> | undefined;
+    const portableFile = join(dir, 'under-load-portable.ponte');
     const started = new Promise<void>((resolve) => {
       const wait = setInterval(() => {
         if (seen.onRamps.length < 20) return;
@@ -143,6 +149,10 @@ describe('a backup taken under write load', () => {
       payers,
       started.then(() => {
         began = performance.now();
+        if (databaseUrl)
+          portableBackup = finished(
+            runScript('backup', ['--portable', portableFile], { DATABASE_URL: databaseUrl }),
+          );
         backup = finished(
           runScript(
             'backup',
@@ -156,7 +166,7 @@ describe('a backup taken under write load', () => {
                 },
           ),
         );
-        return backup;
+        return Promise.all([backup, portableBackup]);
       }),
       seen,
     );
@@ -164,6 +174,18 @@ describe('a backup taken under write load', () => {
     const taken = await backup;
     expect(taken.code, taken.output).toBe(0);
     if (!databaseUrl) expect(taken.output).toContain('through the running Ponte');
+    else expect(taken.output).toContain('pg_dump custom format');
+    if (portableBackup) {
+      const portable = await portableBackup;
+      expect(portable.code, portable.output).toBe(0);
+    }
+    const secretFile = join(dir, 'instance.secret');
+    if (databaseUrl) {
+      const kept = await finished(
+        runScript('backup', ['--instance-secret', secretFile], { DATABASE_URL: databaseUrl }),
+      );
+      expect(kept.code, kept.output).toBe(0);
+    }
     const before: Acknowledged = {
       customers: seen.customers.filter(([, at]) => at < began),
       onRamps: seen.onRamps.filter(([, at]) => at < began),
@@ -187,13 +209,26 @@ describe('a backup taken under write load', () => {
     await stopPonte(ponte);
 
     let target: { env: NodeJS.ProcessEnv; open(): Promise<Database> };
-    if (databaseUrl) {
+    const emptyPostgres = async () => {
       const created = await createDatabase(ADMIN_URL, 'backup_load');
       cleanups.push(created.drop);
-      target = {
+      return {
         env: { DATABASE_URL: created.url },
         open: () => connectDatabase({ databaseUrl: created.url, dataDir: '', poolSize: 1 }),
       };
+    };
+    if (databaseUrl) {
+      target = await emptyPostgres();
+      // the portable copy taken at the same moment holds the same
+      const portableTarget = await emptyPostgres();
+      const portable = await finished(runScript('restore', portableFile, portableTarget.env));
+      expect(portable.code, portable.output).toBe(0);
+      const db = await portableTarget.open();
+      try {
+        await checkRestored(db, before);
+      } finally {
+        await db.close();
+      }
     } else {
       const restoredDir = join(dir, 'restored');
       target = {
@@ -201,13 +236,30 @@ describe('a backup taken under write load', () => {
         open: () => connectDatabase({ dataDir: restoredDir, poolSize: 1 }),
       };
     }
-    const restored = await finished(runScript('restore', file, target.env));
+    const restored = await finished(
+      runScript('restore', databaseUrl ? [file, '--instance-secret', secretFile] : file, target.env),
+    );
     expect(restored.code, restored.output).toBe(0);
     const db = await target.open();
     try {
       await checkRestored(db, before);
     } finally {
       await db.close();
+    }
+    if (!databaseUrl) return;
+    // a Ponte started on the restored archive serves every acknowledged write with the same API key
+    ponte = await spawnPonte(target.env);
+    const read = (path: string) =>
+      fetch(`${ponte!.urls.sandbox}${path}`, { headers: { authorization: `Bearer ${api.key}` } });
+    for (const [id] of before.customers) {
+      const response = await read(`/customers/${id}`);
+      expect(response.status, `customer ${id}`).toBe(200);
+      expect(((await response.json()) as { id: string }).id).toBe(id);
+    }
+    for (const [id] of before.onRamps) {
+      const response = await read(`/transactions/${id}`);
+      expect(response.status, `on-ramp ${id}`).toBe(200);
+      expect(((await response.json()) as { id: string }).id).toBe(id);
     }
   }, 600_000);
 });
