@@ -77,7 +77,10 @@ async function main(): Promise<number> {
       return await measureScreening({ databaseUrl: database.url, tenant }, log);
     }
     if (settings.mode === 'backup') {
-      return await measureBackup({ databaseUrl: database.url, serverUrl: settings.serverUrl, tenant }, log);
+      return await measureBackup(
+        { databaseUrl: database.url, serverUrl: settings.serverUrl, tenant, quick: settings.quick },
+        log,
+      );
     }
     const counts = await seed(database.url, tenant, shape);
     log(
