@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { libpqEnvironment } from '../../src/db/backup/pg-archive.ts';
 import { connectDatabase } from '../../src/db/connect.ts';
 import { loadInstanceKeys } from '../../src/db/instance-secrets.ts';
 import { migrate, migrationFiles } from '../../src/db/migrate.ts';
@@ -411,4 +412,28 @@ describe('a pg_dump custom-format archive onto the embedded database', () => {
     expect(moved.status, moved.stderr).toBe(0);
     expect(await tablesOf(() => connectDatabase({ dataDir, poolSize: 1 }))).toContain('projects');
   }, 120_000);
+});
+
+describe('the connection pg_dump and pg_restore are given', () => {
+  it('is DATABASE_URL taken apart into libpq environment variables, the password decoded into PGPASSWORD', () => {
+    expect(
+      libpqEnvironment(
+        'postgres://ponte%40ops:s3cr%3At@db.example.com:6543/ponte?sslmode=verify-full&ssl=true',
+      ),
+    ).toEqual({
+      PGHOST: 'db.example.com',
+      PGPORT: '6543',
+      PGUSER: 'ponte@ops',
+      PGPASSWORD: 's3cr:t',
+      PGDATABASE: 'ponte',
+      PGSSLMODE: 'verify-full',
+    });
+    // a socket directory given as `host`, and node-postgres's ssl=true read as TLS required
+    expect(libpqEnvironment('postgresql://postgres@/ponte?host=/var/run/postgresql&ssl=true')).toEqual({
+      PGHOST: '/var/run/postgresql',
+      PGUSER: 'postgres',
+      PGDATABASE: 'ponte',
+      PGSSLMODE: 'require',
+    });
+  });
 });

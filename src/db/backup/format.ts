@@ -1,7 +1,8 @@
 /**
- * The backup file of `npm run backup` / `npm run restore`: a logical copy, one format for both databases,
- * so a copy of the embedded database restores onto PostgreSQL and back (a `pg_dump` archive cannot be
- * made from PGlite, nor read into it). Lines of JSON:
+ * The portable backup file of `npm run backup` / `npm run restore`: a logical copy, one format for both
+ * databases, so a copy of the embedded database restores onto PostgreSQL and back (a `pg_dump` archive
+ * cannot be made from PGlite, nor read into it). The embedded database always writes it; PostgreSQL writes
+ * it with `--portable`, and by default its own custom-format archive (`pg-archive.ts`). Lines of JSON:
  *   #{"table":"customers","columns":[...]}     then one line per row: the row as JSON (row_to_json)
  *   #{"sequence":"x_seq","value":"42"}          a sequence's last value
  *   {"manifest":{format, schemaVersion, createdAt, source, sha256, rows}}   last line

@@ -57,9 +57,15 @@ const LIBPQ_PARAMETERS: Record<string, string> = {
 
 /** DATABASE_URL as libpq's environment variables: the password goes in PGPASSWORD, not on a command line. */
 export function libpqEnvironment(databaseUrl: string): Record<string, string> {
-  const url = new URL(databaseUrl);
+  // no host before the path (`postgres://user@/db?host=/socket/dir`) is no URL to WHATWG: one is lent
+  const hostless = /^postgres(ql)?:\/\/([^/]*@)?\//.test(databaseUrl);
+  const url = new URL(
+    hostless ? databaseUrl.replace(/^(postgres(ql)?:\/\/([^/]*@)?)\//, '$1localhost/') : databaseUrl,
+  );
   const env: Record<string, string> = {};
-  const host = url.searchParams.get('host') ?? decodeURIComponent(url.hostname).replace(/^\[(.*)\]$/, '$1');
+  const host =
+    url.searchParams.get('host') ??
+    (hostless ? '' : decodeURIComponent(url.hostname).replace(/^\[(.*)\]$/, '$1'));
   if (host) env.PGHOST = host;
   if (url.port) env.PGPORT = url.port;
   const user = decodeURIComponent(url.username) || process.env.PGUSER || userInfo().username;
