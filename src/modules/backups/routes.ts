@@ -1,9 +1,9 @@
 /**
  * `GET /operator/backup`: the running process takes a copy of its own database and streams it (the
- * format of `src/db/backup/format.ts`). This is how `npm run backup` copies the embedded database while
+ * portable format of `src/db/backup/format.ts`). This is how `npm run backup` copies the embedded database while
  * Ponte runs: PGlite's data directory can be opened by one process only, so the process that holds it
  * reads it, in one REPEATABLE READ transaction, and requests wait while it does. On PostgreSQL it serves
- * the same copy (the command reads PostgreSQL itself). A copy that fails half way ends the response
+ * the same portable copy (the command itself reads PostgreSQL, and writes a pg_dump archive by default). A copy that fails half way ends the response
  * before its manifest, so the file it leaves is refused as incomplete.
  */
 import { PassThrough } from 'node:stream';
@@ -19,7 +19,8 @@ export const backupOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }
     {
       schema: {
         tags: ['operator'],
-        summary: 'A consistent copy of the whole database, streamed (what `npm run backup` writes)',
+        summary:
+          'A consistent copy of the whole database, streamed (the portable format of `npm run backup`)',
         description:
           'JSON lines: each table with its rows, the sequences, and a closing manifest carrying the schema version and the sha256 of every line before it. The instance secret is not in it. On the embedded database, requests wait while the copy is read.',
         security: [{ operatorAuth: [] as string[] }],
