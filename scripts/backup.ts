@@ -125,11 +125,15 @@ async function archiveHere(databaseUrl: string): Promise<string> {
   let dumping: ChildProcess | undefined;
   // stopped by an operator (Ctrl-C) or a supervisor: pg_dump is stopped too and nothing is left behind
   const stop = (signal: NodeJS.Signals) => {
-    dumping?.kill('SIGTERM');
-    closeSync(fd);
-    rmSync(partial, { force: true });
-    process.stderr.write(`backup stopped by ${signal}, nothing written\n`);
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+    const leave = () => {
+      rmSync(partial, { force: true });
+      process.stderr.write(`backup stopped by ${signal}, nothing written\n`);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    };
+    if (!dumping || dumping.exitCode !== null || dumping.signalCode !== null) return leave();
+    dumping.once('exit', leave);
+    dumping.kill('SIGTERM');
+    setTimeout(leave, 5_000).unref();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

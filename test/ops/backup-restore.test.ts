@@ -386,7 +386,7 @@ describe.runIf(onPostgres)('a pg_dump custom-format archive (PostgreSQL)', () =>
     expect(run('restore', file, target.env).status).toBe(0);
   }, 120_000);
 
-  it('a backup killed half way leaves no archive, and what it left is refused', async () => {
+  it('a backup killed half way leaves no archive, and what it left is refused; one stopped leaves nothing', async () => {
     const source = await freshDatabase('archive-killed');
     const db = await source.open();
     await seed(db);
@@ -422,6 +422,24 @@ describe.runIf(onPostgres)('a pg_dump custom-format archive (PostgreSQL)', () =>
     expect(restore.status).toBe(1);
     expect(restore.stderr).toContain('cut short or damaged');
     expect(await tablesOf(target.open)).toEqual([]);
+
+    // stopped with SIGTERM (a supervisor) rather than killed: it stops its pg_dump and removes what it wrote
+    rmSync(`${file}.partial`);
+    const stopped = spawn(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', file], {
+      env: { ...process.env, ...source.env },
+    });
+    let said = '';
+    const ended = new Promise<number | null>((resolve) => stopped.once('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve) =>
+      stopped.stderr.on('data', (chunk) => {
+        said += chunk;
+        if (/backing up \(pg_dump custom format\): [1-9]/.test(said)) resolve();
+      }),
+    );
+    stopped.kill('SIGTERM');
+    expect(await ended).toBe(143);
+    expect(said).toContain('backup stopped by SIGTERM, nothing written');
+    expect(existsSync(file) || existsSync(`${file}.partial`)).toBe(false);
   }, 120_000);
 
   it('refuses to back up a database that holds no Ponte schema, leaving no file', async () => {
