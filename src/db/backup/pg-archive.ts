@@ -168,7 +168,7 @@ export async function archiveTables(path: string): Promise<number> {
   const run = await runTool('pg_restore', ['--list', path], { keepStdout: true });
   if (run.code !== 0)
     throw new ArchiveFailed(
-      `${path} is not a readable pg_dump archive (cut short or damaged): ${run.errors.join(' ')}`,
+      `${path} is not a readable pg_dump archive (cut short or damaged, or written by a newer pg_dump than this pg_restore): ${run.errors.join(' ')}`,
     );
   return run.stdout.split('\n').filter((line) => / TABLE DATA /.test(line)).length;
 }
@@ -184,7 +184,7 @@ export async function archiveSchemaVersion(path: string): Promise<string> {
   });
   if (run.code !== 0)
     throw new ArchiveFailed(
-      `${path} is not a readable pg_dump archive (cut short or damaged): ${run.errors.join(' ')}`,
+      `${path} is not a readable pg_dump archive (cut short or damaged, or written by a newer pg_dump than this pg_restore): ${run.errors.join(' ')}`,
     );
   const lines = run.stdout.split('\n');
   const copy = lines.findIndex((line) => /^COPY \S*schema_migrations \(/.test(line));
