@@ -442,6 +442,24 @@ describe.runIf(onPostgres)('a pg_dump custom-format archive (PostgreSQL)', () =>
     expect(existsSync(file) || existsSync(`${file}.partial`)).toBe(false);
   }, 120_000);
 
+  it('without pg_dump on PATH, refuses the backup and names the way out, leaving no file', async () => {
+    const source = await freshDatabase('archive-no-pg-dump');
+    const db = await source.open();
+    await migrate(db);
+    await db.close();
+    const file = join(dir, 'no-pg-dump.dump');
+    const refused = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', file], {
+      env: { ...process.env, ...source.env, PATH: join(dir, 'no-programs-here') },
+      encoding: 'utf8',
+    });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(
+      "backup refused, nothing written: pg_dump was not found on PATH: install PostgreSQL's client programs",
+    );
+    expect(refused.stderr).toContain('or take a portable copy with --portable');
+    expect(existsSync(file) || existsSync(`${file}.partial`)).toBe(false);
+  }, 60_000);
+
   it('refuses to back up a database that holds no Ponte schema, leaving no file', async () => {
     const empty = await freshDatabase('archive-nothing');
     const file = join(dir, 'nothing.dump');

@@ -121,7 +121,7 @@ function runTool(
         error.code === 'ENOENT'
           ? new ArchiveFailed(
               `${program} was not found on PATH: install PostgreSQL's client programs (of the server's major ` +
-                'version or newer), or take a portable copy with --portable',
+                `version or newer)${program === 'pg_dump' ? ', or take a portable copy with --portable' : ''}`,
             )
           : error,
       ),
