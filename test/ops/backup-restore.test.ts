@@ -442,6 +442,24 @@ describe.runIf(onPostgres)('a pg_dump custom-format archive (PostgreSQL)', () =>
     expect(existsSync(file) || existsSync(`${file}.partial`)).toBe(false);
   }, 120_000);
 
+  it('an archive of a newer release than this one is refused, restoring nothing', async () => {
+    const source = await freshDatabase('archive-newer');
+    const db = await source.open();
+    await migrate(db);
+    // a migration this release does not have, as a later release would have recorded it
+    await db.query(`INSERT INTO schema_migrations (name, checksum) VALUES ('999_later_release.sql', 'x')`);
+    await db.close();
+    const file = join(dir, 'newer.dump');
+    expect(run('backup', file, source.env).status).toBe(0);
+    const target = await freshDatabase('archive-newer-target');
+    const restore = run('restore', file, target.env);
+    expect(restore.status).toBe(1);
+    expect(restore.stderr).toContain(
+      'was taken at schema 999_later_release.sql, of a newer Ponte than this one',
+    );
+    expect(await tablesOf(target.open)).toEqual([]);
+  }, 60_000);
+
   it('without pg_dump on PATH, refuses the backup and names the way out, leaving no file', async () => {
     const source = await freshDatabase('archive-no-pg-dump');
     const db = await source.open();
