@@ -1530,7 +1530,7 @@ export interface components {
             };
             receipt: {
                 /** @enum {string} */
-                sourceCurrency: "BRL" | "USDC" | "USDT";
+                sourceCurrency: "BRL" | "USD" | "USDC" | "USDT";
                 /** @description Amount paid, in the source currency */
                 sourceAmount: string;
                 /** @description Total fee in the source currency: fees.platform + fees.partner */
@@ -1540,12 +1540,12 @@ export interface components {
                     platform: {
                         amount: string;
                         /** @enum {string} */
-                        currency: "BRL" | "USDC" | "USDT";
+                        currency: "BRL" | "USD" | "USDC" | "USDT";
                     };
                     partner: {
                         amount: string;
                         /** @enum {string} */
-                        currency: "BRL" | "USDC" | "USDT";
+                        currency: "BRL" | "USD" | "USDC" | "USDT";
                     };
                 };
                 /** @description Amount converted: sourceAmount − fee */
@@ -1556,7 +1556,7 @@ export interface components {
                  */
                 rate: string;
                 /** @enum {string} */
-                targetCurrency: "BRL" | "USDC" | "USDT";
+                targetCurrency: "BRL" | "USD" | "USDC" | "USDT";
                 /**
                  * @description Amount received: netAmount × rate rounded down to the target currency
                  * @example 182.441100
@@ -1744,14 +1744,14 @@ export interface components {
              * @description Currency paid
              * @enum {string}
              */
-            sourceCurrency: "BRL" | "USDC" | "USDT";
+            sourceCurrency: "BRL" | "USD" | "USDC" | "USDT";
             /** @example 1000.00 */
             sourceAmount: string;
             /**
              * @description Currency received
              * @enum {string}
              */
-            targetCurrency: "BRL" | "USDC" | "USDT";
+            targetCurrency: "BRL" | "USD" | "USDC" | "USDT";
             /** @example 179.100000 */
             targetAmount: string;
             /**
@@ -1773,7 +1773,7 @@ export interface components {
                      * @description Currency of the amount
                      * @enum {string}
                      */
-                    currency: "BRL" | "USDC" | "USDT";
+                    currency: "BRL" | "USD" | "USDC" | "USDT";
                 };
                 partner: {
                     /** @example 1.50 */
@@ -1782,7 +1782,7 @@ export interface components {
                      * @description Currency of the amount
                      * @enum {string}
                      */
-                    currency: "BRL" | "USDC" | "USDT";
+                    currency: "BRL" | "USD" | "USDC" | "USDT";
                 };
             };
             expiresAt: string | null;
@@ -8145,7 +8145,7 @@ export interface operations {
                 status?: "AWAITING_FUNDS" | "TRANSFERRING_FIAT" | "TRADING" | "TRANSFERRING_STABLECOIN" | "SUCCESS" | "FAILED" | "EXPIRED" | "RETURNED" | "PROCESSING" | "AWAITING_TRAVEL_RULE";
                 type?: "ON_RAMP" | "OFF_RAMP" | "TRANSFER" | "DEPOSIT";
                 /** @description The currency asked in: an on-ramp's BRL, an off-ramp's source, a transfer's stablecoin */
-                currency?: "BRL" | "USDC" | "USDT";
+                currency?: "BRL" | "USD" | "USDC" | "USDT";
                 /** @description Only the transactions created at or after this instant */
                 createdFrom?: string;
                 /** @description Only the transactions created at or before this instant */
@@ -8910,7 +8910,7 @@ export interface operations {
                         customerId: string;
                         balances: {
                             /** @enum {string} */
-                            currency: "BRL" | "USDC" | "USDT";
+                            currency: "BRL" | "USD" | "USDC" | "USDT";
                             /**
                              * @description Exact decimal: 6 decimals for stablecoins, 2 for BRL (held for refund)
                              * @example 182.441100
@@ -9844,7 +9844,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description One pair (source/target), e.g. BRL/USDC; every pair when omitted */
-                pair?: "BRL/USDC" | "BRL/USDT" | "USDC/BRL" | "USDT/BRL";
+                pair?: "BRL/USDC" | "BRL/USDT" | "USDC/BRL" | "USDT/BRL" | "USD/USDC" | "USD/USDT" | "USDC/USD" | "USDT/USD";
             };
             header?: {
                 /** @description The API version to serve this request under; without it, 2026-11-26 (which never changes) */
@@ -9890,7 +9890,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            pair: "BRL/USDC" | "BRL/USDT" | "USDC/BRL" | "USDT/BRL";
+                            pair: "BRL/USDC" | "BRL/USDT" | "USDC/BRL" | "USDT/BRL" | "USD/USDC" | "USD/USDT" | "USDC/USD" | "USDT/USD";
                             /**
                              * @description CHAINLINK: derived from the market feeds; OPERATOR: a rate the operator set (or the sandbox default)
                              * @enum {string}
@@ -10028,12 +10028,12 @@ export interface operations {
                      * @description What the customer pays: BRL (on-ramp) or USDC/USDT (off-ramp)
                      * @enum {string}
                      */
-                    sourceCurrency: "BRL" | "USDC" | "USDT";
+                    sourceCurrency: "BRL" | "USD" | "USDC" | "USDT";
                     /**
                      * @description What the customer receives; pairs: BRL→USDC, BRL→USDT, USDC→BRL, USDT→BRL
                      * @enum {string}
                      */
-                    targetCurrency: "BRL" | "USDC" | "USDT";
+                    targetCurrency: "BRL" | "USD" | "USDC" | "USDT";
                     /**
                      * @description Amount paid (exactly one of sourceAmount and targetAmount)
                      * @example 1000.00
