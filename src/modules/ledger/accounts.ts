@@ -8,7 +8,9 @@ import { type Blockchain, type Currency, isFiat } from '../../core/currencies.ts
 export type Account =
   /** BRL that arrived in the platform's PIX account. */
   | 'PIX_SETTLEMENT'
-  /** BRL the platform holds for a customer: deposits not yet converted, or held for refund. */
+  /** USD that arrived in the platform's account at the US bank (ACH credits and wires). */
+  | 'BANK_SETTLEMENT'
+  /** Fiat (BRL, USD) the platform holds for a customer: deposits not yet converted, or held for refund. */
   | 'CUSTOMER_FIAT'
   /** Fees the platform earned. */
   | 'FEE_REVENUE'
