@@ -262,10 +262,11 @@ function moneyOutConfig(env: NodeJS.ProcessEnv): MoneyOutConfig {
   const offRampFeeBasisPoints = positiveInt(env, 'PONTE_OFFRAMP_FEE_BPS', 50);
   if (offRampFeeBasisPoints > 10_000)
     throw new ConfigError('PONTE_OFFRAMP_FEE_BPS must be at most 10000 (100%)');
-  // PONTE_SANDBOX_RATE_BRL_USDC, _BRL_USDT (default 0.18), _USDC_BRL, _USDT_BRL (default 5.50)
+  // PONTE_SANDBOX_RATE_BRL_USDC, _BRL_USDT (default 0.18), _USDC_BRL, _USDT_BRL (default 5.50),
+  // _USD_USDC, _USD_USDT, _USDC_USD, _USDT_USD (default 1.00: the stablecoins at par with the dollar)
   const sandboxRates: MoneyOutConfig['sandboxRates'] = {};
   for (const pair of PAIRS) {
-    const fallback = pair.startsWith(`${FIAT}/`) ? '0.18' : '5.50';
+    const fallback = pair.includes(`${FIAT}`) ? (pair.startsWith(`${FIAT}/`) ? '0.18' : '5.50') : '1.00';
     const rate = sandboxRate(env, `PONTE_SANDBOX_RATE_${pair.replace('/', '_')}`, fallback);
     if (rate !== undefined) sandboxRates[pair] = rate;
   }

@@ -152,8 +152,9 @@ describe('request body examples', () => {
     );
     await send('POST /customers/{id}/tos', 'redirect', `/customers/${company.id}/tos`);
     await send('POST /customers/{id}/limit-requests', 'limits', `/customers/${person.id}/limit-requests`);
+    const usdAccounts = [];
     for (const name of ['usdc', 'usdtOnTron']) {
-      await send('POST /customers/{id}/accounts', name, `/customers/${person.id}/accounts`);
+      usdAccounts.push(await send('POST /customers/{id}/accounts', name, `/customers/${person.id}/accounts`));
     }
     for (const name of ['approved', 'rejected']) {
       const undecided = await createCustomer(sandbox, individualBody({ taxId: validCpf('1') }));
@@ -189,6 +190,12 @@ describe('request body examples', () => {
     const deposit = await status(large.json().id, 'AWAITING_TRAVEL_RULE');
     await send('POST /transactions/{id}/travel-rule', 'hosted', `/transactions/${deposit.id}/travel-rule`);
     await status(deposit.id, 'SUCCESS');
+    for (const name of ['ach', 'wire']) {
+      const path = `/sandbox/accounts/${usdAccounts[0].id}/deposit`;
+      const dollars = await send('POST /sandbox/accounts/{id}/deposit', name, path);
+      expect(dollars.outcome).toBe('APPLIED');
+      await status(dollars.transaction.id, 'SUCCESS');
+    }
 
     // Quotes, and the ramps that use one.
     await send('POST /exchange-rates', 'floating', '/exchange-rates');

@@ -6,8 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { screenSubject } from '../../src/modules/screening/service.ts';
 import { sandboxPayoutRail } from '../../src/rails/pix/sandbox-payout.ts';
-import { type Client, client, eventually, type TestServer, usingPostgres } from '../helpers/server.ts';
-import { importFixture, OFAC_DIR } from '../screening/support.ts';
+import { type Client, client, eventually, usingPostgres } from '../helpers/server.ts';
+import { decide, importFixture, LISTED, OFAC_DIR, putOnHold } from '../screening/support.ts';
 import { createOnRamp, type IsolatedServer, startIsolatedServer } from '../transactions/support.ts';
 import {
   balances,
@@ -33,44 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-/** OFAC fixture entry 90004. */
-const LISTED = {
-  name: 'João Carlos dos Santos da Silva',
-  kind: 'INDIVIDUAL',
-  birthDate: '1975-02-02',
-} as const;
-
-/**
- * Puts a customer on hold the way a re-screening does when a new list version names it: a case opened
- * under the customer's row lock, with its event. Returns the case's id.
- */
-async function putOnHold(
-  target: TestServer,
-  tenant: { projectId: string; environment: 'sandbox' | 'production' },
-  customerId: string,
-): Promise<string> {
-  const opened = await target.ctx.db.transaction((tx) =>
-    screenSubject(
-      tx,
-      { type: 'CUSTOMER', id: customerId, customerId, tenant, party: { ...LISTED, country: 'BRA' } },
-      target.config.screening.threshold,
-      target.ctx.clock(),
-    ),
-  );
-  if (!opened) throw new Error('the listed name opened no case');
-  return opened.row.id;
-}
-
-async function decide(target: TestServer, caseId: string, decision: 'CLEAR' | 'CONFIRM') {
-  const response = await target.operator.inject({
-    method: 'POST',
-    url: `/operator/screening/cases/${caseId}/decision`,
-    payload: { decision, comment: 'reviewed against the list entry' },
-    headers: { authorization: `Bearer ${target.operatorToken}` },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-}
 
 /** A sandbox on-ramp whose deposit was paid short: its BRL is held for refund in the customer's balance. */
 async function heldDeposit(customerId: string, requested: string, paid: string) {

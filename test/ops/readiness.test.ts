@@ -34,7 +34,16 @@ describe('health and readiness', () => {
         // the operator listener says which pairs have a rate in force (the shared database may hold some)
         const { rates, ...rest } = ready.json();
         expect(rest).toEqual({ status: 'ready' });
-        expect(Object.keys(rates).sort()).toEqual(['BRL/USDC', 'BRL/USDT', 'USDC/BRL', 'USDT/BRL']);
+        expect(Object.keys(rates).sort()).toEqual([
+          'BRL/USDC',
+          'BRL/USDT',
+          'USD/USDC',
+          'USD/USDT',
+          'USDC/BRL',
+          'USDC/USD',
+          'USDT/BRL',
+          'USDT/USD',
+        ]);
         for (const state of Object.values(rates)) expect(['available', 'missing']).toContain(state);
       } else expect(ready.json()).toEqual({ status: 'ready' });
     }
@@ -55,6 +64,10 @@ describe('readiness of the rates', () => {
       'BRL/USDT': 'missing',
       'USDC/BRL': 'missing',
       'USDT/BRL': 'missing',
+      'USD/USDC': 'missing',
+      'USD/USDT': 'missing',
+      'USDC/USD': 'missing',
+      'USDT/USD': 'missing',
     });
     const set = await server.operator.inject({
       method: 'POST',

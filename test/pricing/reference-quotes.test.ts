@@ -115,8 +115,24 @@ describe.skipIf(!anvil)('quotes from the market reference', () => {
       'ponte_rates_reference_deviation_bps{environment="production",pair="BRL/USDC"} 7',
     );
     expect(scraped).toContain('ponte_rates_reference_usable{environment="production",pair="USDT/BRL"} 1');
-    // without a pair: every pair; a pair that is not one is a 400 with its pointer
-    expect((await production.get('/exchange-rates/reference')).json().data).toHaveLength(4);
+    // without a pair: every pair (the dollar pairs read one feed each); a pair that is not one is a 400
+    const every = (await production.get('/exchange-rates/reference')).json().data;
+    expect(every.map((row: { pair: string }) => row.pair)).toEqual([
+      'BRL/USDC',
+      'BRL/USDT',
+      'USDC/BRL',
+      'USDT/BRL',
+      'USD/USDC',
+      'USD/USDT',
+      'USDC/USD',
+      'USDT/USD',
+    ]);
+    // USD→USDC is 1 ÷ USDC/USD's 1.0001, rounded down
+    expect(every.find((row: { pair: string }) => row.pair === 'USD/USDC')).toMatchObject({
+      source: 'CHAINLINK',
+      usable: true,
+      rate: '0.9999000099',
+    });
     const bad = await production.get('/exchange-rates/reference?pair=BRL/EUR');
     expect(bad.statusCode).toBe(400);
     // the sandbox shows its default operator rate

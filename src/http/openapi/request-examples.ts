@@ -239,6 +239,10 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, Example>> = {
       },
     },
   },
+  'POST /sandbox/accounts/{id}/deposit': {
+    ach: { summary: 'An ACH credit from a US payer', value: { amount: '250.00', rail: 'ACH' } },
+    wire: { summary: 'A wire', value: { amount: '500.00', rail: 'WIRE' } },
+  },
   'POST /sandbox/transactions/{id}/deposit': {
     exact: { summary: 'The payer pays the on-ramp’s amount', value: { amount: '1500.00' } },
   },

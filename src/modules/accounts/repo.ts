@@ -84,6 +84,19 @@ export async function lockAccount(db: Executor, tenant: Tenant, id: string): Pro
   return rows[0];
 }
 
+/** The account an inbound transfer names by the bank's id of its number, under a row lock. */
+export async function lockAccountByBankNumber(
+  db: Executor,
+  bank: AccountBank,
+  bankAccountNumberId: string,
+): Promise<AccountRow | undefined> {
+  const rows = await db.query<AccountRow>(
+    `SELECT ${COLUMNS} FROM customer_accounts WHERE bank = $1 AND bank_account_number_id = $2 FOR UPDATE`,
+    [bank, bankAccountNumberId],
+  );
+  return rows[0];
+}
+
 export async function activateAccount(
   db: Executor,
   id: string,

@@ -37,6 +37,30 @@ async function recordAccountUpdated(tx: Executor, tenant: Tenant, row: repo.Acco
   });
 }
 
+/**
+ * The account an inbound transfer was paid into, locked so that the transfers to one account are applied
+ * one after the other (and a transfer seen twice at once is applied once); undefined when no account of
+ * Ponte's has that number.
+ */
+export function lockDepositAccount(
+  tx: Executor,
+  bank: repo.AccountBank,
+  bankAccountNumberId: string,
+): Promise<repo.AccountRow | undefined> {
+  return repo.lockAccountByBankNumber(tx, bank, bankAccountNumberId);
+}
+
+/** The tenant's account as stored (undefined: none of the tenant's). */
+export function findAccountOf(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+): Promise<repo.AccountRow | undefined> {
+  return repo.findAccount(db, tenant, id);
+}
+
+export type { AccountBank, AccountRow } from './repo.ts';
+
 export function createAccountService(deps: {
   db: Database;
   clock: Clock;

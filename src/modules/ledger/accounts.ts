@@ -3,12 +3,14 @@
  * credit negative, and every journal sums to zero in each currency. Customer accounts are liabilities
  * (credit-normal): what the platform owes the customer is the negated sum of their entries.
  */
-import type { Blockchain, Currency } from '../../core/currencies.ts';
+import { type Blockchain, type Currency, isFiat } from '../../core/currencies.ts';
 
 export type Account =
   /** BRL that arrived in the platform's PIX account. */
   | 'PIX_SETTLEMENT'
-  /** BRL the platform holds for a customer: deposits not yet converted, or held for refund. */
+  /** USD that arrived in the platform's account at the US bank (ACH credits and wires). */
+  | 'BANK_SETTLEMENT'
+  /** Fiat (BRL, USD) the platform holds for a customer: deposits not yet converted, or held for refund. */
   | 'CUSTOMER_FIAT'
   /** Fees the platform earned. */
   | 'FEE_REVENUE'
@@ -47,9 +49,9 @@ export type JournalKind =
   | 'REFUND_RESERVED'
   | 'REFUND_RELEASED';
 
-/** The customer account that holds a currency: BRL in CUSTOMER_FIAT, stablecoins in CUSTOMER_WALLET. */
+/** The customer account that holds a currency: fiat in CUSTOMER_FIAT, stablecoins in CUSTOMER_WALLET. */
 export const customerAccountFor = (currency: Currency): Account =>
-  currency === 'BRL' ? 'CUSTOMER_FIAT' : 'CUSTOMER_WALLET';
+  isFiat(currency) ? 'CUSTOMER_FIAT' : 'CUSTOMER_WALLET';
 
 export type Entry = {
   account: Account;

@@ -1,13 +1,13 @@
 /**
- * Amounts of any ledger currency at the API edge: BRL with exactly two decimals, stablecoins with six.
+ * Amounts of any ledger currency at the API edge: fiat with exactly two decimals, stablecoins with six.
  * Parsing accepts up to the currency's decimals.
  */
 
 import { CURRENCY_SCALE, type Currency } from '../../core/currencies.ts';
 import { formatDecimal, parseDecimal } from '../../core/decimal.ts';
 
-/** Digits before the point: 13 for BRL (as every BRL amount), 12 for stablecoins (fits a bigint). */
-const INTEGER_DIGITS: Record<Currency, number> = { BRL: 13, USDC: 12, USDT: 12 };
+/** Digits before the point: 13 for fiat (as every BRL amount), 12 for stablecoins (fits a bigint). */
+const INTEGER_DIGITS: Record<Currency, number> = { BRL: 13, USD: 13, USDC: 12, USDT: 12 };
 
 /** Any amount a route may receive before its currency is known: up to 13 digits and 6 decimals. */
 export const ANY_AMOUNT_PATTERN = '^\\d{1,13}(\\.\\d{1,6})?$';

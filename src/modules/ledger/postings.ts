@@ -1,32 +1,47 @@
 /**
- * The money movements of an on-ramp, each as a balanced set of entries:
- * - deposit received: the PIX account gains BRL that the platform now owes the customer;
+ * The money movements of an on-ramp, each as a balanced set of entries, in the fiat it came in (BRL, USD):
+ * - deposit received: the PIX account (BRL) or the US bank account (USD) gains fiat that the platform now
+ *   owes the customer;
  * - fee: part of what the customer is owed becomes the platform's revenue;
  * - conversion: the rest goes to the conversion desk, which delivers stablecoin into transit;
  * - stablecoin credited: the stablecoin in transit lands in the customer's wallet.
  */
-import type { Blockchain, Currency } from '../../core/currencies.ts';
+import type { Blockchain, Currency, FiatCurrency } from '../../core/currencies.ts';
 import type { Entry } from './accounts.ts';
 
-export function depositReceived(customerId: string, amount: bigint): Entry[] {
+/** Where a fiat currency arrives: BRL in the PIX account, USD in the account at the US bank. */
+const SETTLEMENT = { BRL: 'PIX_SETTLEMENT', USD: 'BANK_SETTLEMENT' } as const;
+
+export function depositReceived(customerId: string, amount: bigint, fiat: FiatCurrency = 'BRL'): Entry[] {
   return [
-    { account: 'PIX_SETTLEMENT', customerId: null, currency: 'BRL', amount },
-    { account: 'CUSTOMER_FIAT', customerId, currency: 'BRL', amount: -amount },
+    { account: SETTLEMENT[fiat], customerId: null, currency: fiat, amount },
+    { account: 'CUSTOMER_FIAT', customerId, currency: fiat, amount: -amount },
   ];
 }
 
-export function feeCharged(customerId: string, platform: bigint, partner: bigint): Entry[] {
+export function feeCharged(
+  customerId: string,
+  platform: bigint,
+  partner: bigint,
+  fiat: FiatCurrency = 'BRL',
+): Entry[] {
   return [
-    { account: 'CUSTOMER_FIAT', customerId, currency: 'BRL', amount: platform + partner },
-    { account: 'FEE_REVENUE', customerId: null, currency: 'BRL', amount: -platform },
-    { account: 'PARTNER_FEE_REVENUE', customerId: null, currency: 'BRL', amount: -partner },
+    { account: 'CUSTOMER_FIAT', customerId, currency: fiat, amount: platform + partner },
+    { account: 'FEE_REVENUE', customerId: null, currency: fiat, amount: -platform },
+    { account: 'PARTNER_FEE_REVENUE', customerId: null, currency: fiat, amount: -partner },
   ];
 }
 
-export function converted(customerId: string, net: bigint, target: Currency, targetAmount: bigint): Entry[] {
+export function converted(
+  customerId: string,
+  net: bigint,
+  target: Currency,
+  targetAmount: bigint,
+  fiat: FiatCurrency = 'BRL',
+): Entry[] {
   return [
-    { account: 'CUSTOMER_FIAT', customerId, currency: 'BRL', amount: net },
-    { account: 'CONVERSION_DESK', customerId: null, currency: 'BRL', amount: -net },
+    { account: 'CUSTOMER_FIAT', customerId, currency: fiat, amount: net },
+    { account: 'CONVERSION_DESK', customerId: null, currency: fiat, amount: -net },
     { account: 'CONVERSION_DESK', customerId: null, currency: target, amount: targetAmount },
     { account: 'STABLECOIN_IN_TRANSIT', customerId: null, currency: target, amount: -targetAmount },
   ];

@@ -10,7 +10,7 @@
 import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import type { Clock } from '../../core/clock.ts';
-import type { Currency } from '../../core/currencies.ts';
+import { type Currency, isFiat } from '../../core/currencies.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -290,7 +290,7 @@ function offRampReserve(
     },
     holdings.balance,
     // a stablecoin leaves the customer's wallets by the wallets' rule: the default chain first
-    currency === 'BRL'
+    isFiat(currency)
       ? undefined
       : (amount) => drawFromHoldings(holdings.wallets, currency, amount, chains.config.defaultChain),
   );
@@ -347,7 +347,7 @@ export function offRampCreations(deps: OffRampDeps) {
           tx,
           request.tenant,
           request.input.exchangeRateId!,
-          { direction: 'OFF_RAMP' },
+          { direction: 'OFF_RAMP', fiat: 'BRL' },
           now,
         );
       }

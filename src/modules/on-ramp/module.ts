@@ -7,11 +7,11 @@ import { deliveryHandler } from './delivery.ts';
 import { depositHandler } from './deposit.ts';
 import { expireDueTransactions } from './expiry.ts';
 import { onRampRoutes } from './routes.ts';
-import { sandboxDepositRoutes, sandboxExpiryRoutes } from './sandbox-routes.ts';
+import { sandboxAccountDepositRoutes, sandboxDepositRoutes, sandboxExpiryRoutes } from './sandbox-routes.ts';
 
 export const onRampModule: ModuleDescriptor = {
   name: 'on-ramp',
-  routes: { partner: [onRampRoutes, sandboxDepositRoutes, sandboxExpiryRoutes] },
+  routes: { partner: [onRampRoutes, sandboxDepositRoutes, sandboxExpiryRoutes, sandboxAccountDepositRoutes] },
   offers: (deps) => ({ deliveries: deliveryHandler, fundsReceived: depositHandler(deps) }),
   jobs: (ctx) => [
     job('transaction-expiry', 1_000, true, () => expireDueTransactions(ctx.db, ctx.clock, 100, ctx.pix)),

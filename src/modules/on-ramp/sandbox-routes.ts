@@ -3,8 +3,9 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { bearerSecurity, IdParams, problems } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
+import { depositToSandboxAccount } from './bank-sandbox.ts';
 import { createSandboxDepositService } from './sandbox.ts';
-import { SandboxDepositBody } from './schema.ts';
+import { SandboxAccountDepositAnswer, SandboxAccountDepositBody, SandboxDepositBody } from './schema.ts';
 
 /**
  * Sandbox listener only: simulate the customer paying an on-ramp's charge. (The off-ramp's sandbox route,
@@ -61,5 +62,34 @@ export const sandboxExpiryRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => deposits.expire(request.tenant, request.params.id),
+  );
+};
+
+/** Sandbox listener only: simulate an ACH credit or a wire to a customer account. */
+export const sandboxAccountDepositRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext;
+  environment: Environment;
+}> = async (app, { ctx, environment }) => {
+  if (environment !== 'sandbox') return;
+  app.post(
+    '/sandbox/accounts/:id/deposit',
+    {
+      schema: {
+        tags: ['sandbox'],
+        operationId: 'simulateAccountDeposit',
+        summary: 'Simulate an ACH credit or a wire to a customer account',
+        description:
+          "Applied as a transfer the bank reports: an on-ramp in USD that converts to the account's " +
+          '`destinationCurrency` and credits the customer (APPLIED), or, while the customer is on compliance ' +
+          'hold, an on-ramp held uncredited (HELD). What Ponte cannot take is RETURNED with why, and nothing ' +
+          'is booked: a CLOSED account, a customer not APPROVED, no rate, an amount worth less than the ' +
+          'minimum, over a limit.',
+        security: bearerSecurity,
+        params: IdParams,
+        body: SandboxAccountDepositBody,
+        response: { 200: SandboxAccountDepositAnswer, ...problems(400, 401, 404, 409, 415, 429) },
+      },
+    },
+    async (request) => depositToSandboxAccount(ctx, request.tenant, request.params.id, request.body),
   );
 };

@@ -24,6 +24,7 @@ import type { ExchangeRateRow } from '../pricing/service.ts';
 import {
   assertPriceable,
   peekLockedQuoteAmount,
+  type QuoteExpected,
   quoteReferenceColumns,
   useLockedQuote,
 } from '../pricing/service.ts';
@@ -94,6 +95,9 @@ export type OnRampDeps = {
   pix: FiatRails;
   references: AppContext['references'];
 };
+
+/** The quotes an on-ramp over PIX settles at: BRL into a stablecoin. */
+const PIX_ON_RAMP: QuoteExpected = { direction: 'ON_RAMP', fiat: 'BRL' };
 
 function validAmount(config: Config, text: string): bigint {
   const amount = parseAmount(text);
@@ -243,7 +247,7 @@ export function onRampCreations(deps: OnRampDeps) {
       const quote =
         input.exchangeRateId === undefined
           ? null
-          : await useLockedQuote(tx, tenant, input.exchangeRateId, { direction: 'ON_RAMP' }, now);
+          : await useLockedQuote(tx, tenant, input.exchangeRateId, PIX_ON_RAMP, now);
       return decideOnRamp(deps, request, customer, facts, quote, now);
     },
     limitAmount: (row) => row.amount,
@@ -263,7 +267,9 @@ async function collectAhead(deps: OnRampDeps, request: OnRampRequest): Promise<O
   const customer = approvedForMovements(await findCustomer(db, tenant, input.customerId), 'on-ramps');
   const amount =
     request.given ??
-    (await db.transaction((tx) => peekLockedQuoteAmount(tx, tenant, input.exchangeRateId!, clock())));
+    (await db.transaction((tx) =>
+      peekLockedQuoteAmount(tx, tenant, input.exchangeRateId!, PIX_ON_RAMP, clock()),
+    ));
   try {
     const charge = await request.rail.collect({
       transactionId: request.id,

@@ -1,7 +1,8 @@
 /**
  * The settlement steps of a funded on-ramp, run one per database transaction by transactions/in-flight.ts,
  * each under the transaction's row lock with its ledger postings and its event:
- * - TRANSFERRING_FIAT → TRADING: the deposit has settled in the platform's PIX account;
+ * - TRANSFERRING_FIAT → TRADING: the deposit has settled in the platform's PIX account (dollars: in its
+ *   US bank account, and the customer is not on compliance hold);
  * - TRADING → TRANSFERRING_STABLECOIN: the fee is charged and the rest converted at the rate in force
  *   (no rate for the pair, or an amount too small to convert: FAILED, the BRL held for refund);
  * - TRANSFERRING_STABLECOIN → SUCCESS: the stablecoin goes to the customer's wallet on its chain
@@ -13,6 +14,7 @@
 
 import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
+import type { FiatCurrency } from '../../core/currencies.ts';
 import { formatDecimalTrimmed } from '../../core/decimal.ts';
 import type { FailureCode } from '../../core/failure-codes.ts';
 import type { Executor } from '../../db/types.ts';
@@ -22,6 +24,7 @@ import { postJournal } from '../ledger/service.ts';
 import { pairOf } from '../pricing/market.ts';
 import { type Pricing, PricingError, priceFromSource, RATE_SCALE, UNIT_RATE } from '../pricing/pricing.ts';
 import { type ReferenceColumns, referenceColumns, settlementRate } from '../pricing/service.ts';
+import { holdsAtSend } from '../screening/service.ts';
 import { type SettlementDeps, type SettlementStep, settleNow } from '../transactions/in-flight.ts';
 import { type TransactionRow, tenantOf } from '../transactions/read-service.ts';
 import { progressSend } from '../wallets/sender.ts';
@@ -97,17 +100,18 @@ async function trade(tx: Executor, deps: StepDeps, row: TransactionRow, at: Date
     });
   }
   const common = { tenant: tenantOf(row), transactionId: row.id, reference: row.id, at };
+  const fiat = row.currency as FiatCurrency;
   if (conversion.fee > 0n) {
     await postJournal(tx, {
       ...common,
       kind: 'FEE',
-      entries: feeCharged(row.customer_id, conversion.platformFee, conversion.partnerFee),
+      entries: feeCharged(row.customer_id, conversion.platformFee, conversion.partnerFee, fiat),
     });
   }
   await postJournal(tx, {
     ...common,
     kind: 'CONVERSION',
-    entries: converted(row.customer_id, conversion.net, row.target_currency, conversion.target),
+    entries: converted(row.customer_id, conversion.net, row.target_currency, conversion.target, fiat),
   });
   return moveOnRamp(tx, row, 'TRANSFERRING_STABLECOIN', at, {
     rate: conversion.baseRate,
@@ -122,13 +126,32 @@ async function trade(tx: Executor, deps: StepDeps, row: TransactionRow, at: Date
   });
 }
 
+/**
+ * Dollars received by a customer on compliance hold stay uncredited (TRANSFERRING_FIAT, owed to the
+ * customer) until the case is decided: cleared, they trade; a confirmed match FAILS the on-ramp and the
+ * dollars are held for refund. The worker that carries in-flight transactions asks again.
+ */
+async function tradeUnlessHeld(tx: Executor, row: TransactionRow, at: Date): Promise<TransactionRow> {
+  const { holdOf } = await holdsAtSend(tx, [row.customer_id]);
+  const hold = holdOf({ customerId: row.customer_id }).state;
+  if (hold === 'HELD') return row;
+  if (hold === 'REFUSED') {
+    return moveOnRamp(tx, row, 'FAILED', at, {
+      failure_reason:
+        'A compliance review confirmed a screening match on the customer; the deposit is held for refund',
+      failure_code: 'compliance_refused',
+    });
+  }
+  return moveOnRamp(tx, row, 'TRADING', at);
+}
+
 /** The next settlement step of a locked on-ramp; one not in flight is left alone. */
 export function onRampStep(deps: StepDeps): SettlementStep {
   const { chains } = deps;
   return (tx, row, at) => {
     switch (row.status) {
       case 'TRANSFERRING_FIAT':
-        return moveOnRamp(tx, row, 'TRADING', at);
+        return row.rail === 'PIX' ? moveOnRamp(tx, row, 'TRADING', at) : tradeUnlessHeld(tx, row, at);
       case 'TRADING':
         return trade(tx, deps, row, at);
       case 'TRANSFERRING_STABLECOIN':

@@ -4,7 +4,7 @@
  * quotes partners ask for and by the transactions that convert without one.
  */
 import type { Config } from '../../config.ts';
-import type { Currency } from '../../core/currencies.ts';
+import { type Currency, isFiat } from '../../core/currencies.ts';
 import { AppError, invalidField } from '../../core/errors.ts';
 import { formatAmount } from '../../core/money.ts';
 import type { PartnerFeeTerms } from '../partner-fees/service.ts';
@@ -20,7 +20,8 @@ import {
 
 export type TransactionKind = 'ON_RAMP' | 'OFF_RAMP';
 
-export const kindOf = (source: Currency): TransactionKind => (source === 'BRL' ? 'ON_RAMP' : 'OFF_RAMP');
+/** Fiat in (BRL, USD) is an on-ramp; a stablecoin in is an off-ramp. */
+export const kindOf = (source: Currency): TransactionKind => (isFiat(source) ? 'ON_RAMP' : 'OFF_RAMP');
 
 /** The platform's fee terms for a transaction type, from configuration. */
 export function platformFeeTerms(config: Config, kind: TransactionKind): FeeTerms {
@@ -54,18 +55,23 @@ export type ConversionRequest = {
 
 export type PricedConversion = Pricing & { platformTerms: FeeTerms; partnerTerms: FeeTerms };
 
-/** The figures of a conversion at a rate and partner terms already read (reference-price.ts gives the rate). */
+/**
+ * The figures of a conversion at a rate and partner terms already read (reference-price.ts gives the
+ * rate). `rateToBrl` is BRL per source unit, what the BRL fee terms and limits are counted at: for a pair
+ * with BRL on one side the pair's own rate (the default); otherwise the caller reads it (`brlValueRate`).
+ */
 export function priceAt(
   config: Config,
   request: ConversionRequest,
   baseRate: bigint,
   partner: PartnerFeeTerms,
+  rateToBrl: bigint = request.sourceCurrency === 'BRL' ? UNIT_RATE : baseRate,
 ): PricedConversion {
   const input: PricingInput = {
     sourceCurrency: request.sourceCurrency,
     targetCurrency: request.targetCurrency,
     baseRate,
-    rateToBrl: request.sourceCurrency === 'BRL' ? UNIT_RATE : baseRate,
+    rateToBrl,
     platform: platformFeeTerms(config, request.kind),
     partner: partnerTerms(partner),
   };

@@ -7,7 +7,7 @@
 import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import type { Clock } from '../../core/clock.ts';
-import { type Currency, PAIRS, type Pair } from '../../core/currencies.ts';
+import { type Currency, type FiatCurrency, PAIRS, type Pair } from '../../core/currencies.ts';
 import { formatDecimalTrimmed, parseDecimal } from '../../core/decimal.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
@@ -18,7 +18,7 @@ import { money, parseCurrencyAmount } from '../ledger/amounts.ts';
 import { type Actor, actorLabel, recordAudit } from '../operators/audit.ts';
 import { partnerFeeTerms } from '../partner-fees/service.ts';
 import { pairOf } from './market.ts';
-import { effectiveRate, RATE_INTEGER_DIGITS, RATE_SCALE } from './pricing.ts';
+import { effectiveRate, RATE_INTEGER_DIGITS, RATE_SCALE, UNIT_RATE } from './pricing.ts';
 import { kindOf, priceAt } from './quote.ts';
 import * as repo from './quotes-repo.ts';
 import * as rates from './rates-repo.ts';
@@ -388,6 +388,27 @@ export async function priceRate(
 }
 
 /**
+ * BRL per unit of a conversion's source, where its pair has no BRL side: what the BRL fee terms, the
+ * minimum and the limits count the source at. It is the reference (mid, no spread) of the legs through
+ * BRL: a stablecoin at its X/BRL mid; the dollar at USD/USDC × USDC/BRL. Undefined for a pair with BRL
+ * (the pair's own rate is used).
+ */
+export async function brlValueRate(
+  deps: { db: Executor; clock: Clock; config: Config; references: AppContext['references'] },
+  tenant: Tenant,
+  source: Currency,
+  target: Currency,
+): Promise<bigint | undefined> {
+  if (source === 'BRL' || target === 'BRL') return undefined;
+  if (source !== 'USD') return (await priceRate(deps, tenant, pairOf(source, 'BRL'))).mid;
+  const [usdc, brl] = await Promise.all([
+    priceRate(deps, tenant, 'USD/USDC'),
+    priceRate(deps, tenant, 'USDC/BRL'),
+  ]);
+  return (usdc.mid * brl.mid) / UNIT_RATE;
+}
+
+/**
  * The rate an on-ramp created without a quote converts at when its deposit trades, in the settlement's
  * database transaction: the same rule as a quote's (reference-price.ts), the market reference taken from
  * the readings in hand so that the transaction never waits on the node. Without one: why, for the
@@ -571,6 +592,7 @@ export function createExchangeRateService(deps: {
       request,
       priced.rate,
       await partnerFeeTerms(db, tenant.projectId, request.kind),
+      await brlValueRate(deps, tenant, input.sourceCurrency, input.targetCurrency),
     );
     const now = clock();
     const row: repo.ExchangeRateRow = {
@@ -625,6 +647,26 @@ export function createExchangeRateService(deps: {
   return { create, expire };
 }
 
+/** What a transaction expects of the quote it names: its direction and the fiat its rail moves. */
+export type QuoteExpected = { direction: 'ON_RAMP' | 'OFF_RAMP'; fiat: FiatCurrency };
+
+/** A LOCKED quote of the transaction's direction whose fiat side is the fiat of the transaction's rail. */
+function assertQuoteFits(quote: repo.ExchangeRateRow, expected: QuoteExpected): void {
+  if (quote.type !== 'LOCKED') {
+    throw invalidField(
+      '/body/exchangeRateId',
+      'is a FLOATING rate; only a LOCKED rate settles a transaction',
+    );
+  }
+  const fiat = expected.direction === 'ON_RAMP' ? quote.source_currency : quote.target_currency;
+  if (kindOf(quote.source_currency) !== expected.direction || fiat !== expected.fiat) {
+    throw invalidField(
+      '/body/exchangeRateId',
+      `quotes ${quote.source_currency}→${quote.target_currency}, not a pair for this transaction`,
+    );
+  }
+}
+
 /**
  * Takes a LOCKED quote for the transaction being created, in its database transaction: the quote's
  * row stays locked until that transaction ends, so of concurrent requests naming it one wins.
@@ -633,23 +675,12 @@ export async function useLockedQuote(
   tx: Executor,
   tenant: Tenant,
   id: string,
-  expected: { sourceCurrency?: Currency; targetCurrency?: Currency; direction: 'ON_RAMP' | 'OFF_RAMP' },
+  expected: QuoteExpected,
   now: Date,
 ): Promise<repo.ExchangeRateRow> {
   const quote = await repo.lockExchangeRate(tx, tenant, id);
   if (!quote) throw notFound('Exchange rate');
-  if (quote.type !== 'LOCKED') {
-    throw invalidField(
-      '/body/exchangeRateId',
-      'is a FLOATING rate; only a LOCKED rate settles a transaction',
-    );
-  }
-  if (kindOf(quote.source_currency) !== expected.direction) {
-    throw invalidField(
-      '/body/exchangeRateId',
-      `quotes ${quote.source_currency}→${quote.target_currency}, not a pair for this transaction`,
-    );
-  }
+  assertQuoteFits(quote, expected);
   if (quote.used_at)
     throw new AppError('exchange_rate_used', 'The exchange rate was already used by a transaction');
   if (now >= quote.expires_at!) {
@@ -670,16 +701,12 @@ export async function peekLockedQuoteAmount(
   tx: Executor,
   tenant: Tenant,
   id: string,
+  expected: QuoteExpected,
   now: Date,
 ): Promise<bigint> {
   const quote = await repo.lockExchangeRate(tx, tenant, id);
   if (!quote) throw notFound('Exchange rate');
-  if (quote.type !== 'LOCKED') {
-    throw invalidField(
-      '/body/exchangeRateId',
-      'is a FLOATING rate; only a LOCKED rate settles a transaction',
-    );
-  }
+  assertQuoteFits(quote, expected);
   if (quote.used_at)
     throw new AppError('exchange_rate_used', 'The exchange rate was already used by a transaction');
   if (now >= quote.expires_at!) {

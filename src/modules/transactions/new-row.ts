@@ -29,6 +29,7 @@ export type NewTransaction = Pick<
 export function newTransactionRow(fields: NewTransaction, at: Date): TransactionRow {
   return {
     rail: 'PIX',
+    customer_account_id: null,
     pix_txid: null,
     br_code: null,
     expires_at: null,

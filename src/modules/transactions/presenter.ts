@@ -69,13 +69,22 @@ function presentOnRamp(row: TransactionRow) {
       ...(row.exchange_rate_id ? { exchangeRateId: row.exchange_rate_id } : {}),
       blockchain: row.blockchain,
     },
-    depositInstructions: {
-      rail: row.rail,
-      brCode: row.br_code!,
-      amount: formatAmount(row.amount),
-      currency: row.currency,
-      expiresAt: row.expires_at!.toISOString(),
-    },
+    depositInstructions:
+      row.rail === 'PIX'
+        ? {
+            rail: row.rail,
+            brCode: row.br_code!,
+            amount: formatAmount(row.amount),
+            currency: row.currency,
+            expiresAt: row.expires_at!.toISOString(),
+          }
+        : // dollars paid into a customer account: the account they came to, by the rail they came by
+          {
+            rail: row.rail,
+            accountId: row.customer_account_id!,
+            amount: formatAmount(row.amount),
+            currency: row.currency,
+          },
     refund:
       row.refund_status === null
         ? null

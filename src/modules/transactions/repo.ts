@@ -30,7 +30,10 @@ export type TransactionRow = {
   currency: Currency;
   amount: bigint;
   target_currency: Currency;
-  rail: 'PIX';
+  /** The fiat rail: PIX for BRL; ACH or WIRE for USD (an on-ramp: how the dollars came in). */
+  rail: 'PIX' | 'ACH' | 'WIRE';
+  /** ON_RAMP in USD: the customer account the dollars were paid into. */
+  customer_account_id: string | null;
   /** ON_RAMP: the PIX charge. */
   pix_txid: string | null;
   br_code: string | null;
@@ -90,7 +93,7 @@ const COLUMNS = `id, customer_id, project_id, environment, type, status, currenc
   exchange_rate_id, bank_account_id, purpose, memo, metadata, end_to_end_id, return_reason, refund_status,
   refund_amount, refund_failure_reason, refund_updated_at,
   blockchain, chain_send_id, transaction_hash, block_explorer_url, failure_code,
-  reference_source, reference_rate, reference_at`;
+  reference_source, reference_rate, reference_at, customer_account_id`;
 
 /**
  * The INSERT of new transactions, as a part of the statement that writes their creations: the rows

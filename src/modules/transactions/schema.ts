@@ -60,7 +60,9 @@ const Receipt = Type.Object(
 );
 
 const OnRampRequest = Type.Object({
-  currency: Type.Literal('BRL'),
+  currency: StringEnum(['BRL', 'USD'] as const, {
+    description: 'BRL: paid over PIX to a charge; USD: an ACH credit or a wire to a customer account',
+  }),
   amount: Amount(),
   targetCurrency: StringEnum(TARGET_CURRENCIES),
   exchangeRateId: Type.Optional(Uuid('The LOCKED quote it settles at')),
@@ -98,18 +100,29 @@ export const TransactionSchema = Type.Object(
     request: Type.Union([OnRampRequest, OffRampRequest, ChainRequest]),
     depositInstructions: Type.Optional(
       Nullable(
-        Type.Object(
-          {
-            rail: Type.Literal('PIX'),
-            brCode: Type.String({
-              description: 'PIX "copia e cola" payload (EMV BR Code) of this exact charge',
-            }),
-            amount: Amount(),
-            currency: Type.Literal('BRL'),
-            expiresAt: DateTime('The charge expires unless its deposit arrives before this time'),
-          },
-          { description: 'ON_RAMP: the PIX charge to pay' },
-        ),
+        Type.Union([
+          Type.Object(
+            {
+              rail: Type.Literal('PIX'),
+              brCode: Type.String({
+                description: 'PIX "copia e cola" payload (EMV BR Code) of this exact charge',
+              }),
+              amount: Amount(),
+              currency: Type.Literal('BRL'),
+              expiresAt: DateTime('The charge expires unless its deposit arrives before this time'),
+            },
+            { description: 'ON_RAMP in BRL: the PIX charge to pay' },
+          ),
+          Type.Object(
+            {
+              rail: StringEnum(['ACH', 'WIRE'] as const),
+              accountId: Uuid('The customer account the dollars were paid into'),
+              amount: Amount(),
+              currency: Type.Literal('USD'),
+            },
+            { description: 'ON_RAMP in USD: the transfer that funded it, to a customer account' },
+          ),
+        ]),
       ),
     ),
     refund: Type.Optional(

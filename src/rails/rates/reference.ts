@@ -1,5 +1,6 @@
 /**
- * The market reference: each pair's mid derived from the Chainlink feeds (BRL→USDC = BRL/USD ÷ USDC/USD),
+ * The market reference: each pair's mid derived from the Chainlink feeds (BRL→USDC = BRL/USD ÷ USDC/USD,
+ * USD→USDC = 1 ÷ USDC/USD),
  * each feed judged by the guards before it is used, PTAX beside it as the official anchor. The readings
  * are kept per process, refreshed on a schedule and in the background once older than the refresh
  * interval, so a quote never waits on the node (only the process's very first reading is waited for), and
@@ -78,12 +79,22 @@ export function judgeFeed(
   return { usable: true, rate: latest.answer, at, roundId: latest.roundId };
 }
 
-/** The feeds a pair's mid is derived from: target per source = source/USD ÷ target/USD. */
-const LEGS: Record<Pair, [Feed, Feed]> = {
+/** One leg of a pair: a feed's price in US dollars, or the dollar itself (1 USD per USD, no feed). */
+type Leg = Feed | 'USD';
+
+/**
+ * The legs a pair's mid is derived from: target per source = source/USD ÷ target/USD. A pair with the
+ * dollar on one side has one feed: USD→USDC is 1 ÷ USDC/USD, USDC→USD is USDC/USD.
+ */
+const LEGS: Record<Pair, [Leg, Leg]> = {
   'BRL/USDC': ['BRL/USD', 'USDC/USD'],
   'BRL/USDT': ['BRL/USD', 'USDT/USD'],
   'USDC/BRL': ['USDC/USD', 'BRL/USD'],
   'USDT/BRL': ['USDT/USD', 'BRL/USD'],
+  'USD/USDC': ['USD', 'USDC/USD'],
+  'USD/USDT': ['USD', 'USDT/USD'],
+  'USDC/USD': ['USDC/USD', 'USD'],
+  'USDT/USD': ['USDT/USD', 'USD'],
 };
 
 export type PairReference =
@@ -93,28 +104,41 @@ export type PairReference =
       rate: bigint;
       /** The older of the two feeds' updates: the reference is as old as its oldest leg. */
       at: Date;
-      /** Basis points between this mid and the one PTAX implies (null while PTAX is unknown). */
+      /**
+       * Basis points between this mid and the one PTAX implies (null while PTAX is unknown, and for a
+       * pair without BRL: PTAX prices the real only).
+       */
       deviationBps: bigint | null;
     }
   | { usable: false; reason: string; at: Date | null };
 
-/** A pair's mid from its two feeds' verdicts (target units per source unit, rounded down). */
+/** A leg's verdict: the dollar is always one dollar, as old as the other leg. */
+function legVerdict(
+  leg: Leg,
+  verdicts: Partial<Record<Feed, FeedVerdict>>,
+): FeedVerdict | { usable: true; rate: bigint; at: null } | undefined {
+  return leg === 'USD' ? { usable: true, rate: pow10(RATE_SCALE), at: null } : verdicts[leg];
+}
+
+/** A pair's mid from its legs' verdicts (target units per source unit, rounded down). */
 export function pairReference(
   pair: Pair,
   verdicts: Partial<Record<Feed, FeedVerdict>>,
   ptax: PtaxBulletin | null,
 ): PairReference {
   const [from, to] = LEGS[pair];
-  const a = verdicts[from];
-  const b = verdicts[to];
+  const a = legVerdict(from, verdicts);
+  const b = legVerdict(to, verdicts);
   if (!a) return { usable: false, reason: `${from}: no feed configured or read yet`, at: null };
   if (!b) return { usable: false, reason: `${to}: no feed configured or read yet`, at: null };
   if (!a.usable) return a;
   if (!b.usable) return b;
   const rate = (a.rate * pow10(RATE_SCALE)) / b.rate;
-  const at = a.at < b.at ? a.at : b.at;
+  // a pair has at least one feed, so at least one leg has an instant
+  const at = [a.at, b.at].filter((t): t is Date => t !== null).reduce((x, y) => (x < y ? x : y));
   let deviationBps: bigint | null = null;
-  if (ptax) {
+  const withBrl = from === 'BRL/USD' || to === 'BRL/USD';
+  if (ptax && withBrl) {
     const usdPerBrl = ptaxUsdPerBrl(ptax);
     // the PTAX-implied mid takes the stablecoin at par with the dollar
     const implied = from === 'BRL/USD' ? usdPerBrl : (pow10(RATE_SCALE) * pow10(RATE_SCALE)) / usdPerBrl;

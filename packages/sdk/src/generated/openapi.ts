@@ -819,6 +819,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/accounts/{id}/deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate an ACH credit or a wire to a customer account
+         * @description Applied as a transfer the bank reports: an on-ramp in USD that converts to the account's `destinationCurrency` and credits the customer (APPLIED), or, while the customer is on compliance hold, an on-ramp held uncredited (HELD). What Ponte cannot take is RETURNED with why, and nothing is booked: a CLOSED account, a customer not APPROVED, no rate, an amount worth less than the minimum, over a limit.
+         */
+        post: operations["simulateAccountDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "customer.created": {
@@ -1455,8 +1475,11 @@ export interface components {
             /** @enum {string} */
             status: "AWAITING_FUNDS" | "TRANSFERRING_FIAT" | "TRADING" | "TRANSFERRING_STABLECOIN" | "SUCCESS" | "FAILED" | "EXPIRED" | "RETURNED" | "PROCESSING" | "AWAITING_TRAVEL_RULE";
             request: {
-                /** @enum {string} */
-                currency: "BRL";
+                /**
+                 * @description BRL: paid over PIX to a charge; USD: an ACH credit or a wire to a customer account
+                 * @enum {string}
+                 */
+                currency: "BRL" | "USD";
                 /** @example 1500.00 */
                 amount: string;
                 /** @enum {string} */
@@ -1493,7 +1516,7 @@ export interface components {
                 /** @description TRANSFER: the receiving customer or external address; DEPOSIT: the customer */
                 to: string;
             };
-            depositInstructions?: {
+            depositInstructions?: ({
                 /** @enum {string} */
                 rail: "PIX";
                 /** @description PIX "copia e cola" payload (EMV BR Code) of this exact charge */
@@ -1507,7 +1530,19 @@ export interface components {
                  * @description The charge expires unless its deposit arrives before this time
                  */
                 expiresAt: string;
-            } | null;
+            } | {
+                /** @enum {string} */
+                rail: "ACH" | "WIRE";
+                /**
+                 * Format: uuid
+                 * @description The customer account the dollars were paid into
+                 */
+                accountId: string;
+                /** @example 1500.00 */
+                amount: string;
+                /** @enum {string} */
+                currency: "USD";
+            }) | null;
             refund?: {
                 /** @enum {string} */
                 status: "PENDING" | "SUCCESS" | "FAILED";
@@ -1530,7 +1565,7 @@ export interface components {
             };
             receipt: {
                 /** @enum {string} */
-                sourceCurrency: "BRL" | "USDC" | "USDT";
+                sourceCurrency: "BRL" | "USD" | "USDC" | "USDT";
                 /** @description Amount paid, in the source currency */
                 sourceAmount: string;
                 /** @description Total fee in the source currency: fees.platform + fees.partner */
@@ -1540,12 +1575,12 @@ export interface components {
                     platform: {
                         amount: string;
                         /** @enum {string} */
-                        currency: "BRL" | "USDC" | "USDT";
+                        currency: "BRL" | "USD" | "USDC" | "USDT";
                     };
                     partner: {
                         amount: string;
                         /** @enum {string} */
-                        currency: "BRL" | "USDC" | "USDT";
+                        currency: "BRL" | "USD" | "USDC" | "USDT";
                     };
                 };
                 /** @description Amount converted: sourceAmount − fee */
@@ -1556,7 +1591,7 @@ export interface components {
                  */
                 rate: string;
                 /** @enum {string} */
-                targetCurrency: "BRL" | "USDC" | "USDT";
+                targetCurrency: "BRL" | "USD" | "USDC" | "USDT";
                 /**
                  * @description Amount received: netAmount × rate rounded down to the target currency
                  * @example 182.441100
@@ -1744,14 +1779,14 @@ export interface components {
              * @description Currency paid
              * @enum {string}
              */
-            sourceCurrency: "BRL" | "USDC" | "USDT";
+            sourceCurrency: "BRL" | "USD" | "USDC" | "USDT";
             /** @example 1000.00 */
             sourceAmount: string;
             /**
              * @description Currency received
              * @enum {string}
              */
-            targetCurrency: "BRL" | "USDC" | "USDT";
+            targetCurrency: "BRL" | "USD" | "USDC" | "USDT";
             /** @example 179.100000 */
             targetAmount: string;
             /**
@@ -1773,7 +1808,7 @@ export interface components {
                      * @description Currency of the amount
                      * @enum {string}
                      */
-                    currency: "BRL" | "USDC" | "USDT";
+                    currency: "BRL" | "USD" | "USDC" | "USDT";
                 };
                 partner: {
                     /** @example 1.50 */
@@ -1782,7 +1817,7 @@ export interface components {
                      * @description Currency of the amount
                      * @enum {string}
                      */
-                    currency: "BRL" | "USDC" | "USDT";
+                    currency: "BRL" | "USD" | "USDC" | "USDT";
                 };
             };
             expiresAt: string | null;
@@ -8145,7 +8180,7 @@ export interface operations {
                 status?: "AWAITING_FUNDS" | "TRANSFERRING_FIAT" | "TRADING" | "TRANSFERRING_STABLECOIN" | "SUCCESS" | "FAILED" | "EXPIRED" | "RETURNED" | "PROCESSING" | "AWAITING_TRAVEL_RULE";
                 type?: "ON_RAMP" | "OFF_RAMP" | "TRANSFER" | "DEPOSIT";
                 /** @description The currency asked in: an on-ramp's BRL, an off-ramp's source, a transfer's stablecoin */
-                currency?: "BRL" | "USDC" | "USDT";
+                currency?: "BRL" | "USD" | "USDC" | "USDT";
                 /** @description Only the transactions created at or after this instant */
                 createdFrom?: string;
                 /** @description Only the transactions created at or before this instant */
@@ -8910,7 +8945,7 @@ export interface operations {
                         customerId: string;
                         balances: {
                             /** @enum {string} */
-                            currency: "BRL" | "USDC" | "USDT";
+                            currency: "BRL" | "USD" | "USDC" | "USDT";
                             /**
                              * @description Exact decimal: 6 decimals for stablecoins, 2 for BRL (held for refund)
                              * @example 182.441100
@@ -9844,7 +9879,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description One pair (source/target), e.g. BRL/USDC; every pair when omitted */
-                pair?: "BRL/USDC" | "BRL/USDT" | "USDC/BRL" | "USDT/BRL";
+                pair?: "BRL/USDC" | "BRL/USDT" | "USDC/BRL" | "USDT/BRL" | "USD/USDC" | "USD/USDT" | "USDC/USD" | "USDT/USD";
             };
             header?: {
                 /** @description The API version to serve this request under; without it, 2026-11-26 (which never changes) */
@@ -9890,7 +9925,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            pair: "BRL/USDC" | "BRL/USDT" | "USDC/BRL" | "USDT/BRL";
+                            pair: "BRL/USDC" | "BRL/USDT" | "USDC/BRL" | "USDT/BRL" | "USD/USDC" | "USD/USDT" | "USDC/USD" | "USDT/USD";
                             /**
                              * @description CHAINLINK: derived from the market feeds; OPERATOR: a rate the operator set (or the sandbox default)
                              * @enum {string}
@@ -10028,12 +10063,12 @@ export interface operations {
                      * @description What the customer pays: BRL (on-ramp) or USDC/USDT (off-ramp)
                      * @enum {string}
                      */
-                    sourceCurrency: "BRL" | "USDC" | "USDT";
+                    sourceCurrency: "BRL" | "USD" | "USDC" | "USDT";
                     /**
                      * @description What the customer receives; pairs: BRL→USDC, BRL→USDT, USDC→BRL, USDT→BRL
                      * @enum {string}
                      */
-                    targetCurrency: "BRL" | "USDC" | "USDT";
+                    targetCurrency: "BRL" | "USD" | "USDC" | "USDT";
                     /**
                      * @description Amount paid (exactly one of sourceAmount and targetAmount)
                      * @example 1000.00
@@ -11624,6 +11659,227 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateAccountDeposit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: within 24 hours the same key and request return the first answer (with `Idempotent-Replayed: true`); the same key with another request is refused with 422. */
+                "idempotency-key"?: string;
+                /** @description The API version to serve this request under; without it, 2026-11-26 (which never changes) */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description USD the simulated payer sends, with two decimals
+                     * @example 1500.00
+                     */
+                    amount: string;
+                    /**
+                     * @description How the dollars come in (default ACH)
+                     * @enum {string}
+                     */
+                    rail?: "ACH" | "WIRE";
+                };
+            };
+        };
+        responses: {
+            /** @description What became of the simulated transfer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description APPLIED: an on-ramp converting it; HELD: an on-ramp held uncredited while the customer is on compliance hold; RETURNED: given back to the payer, nothing booked
+                         * @enum {string}
+                         */
+                        outcome: "APPLIED" | "HELD" | "RETURNED";
+                        transaction: components["schemas"]["Transaction"] | null;
+                        returnReason: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized; API key of another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Allow: components["headers"]["Allow"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; Customer already exists; Customer not approved; Limit request already in review; Invalid state transition; Bank account not verified; Exchange rate expired; Exchange rate already used; On compliance hold; Customer already approved; Requirements not met */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Limit exceeded; Idempotency key reused; Insufficient funds; Sanctioned address; Rate out of band; Not a business customer; Ownership above 100%; Ownership cycle */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable; Rates unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
