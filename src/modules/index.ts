@@ -31,6 +31,7 @@ import { requestLogModule } from './request-log/module.ts';
 import { screeningModule } from './screening/module.ts';
 import { termsModule } from './terms/module.ts';
 import { transactionsModule } from './transactions/module.ts';
+import { usBankModule } from './us-bank/module.ts';
 import { verificationReviewModule } from './verification-review/module.ts';
 import { verificationsModule } from './verifications/module.ts';
 import { walletsModule } from './wallets/module.ts';
@@ -63,6 +64,7 @@ export const MODULES: readonly ModuleDescriptor[] = [
   webUsersModule,
   requestLogModule,
   accountsModule,
+  usBankModule,
   backupsModule,
 ];
 
@@ -156,6 +158,7 @@ export function composeOffers(deps: OfferDeps): ComposedOffers {
     deliveries: onlyOne(offered, 'deliveries'),
     fundsReceived: onlyOne(offered, 'fundsReceived'),
     pixIntake: onlyOne(offered, 'pixIntake'),
+    bankFundsReceived: onlyOne(offered, 'bankFundsReceived'),
   };
   return composed.value;
 }
@@ -170,7 +173,7 @@ function oneOwnerEach(
   return Object.fromEntries(entries);
 }
 
-function onlyOne<K extends 'deliveries' | 'fundsReceived' | 'pixIntake'>(
+function onlyOne<K extends 'deliveries' | 'fundsReceived' | 'pixIntake' | 'bankFundsReceived'>(
   offered: { name: string; offers: ModuleOffers }[],
   part: K,
 ): NonNullable<ModuleOffers[K]> {

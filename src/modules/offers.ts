@@ -13,6 +13,37 @@ import type { PixHandlers } from '../rails/pix/registry.ts';
 /** What the on-ramp does with fiat a rail confirmed received (a PIX paid; a bank transfer in). */
 export type FundsReceived = (environment: Environment, funds: ReceivedFunds) => Promise<void>;
 
+/** An inbound transfer as the US bank reported it (read back from the bank, never from a webhook's body). */
+export type InboundBankTransfer = {
+  bank: 'INCREASE' | 'SANDBOX';
+  /** The bank's id of the transfer: what applies it once. */
+  bankTransferId: string;
+  rail: 'ACH' | 'WIRE';
+  /** The bank's id of the account number it was sent to. */
+  accountNumberId: string;
+  /** Cents of USD. */
+  amount: bigint;
+  originatorName: string | null;
+  at: Date;
+  payload: unknown;
+};
+
+/**
+ * What became of an inbound transfer: an on-ramp (APPLIED, or HELD while its customer is on hold), a
+ * return to make at the bank (RETURNED, with why), or nothing (DUPLICATE: applied before).
+ */
+export type BankDepositResult = {
+  outcome: 'APPLIED' | 'HELD' | 'RETURNED' | 'DUPLICATE';
+  transactionId: string | null;
+  returnReason: string | null;
+};
+
+/** What the on-ramp does with dollars the US bank reports received. */
+export type BankFundsReceived = (
+  environment: Environment,
+  transfer: InboundBankTransfer,
+) => Promise<BankDepositResult>;
+
 /** What a screening case is about. */
 export type SubjectType = 'CUSTOMER' | 'BANK_ACCOUNT_HOLDER' | 'ASSOCIATED_PARTY' | 'TRANSFER' | 'DEPOSIT';
 export type CaseStatus = 'OPEN' | 'CLEARED' | 'CONFIRMED';
@@ -72,6 +103,8 @@ export type ModuleOffers = {
   fundsReceived?: FundsReceived;
   /** Where the PSP rails hand what they learn (one module offers it). */
   pixIntake?: PixHandlers;
+  /** What dollars the US bank reports received do (one module offers it). */
+  bankFundsReceived?: BankFundsReceived;
 };
 
 /** Every module's offers, put together. */
@@ -81,4 +114,5 @@ export type ComposedOffers = {
   deliveries: DeliveryHandler;
   fundsReceived: FundsReceived;
   pixIntake: PixHandlers;
+  bankFundsReceived: BankFundsReceived;
 };

@@ -18,13 +18,14 @@ import { formatAmount } from '../../core/money.ts';
 import { writeAll, writing } from '../../db/one-statement.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
-import { type AccountBank, type AccountRow, lockDepositAccount } from '../accounts/service.ts';
+import { type AccountRow, lockDepositAccount } from '../accounts/service.ts';
 import { type CustomerWithVerification, lockCustomer } from '../customers/service.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { depositReceived } from '../ledger/postings.ts';
 import { postJournal } from '../ledger/service.ts';
 import { limitsInForce } from '../limits/in-force.ts';
 import { addUsageFact, readLimitUsage, usageAdded } from '../limits/usage.ts';
+import type { BankDepositResult, InboundBankTransfer } from '../offers.ts';
 import { partnerFeeTerms } from '../partner-fees/service.ts';
 import { pairOf } from '../pricing/market.ts';
 import { type FeeTerms, type Pricing, PricingError, priceFromSource, UNIT_RATE } from '../pricing/pricing.ts';
@@ -37,30 +38,16 @@ import { assertWithinLimits } from '../transactions/limits.ts';
 import { newTransactionRow } from '../transactions/new-row.ts';
 import { presentTransaction } from '../transactions/presenter.ts';
 import { insertTransactionsFact, type TransactionRow } from '../transactions/read-service.ts';
-import { type BankTransferOutcome, findInboundTransfer, insertInboundTransfer } from './bank-deposit-repo.ts';
+import {
+  findInboundTransfer,
+  type InboundTransferRow,
+  insertInboundTransfer,
+  markReturned,
+  unreturnedTransfers,
+} from './bank-deposit-repo.ts';
 import { type StepDeps, settleOnRamp } from './settlement.ts';
 
-/** An inbound transfer as the bank reported it (read back from the bank, never from a webhook's body). */
-export type InboundBankTransfer = {
-  bank: AccountBank;
-  /** The bank's id of the transfer: what applies it once. */
-  bankTransferId: string;
-  rail: 'ACH' | 'WIRE';
-  /** The bank's id of the account number it was sent to. */
-  accountNumberId: string;
-  /** Cents of USD. */
-  amount: bigint;
-  originatorName: string | null;
-  at: Date;
-  payload: unknown;
-};
-
-export type BankDepositResult = {
-  outcome: BankTransferOutcome | 'DUPLICATE';
-  transactionId: string | null;
-  /** RETURNED: why, for the return the bank is asked to make. */
-  returnReason: string | null;
-};
+export type { BankDepositResult, InboundBankTransfer } from '../offers.ts';
 
 type PricedRate = Exclude<Awaited<ReturnType<typeof settlementRate>>, { unavailable: string }>;
 
@@ -258,4 +245,19 @@ export async function applyBankTransfer(
   );
   if (result.outcome === 'APPLIED' && result.transactionId) await settleOnRamp(deps, result.transactionId);
   return result;
+}
+
+/** Transfers Ponte could not take whose return the bank has not yet accepted, oldest first. */
+export function transfersToReturn(db: Executor, limit: number): Promise<InboundTransferRow[]> {
+  return unreturnedTransfers(db, limit);
+}
+
+/** Records that the bank accepted the return (or reversal) of a transfer Ponte could not take. */
+export function recordReturnedAtBank(
+  db: Executor,
+  bank: InboundBankTransfer['bank'],
+  bankTransferId: string,
+  at: Date,
+): Promise<void> {
+  return markReturned(db, bank, bankTransferId, at);
 }
