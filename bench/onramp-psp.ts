@@ -29,7 +29,11 @@ const SANDBOX_CUSTOMERS = 200;
 const SWEPT_PIX = 10_000;
 
 /** A sandbox key for the bench tenant and approved sandbox customers made through the API. */
-async function sandboxCustomers(ctx: BenchContext, origin: string): Promise<{ key: string; ids: string[] }> {
+export async function sandboxCustomers(
+  ctx: BenchContext,
+  origin: string,
+  count = SANDBOX_CUSTOMERS,
+): Promise<{ key: string; ids: string[] }> {
   const db = connectPostgres(ctx.databaseUrl, { max: 1 });
   try {
     const projects = createProjectService({ db, clock: systemClock, keys: new ApiKeyCache(db, 0) });
@@ -40,7 +44,7 @@ async function sandboxCustomers(ctx: BenchContext, origin: string): Promise<{ ke
       'benchmark',
     );
     const ids: string[] = [];
-    for (let i = 0; i < SANDBOX_CUSTOMERS; i++) {
+    for (let i = 0; i < count; i++) {
       const response = await fetch(`${origin}/customers`, {
         method: 'POST',
         headers: { authorization: `Bearer ${issued.key}`, 'content-type': 'application/json' },

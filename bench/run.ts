@@ -25,6 +25,7 @@ import { drawSamples } from './samples.ts';
 import { measureScreening } from './screening.ts';
 import { seed } from './seed.ts';
 import { readSettings } from './settings.ts';
+import { measureUsdIn } from './usd-in.ts';
 import { measureWebhooks } from './webhooks.ts';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -92,6 +93,7 @@ async function main(): Promise<number> {
     if (settings.mode === 'drivers') return await compareDrivers(ctx);
     if (settings.mode === 'onramp') return await measureOnRamp(ctx);
     if (settings.mode === 'onramp-psp') return await measureOnRampPsp(ctx);
+    if (settings.mode === 'usd-in') return await measureUsdIn(ctx);
     if (settings.mode === 'offramp') return await measureOffRamp(ctx);
     if (settings.mode === 'quotes') return await measureQuotes(ctx);
     if (settings.mode === 'cluster') return await measureCluster(ctx);

@@ -21,6 +21,7 @@ export type Mode =
   | 'drivers'
   | 'onramp'
   | 'onramp-psp'
+  | 'usd-in'
   | 'offramp'
   | 'quotes'
   | 'cluster'
@@ -84,6 +85,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     'drivers',
     'onramp',
     'onramp-psp',
+    'usd-in',
     'offramp',
     'quotes',
     'cluster',

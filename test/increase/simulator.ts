@@ -88,7 +88,13 @@ export async function startIncreaseSimulator(options: {
   webhookUrl?: string;
   /** The instant objects are created at (the tests' clock). */
   now?: () => Date;
+  /**
+   * How many times a webhook answered other than 2xx is delivered again, with doubling pauses from 250 ms
+   * (Increase retries failed deliveries: https://increase.com/documentation/webhooks); none by default.
+   */
+  webhookRetries?: number;
 }) {
+  const webhookRetries = options.webhookRetries ?? 0;
   const checker = createShapeChecker([...new Set(Object.values(SHAPES).map((s) => s.file))]);
   const now = options.now ?? (() => new Date());
   const signer = new Webhook(`whsec_${Buffer.from(options.webhookSecret).toString('base64')}`);
@@ -104,7 +110,18 @@ export async function startIncreaseSimulator(options: {
   /** failNext: answer 500 without acting; loseAnswers: act, then drop the connection before answering. */
   const faults = { failNext: 0, loseAnswers: 0, loseWebhooks: 0, duplicateWebhooks: 0, hideNextObjects: 0 };
   const hidden = new Set<string>();
-  const deliveries: Promise<unknown>[] = [];
+  /** Deliveries under way (each leaves the set once answered for the last time). */
+  const deliveries = new Set<Promise<unknown>>();
+  const track = (delivery: Promise<unknown>) => {
+    deliveries.add(delivery);
+    void delivery.finally(() => deliveries.delete(delivery));
+  };
+  const allDelivered = async () => {
+    while (deliveries.size > 0) await Promise.all([...deliveries]);
+  };
+  /** How the webhook receiver answered: by HTTP status, or by the error that stopped the delivery. */
+  const webhookAnswers = new Map<string, number>();
+  const count = (tally: Map<string, number>, key: string) => tally.set(key, (tally.get(key) ?? 0) + 1);
   const state = { webhookUrl: options.webhookUrl, sequence: 0 };
 
   const id = (prefix: string) => {
@@ -162,7 +179,8 @@ export async function startIncreaseSimulator(options: {
       copies = 2;
     }
     const body = JSON.stringify(event);
-    for (let copy = 0; copy < copies; copy++) {
+    /** One delivery; answered other than 2xx (or not at all), tried again as Increase does, if asked to. */
+    const send = async (attempt: number): Promise<void> => {
       const messageId = `msg_${event.id}`;
       const at = now();
       const headers = {
@@ -171,8 +189,21 @@ export async function startIncreaseSimulator(options: {
         'webhook-timestamp': Math.floor(at.getTime() / 1000).toString(),
         'webhook-signature': signer.sign(messageId, at, body),
       };
-      deliveries.push(fetch(url, { method: 'POST', headers, body }).catch(() => undefined));
-    }
+      let outcome: string;
+      try {
+        const answer = await fetch(url, { method: 'POST', headers, body });
+        await answer.arrayBuffer();
+        outcome = String(answer.status);
+        if (answer.ok) return void count(webhookAnswers, outcome);
+      } catch (error) {
+        outcome = error instanceof Error ? error.name : 'error';
+      }
+      count(webhookAnswers, outcome);
+      if (attempt >= webhookRetries) return;
+      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+      await send(attempt + 1);
+    };
+    for (let copy = 0; copy < copies; copy++) track(send(0));
   }
 
   function achOf(transferId: string) {
@@ -881,6 +912,7 @@ export async function startIncreaseSimulator(options: {
     violations,
     requests,
     faults,
+    webhookAnswers,
     accountNumbers,
     inboundAch,
     inboundWires,
@@ -896,10 +928,10 @@ export async function startIncreaseSimulator(options: {
     },
     /** Waits for every webhook posted so far to be answered. */
     async settled() {
-      await Promise.all(deliveries);
+      await allDelivered();
     },
     async close() {
-      await Promise.all(deliveries);
+      await allDelivered();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
