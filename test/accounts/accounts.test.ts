@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ROUTING_NUMBER, sandboxAccountNumbers } from '../../src/modules/accounts/numbers.ts';
+import { createAccountService } from '../../src/modules/accounts/service.ts';
 import { screenSubject } from '../../src/modules/screening/service.ts';
 import { approvedCustomer, createCustomer, individualBody, validCpf } from '../helpers/factories.ts';
 import { type Client, client, startTestApi, type TestServer } from '../helpers/server.ts';
@@ -232,5 +233,24 @@ describe('the sandbox bank', () => {
     const digits = [...SANDBOX_ROUTING_NUMBER].map(Number);
     const weights = [3, 7, 1, 3, 7, 1, 3, 7, 1];
     expect(digits.reduce((sum, digit, i) => sum + digit * (weights[i] as number), 0) % 10).toBe(0);
+  });
+});
+
+describe('a bank that answers a number another account has', () => {
+  it('keeps the second account PROVISIONING instead of giving one number to two accounts, with no 5xx', async () => {
+    const sandboxBank = sandboxAccountNumbers();
+    // the same number for every account, as a faulty bank might answer
+    const clashing = {
+      ...sandboxBank,
+      open: () =>
+        sandboxBank.open({ accountId: '01938d3f-0000-7000-8000-0000000000aa', beneficiaryName: 'X' }),
+    };
+    const accounts = createAccountService({ ...server.ctx, numbers: () => clashing });
+    const tenant = { projectId, environment: 'sandbox' as const };
+    const first = await accounts.create(tenant, (await approvedCustomer(sandbox)).id, { currency: 'USD' });
+    const second = await accounts.create(tenant, (await approvedCustomer(sandbox)).id, { currency: 'USD' });
+    expect(first.status).toBe('ACTIVE');
+    expect(second.status).toBe('PROVISIONING');
+    expect(second.depositInstructions).toBeNull();
   });
 });

@@ -21,7 +21,7 @@
  *   connection drops, as when the caller is killed mid-call), the next webhooks are lost or sent twice, an
  *   event arrives before its object is readable.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Increase from 'increase';
@@ -218,7 +218,8 @@ export async function startIncreaseSimulator(options: {
     return {
       id: id('account_number'),
       account_id: String(body.account_id),
-      account_number: `${9_000_000_000 + accountNumbers.size + 1}`,
+      // unique across simulators sharing a database, as a bank's numbers are unique
+      account_number: `9${randomInt(100_000_000, 1_000_000_000)}${accountNumbers.size % 10}`,
       created_at: iso(),
       idempotency_key: key,
       inbound_ach: { debit_status: inbound?.debit_status ?? 'allowed' },

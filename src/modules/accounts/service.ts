@@ -20,6 +20,8 @@ import type { AccountNumbers } from './numbers.ts';
 import { type AccountView, presentAccount } from './presenter.ts';
 import * as repo from './repo.ts';
 
+const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
+
 export type CreateAccountInput = {
   currency: 'USD';
   destinationCurrency?: 'USDC' | 'USDT' | undefined;
@@ -84,13 +86,21 @@ export function createAccountService(deps: {
       log.error({ err: error, accountId: row.id }, 'opening the account number at the bank failed');
       return row;
     }
-    return db.transaction(async (tx) => {
-      const now = clock();
-      const active = await repo.activateAccount(tx, row.id, number, now);
-      if (!active) return (await repo.findAccount(tx, tenant, row.id)) ?? row;
-      await recordAccountUpdated(tx, tenant, active, now);
-      return active;
-    });
+    try {
+      return await db.transaction(async (tx) => {
+        const now = clock();
+        const active = await repo.activateAccount(tx, row.id, number, now);
+        if (!active) return (await repo.findAccount(tx, tenant, row.id)) ?? row;
+        await recordAccountUpdated(tx, tenant, active, now);
+        return active;
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // the bank answered a number another account already has: never two accounts on one number; the
+      // account stays PROVISIONING for an operator to look into
+      log.error({ accountId: row.id }, 'the bank answered an account number another account already has');
+      return row;
+    }
   }
 
   async function create(tenant: Tenant, customerId: string, input: CreateAccountInput): Promise<AccountView> {
