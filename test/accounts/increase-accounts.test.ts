@@ -5,6 +5,8 @@
  * bank then declines what arrives for it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { accountNumbersFor } from '../../src/modules/accounts/numbers.ts';
+import { createAccountService } from '../../src/modules/accounts/service.ts';
 import { approvedCustomer } from '../helpers/factories.ts';
 import { type Client, startTestApi, type TestServer } from '../helpers/server.ts';
 import {
@@ -88,5 +90,33 @@ describe('USD accounts at Increase', () => {
     expect(response.json()).toMatchObject({ status: 'PROVISIONING', depositInstructions: null });
     expect(simulatorNumber(response.json().id)).toBeUndefined();
     expect((await sandbox.get(`/accounts/${response.json().id}`)).json().status).toBe('PROVISIONING');
+  });
+
+  it('provisions an account left PROVISIONING again: ACTIVE with its number and event, one number at the bank', async () => {
+    const customer = await approvedCustomer(sandbox);
+    sim.faults.failNext = 3;
+    const id = (await sandbox.post(`/customers/${customer.id}/accounts`, { currency: 'USD' })).json().id;
+    const accounts = createAccountService({
+      ...server.ctx,
+      numbers: accountNumbersFor(server.ctx.config, 'sandbox'),
+    });
+    // not yet due: created less than a minute ago
+    expect(await accounts.provisionPending('sandbox', 60_000)).toBe(0);
+    expect(await accounts.provisionPending('sandbox', 0)).toBeGreaterThanOrEqual(1);
+    const account = (await sandbox.get(`/accounts/${id}`)).json();
+    expect(account).toMatchObject({
+      status: 'ACTIVE',
+      depositInstructions: { accountNumber: simulatorNumber(id)?.account_number },
+    });
+    const numbers = [...sim.accountNumbers.values()].filter(
+      (n) => n.idempotency_key === `customer-account-${id}`,
+    );
+    expect(numbers).toHaveLength(1);
+    const events = (await sandbox.get('/events?type=account.updated&limit=50')).json().data;
+    expect(
+      events
+        .filter((event: { data: { id: string } }) => event.data.id === id)
+        .map((e: { data: { status: string } }) => e.data.status),
+    ).toEqual(['ACTIVE', 'PROVISIONING']);
   });
 });

@@ -115,11 +115,21 @@ describe('dollars into a customer account', () => {
     expect(answer).toEqual({ outcome: 'RETURNED', transaction: null, returnReason: 'The account is closed' });
     expect(await counts()).toEqual(before);
     expect(await limitUsed(customer.id)).toBe('0.00');
-    const [recorded] = await server.ctx.db.query<{ outcome: string; return_reason: string }>(
-      'SELECT outcome, return_reason FROM inbound_bank_transfers WHERE account_id = $1',
+    const [recorded] = await server.ctx.db.query<{
+      outcome: string;
+      return_reason: string;
+      given_back: boolean;
+    }>(
+      `SELECT outcome, return_reason, returned_at IS NOT NULL AS given_back
+         FROM inbound_bank_transfers WHERE account_id = $1`,
       [account.id],
     );
-    expect(recorded).toEqual({ outcome: 'RETURNED', return_reason: 'The account is closed' });
+    // the sandbox's bank gives it back at once: no return is left waiting for a bank
+    expect(recorded).toEqual({
+      outcome: 'RETURNED',
+      return_reason: 'The account is closed',
+      given_back: true,
+    });
   });
 
   it('returns a transfer over the customer’s limit (its BRL value) and books nothing', async () => {

@@ -121,6 +121,21 @@ export async function activateAccount(
   return rows[0];
 }
 
+/** Accounts of an environment still PROVISIONING since before `before` (their number not yet opened). */
+export async function stillProvisioning(
+  db: Executor,
+  environment: Environment,
+  before: Date,
+  limit: number,
+): Promise<AccountRow[]> {
+  return db.query<AccountRow>(
+    `SELECT ${COLUMNS} FROM customer_accounts
+      WHERE environment = $1 AND status = 'PROVISIONING' AND created_at < $2
+      ORDER BY created_at LIMIT $3`,
+    [environment, before, limit],
+  );
+}
+
 export async function closeAccount(db: Executor, id: string, at: Date): Promise<AccountRow | undefined> {
   const rows = await db.query<AccountRow>(
     `UPDATE customer_accounts SET status = 'CLOSED', closed_at = $2, updated_at = $2

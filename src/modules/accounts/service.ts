@@ -11,7 +11,7 @@ import { newId } from '../../core/ids.ts';
 import type { Logger } from '../../core/logger.ts';
 import { type PageRequest, type PageResult, pageResult } from '../../core/pagination.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import type { Tenant } from '../../lib/environment.ts';
+import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { ChainRegistry } from '../../rails/chains/registry.ts';
 import { approvedForMovements, findCustomer, lockCustomer } from '../customers/service.ts';
 import { recordEvent } from '../events/outbox.ts';
@@ -175,5 +175,20 @@ export function createAccountService(deps: {
     return presentAccount(closed.row);
   }
 
-  return { create, get, listForCustomer, close };
+  /**
+   * Opens again the numbers of accounts left PROVISIONING (the bank did not answer, or answered an error)
+   * for at least `afterMs`: the same idempotency key answers the same number, so a number opened by a
+   * call whose answer was lost is found, not opened twice. How many became ACTIVE.
+   */
+  async function provisionPending(environment: Environment, afterMs: number, limit = 20): Promise<number> {
+    const before = new Date(clock().getTime() - afterMs);
+    let activated = 0;
+    for (const row of await repo.stillProvisioning(db, environment, before, limit)) {
+      const tenant = { projectId: row.project_id, environment: row.environment };
+      if ((await provision(tenant, row, deps.numbers())).status === 'ACTIVE') activated += 1;
+    }
+    return activated;
+  }
+
+  return { create, get, listForCustomer, close, provisionPending };
 }

@@ -71,11 +71,17 @@ export async function markReturned(
   );
 }
 
-/** RETURNED transfers the bank has not yet been told of, oldest first. */
-export async function unreturnedTransfers(db: Executor, limit: number): Promise<InboundTransferRow[]> {
+/** RETURNED transfers a bank has not yet accepted the return of, in one environment, oldest first. */
+export async function unreturnedTransfers(
+  db: Executor,
+  bank: InboundTransferRow['bank'],
+  environment: Environment,
+  limit: number,
+): Promise<InboundTransferRow[]> {
   return db.query<InboundTransferRow>(
     `SELECT ${COLUMNS} FROM inbound_bank_transfers
-      WHERE outcome = 'RETURNED' AND returned_at IS NULL ORDER BY received_at LIMIT $1`,
-    [limit],
+      WHERE outcome = 'RETURNED' AND returned_at IS NULL AND bank = $1 AND environment = $2
+      ORDER BY received_at LIMIT $3`,
+    [bank, environment, limit],
   );
 }

@@ -247,9 +247,14 @@ export async function applyBankTransfer(
   return result;
 }
 
-/** Transfers Ponte could not take whose return the bank has not yet accepted, oldest first. */
-export function transfersToReturn(db: Executor, limit: number): Promise<InboundTransferRow[]> {
-  return unreturnedTransfers(db, limit);
+/** Transfers Ponte could not take whose return a bank has not yet accepted, oldest first. */
+export function transfersToReturn(
+  db: Executor,
+  bank: InboundBankTransfer['bank'],
+  environment: Environment,
+  limit: number,
+): Promise<InboundTransferRow[]> {
+  return unreturnedTransfers(db, bank, environment, limit);
 }
 
 /** Records that the bank accepted the return (or reversal) of a transfer Ponte could not take. */

@@ -11,7 +11,7 @@ import { findAccountOf } from '../accounts/service.ts';
 import type { SettlementDeps } from '../transactions/in-flight.ts';
 import { presentTransaction, type TransactionView } from '../transactions/presenter.ts';
 import { findTransaction } from '../transactions/read-service.ts';
-import { applyBankTransfer, type BankDepositResult } from './bank-deposit.ts';
+import { applyBankTransfer, type BankDepositResult, recordReturnedAtBank } from './bank-deposit.ts';
 import type { StepDeps } from './settlement.ts';
 
 export type SandboxAccountDeposit = {
@@ -40,9 +40,10 @@ export async function depositToSandboxAccount(
   }
   const rail = input.rail ?? 'ACH';
   const at = deps.clock();
+  const transferId = `sandbox_inbound_${rail.toLowerCase()}_${randomUUID()}`;
   const result = await applyBankTransfer(deps, tenant.environment, {
     bank: 'SANDBOX',
-    bankTransferId: `sandbox_inbound_${rail.toLowerCase()}_${randomUUID()}`,
+    bankTransferId: transferId,
     rail,
     accountNumberId: account.bank_account_number_id,
     amount,
@@ -50,6 +51,8 @@ export async function depositToSandboxAccount(
     at,
     payload: { simulated: true, rail, amount: input.amount },
   });
+  // the sandbox's own bank gives back what Ponte could not take at once
+  if (result.outcome === 'RETURNED') await recordReturnedAtBank(deps.db, 'SANDBOX', transferId, deps.clock());
   const row = result.transactionId ? await findTransaction(deps.db, tenant, result.transactionId) : undefined;
   return {
     outcome: result.outcome === 'DUPLICATE' ? 'APPLIED' : result.outcome,

@@ -76,8 +76,7 @@ export async function giveBack(
 /** Retries the returns Increase has not yet accepted; how many it made. */
 export async function returnOutstanding(deps: IntakeDeps, environment: Environment): Promise<number> {
   let made = 0;
-  for (const row of await transfersToReturn(deps.db, 50)) {
-    if (row.bank !== 'INCREASE' || row.environment !== environment) continue;
+  for (const row of await transfersToReturn(deps.db, 'INCREASE', environment, 50)) {
     if (await giveBack(deps, row.bank_transfer_id, row.rail)) made += 1;
   }
   return made;
