@@ -166,11 +166,20 @@ describe.skipIf(!hasChromium)('dollars in on the dashboard and the console', { t
     expect(await sandbox$('[data-field=failures]').innerText()).toBe(
       `Not applied (held or returned): ${notApplied}`,
     );
-    // the return is pending until the bank accepts it: listed first under pending returns
-    const pending = sandbox$(
-      'h3:has-text("Pending returns") + div tr[data-transfer], h3:has-text("Pending returns") + table tr[data-transfer]',
+    // the sandbox's simulated bank has no one to return to: its return is never pending
+    const pending = sandbox$('tr[data-list=pending-return]');
+    expect(await pending.count()).toBe(0);
+    // one Increase reported that Ponte returned, not yet accepted by the bank: pending, oldest first
+    await server.ctx.db.query(
+      `INSERT INTO inbound_bank_transfers (bank, bank_transfer_id, environment, rail, account_id, amount, outcome,
+         return_reason, payload, received_at)
+       VALUES ('INCREASE', 'inbound_ach_transfer_pending', 'sandbox', 'ACH', $1, 3000, 'RETURNED',
+         'The account is closed', '{}', now())`,
+      [account.id],
     );
+    await consolePage.reload();
     expect(await pending.count()).toBe(1);
+    expect(await pending.first().innerText()).toContain('inbound_ach_transfer_pending');
     expect(await pending.first().innerText()).toContain('30.00 USD');
     expect(await consolePage.locator('section[aria-labelledby=usd-production]').innerText()).toContain(
       'No complete sweep yet.',

@@ -39,7 +39,10 @@ export async function recentInbound(
   );
 }
 
-/** Transfers Ponte returned whose return (or reversal) the bank has not accepted yet, oldest first. */
+/**
+ * Transfers Ponte returned whose return (or reversal) the bank has not accepted yet, oldest first. The
+ * sandbox's simulated bank (SANDBOX) has no one to return to: its returns are never pending.
+ */
 export async function pendingReturns(
   db: Executor,
   environment: Environment,
@@ -47,7 +50,7 @@ export async function pendingReturns(
 ): Promise<InboundTransferRow[]> {
   return db.query<InboundTransferRow>(
     `SELECT ${COLUMNS} FROM inbound_bank_transfers
-      WHERE outcome = 'RETURNED' AND returned_at IS NULL AND environment = $1
+      WHERE outcome = 'RETURNED' AND returned_at IS NULL AND bank <> 'SANDBOX' AND environment = $1
       ORDER BY received_at LIMIT $2`,
     [environment, limit],
   );
@@ -68,6 +71,6 @@ export async function pendingReturnCounts(
 ): Promise<{ environment: Environment; n: bigint; oldest: Date }[]> {
   return db.query(
     `SELECT environment, count(*) AS n, min(received_at) AS oldest FROM inbound_bank_transfers
-      WHERE outcome = 'RETURNED' AND returned_at IS NULL GROUP BY environment`,
+      WHERE outcome = 'RETURNED' AND returned_at IS NULL AND bank <> 'SANDBOX' GROUP BY environment`,
   );
 }

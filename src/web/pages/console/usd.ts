@@ -18,12 +18,12 @@ import { sendConsole } from './frame.ts';
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 
-function transfers(rail: UsdRailOverview, rows: InboundTransfer[], empty: string): Html {
+function transfers(rail: UsdRailOverview, rows: InboundTransfer[], empty: string, kind: string): Html {
   return table(
     ['Received', 'Rail', 'Bank transfer', 'Account', 'Amount', 'Outcome', 'Transaction', 'Return reason'],
     rows.map(
       (t) =>
-        html`<tr data-transfer="${t.bankTransferId}"><td>${dateTime(iso(t.receivedAt))}</td><td>${t.rail}</td><td><code>${t.bankTransferId}</code></td>
+        html`<tr data-list="${kind}" data-transfer="${t.bankTransferId}"><td>${dateTime(iso(t.receivedAt))}</td><td>${t.rail}</td><td><code>${t.bankTransferId}</code></td>
 <td>${t.accountId ? html`<code>${t.accountId}</code>` : html`—`}</td><td>${t.amount} USD</td><td>${badge(t.outcome)}</td>
 <td>${t.transactionId ? idCell(t.transactionId, `/console/transactions?id=${t.transactionId}&environment=${rail.environment}`) : html`—`}</td>
 <td>${t.returnReason ?? '—'}${t.outcome === 'RETURNED' && t.returnedAt ? html` (accepted ${dateTime(iso(t.returnedAt))})` : html``}</td></tr>`,
@@ -46,7 +46,7 @@ ${
     : html`<p class="empty">No complete sweep yet.</p>`
 }
 <h3>Pending returns (oldest first)</h3>
-${transfers(rail, rail.pendingReturns, 'Every transfer returned has been accepted by the bank.')}
+${transfers(rail, rail.pendingReturns, 'Every transfer returned has been accepted by the bank.', 'pending-return')}
 <h3>Transfers received by rail and outcome</h3>
 ${table(
   ['Rail', 'Outcome', 'Transfers'],
@@ -58,7 +58,7 @@ ${table(
 )}
 <p data-field="failures">Not applied (held or returned): ${String(failures.reduce((n, c) => n + c.count, 0))}</p>
 <h3>Received recently (newest first)</h3>
-${transfers(rail, rail.recent, 'No transfer received yet.')}</section>`;
+${transfers(rail, rail.recent, 'No transfer received yet.', 'transfer')}</section>`;
 }
 
 export function view(environments: UsdRailOverview[]): Html {
