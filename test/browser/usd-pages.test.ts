@@ -123,7 +123,12 @@ describe.skipIf(!hasChromium)('dollars in on the dashboard and the console', { t
 
     // the customer's transactions list shows the USD row
     await partnerPage.goto(`${dashboardOrigin}/sandbox/transactions?customerId=${customer.id}&currency=USD`);
-    expect(await partnerPage.locator('main').innerText()).toContain('120.00');
+    const row = partnerPage.locator('tr', {
+      has: partnerPage.locator(`a[href="/sandbox/transactions/${wired.transaction.id}"]`),
+    });
+    expect(await row.count()).toBe(1);
+    expect(await row.innerText()).toContain('120.00');
+    expect(await row.innerText()).toContain('USD');
 
     // a failed transaction carries a code (an R-code once payouts are returned); only the code is set here
     await server.ctx.db.query("UPDATE transactions SET failure_code = 'compliance_refused' WHERE id = $1", [

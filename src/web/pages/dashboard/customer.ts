@@ -1,6 +1,6 @@
 /** A customer: profile, verification, limits in force, balances, KYB, bank accounts, requests, transactions. */
 import type { AppContext } from '../../../context.ts';
-import type { Tenant } from '../../../lib/environment.ts';
+import type { Environment, Tenant } from '../../../lib/environment.ts';
 import { type Html, html } from '../../../lib/html.ts';
 import { accountNumbersFor } from '../../../modules/accounts/numbers.ts';
 import type { AccountView } from '../../../modules/accounts/presenter.ts';
@@ -32,6 +32,7 @@ type Deps = {
   bankAccounts: ReturnType<typeof createBankAccountService>;
   balances: ReturnType<typeof createBalanceService>;
   documents: ReturnType<typeof createDocumentService>;
+  usdAccounts: Record<Environment, ReturnType<typeof createAccountService>>;
 };
 
 export async function load(deps: Deps, tenant: Tenant, id: string) {
@@ -40,11 +41,9 @@ export async function load(deps: Deps, tenant: Tenant, id: string) {
   const customer = await customersFor(ctx, env).get(tenant, id, { includeTransactionLimits: true });
   const all = { page: 1, limit: 50, offset: 0 };
   const parties = createAssociatedPartyService({ ...ctx, link: verificationLinkMinter(ctx, env) });
-  // reading the customer's USD accounts asks nothing of the bank (its numbers are only for opening/closing)
-  const usdAccounts = createAccountService({ ...ctx, numbers: accountNumbersFor(ctx.config, env) });
   const [accounts, usd, held, requests, recent, holds, partyPage, documentPage] = await Promise.all([
     deps.bankAccounts.list(tenant, { customerId: id }, all),
-    usdAccounts.listForCustomer(tenant, id, all),
+    deps.usdAccounts[env].listForCustomer(tenant, id, all),
     deps.balances.get(tenant, id),
     deps.limitRequests.list(tenant, id, { page: 1, limit: 10, offset: 0 }),
     deps.transactions.list(tenant, { customerId: id }, { page: 1, limit: 10, offset: 0 }),
@@ -166,6 +165,11 @@ export function register(app: WebApp, ctx: AppContext, render: Render) {
     bankAccounts: createBankAccountService(ctx),
     balances: createBalanceService(ctx),
     documents: createDocumentService(ctx),
+    // listing reads the database only; the bank's numbers are for opening and closing accounts
+    usdAccounts: {
+      sandbox: createAccountService({ ...ctx, numbers: accountNumbersFor(ctx.config, 'sandbox') }),
+      production: createAccountService({ ...ctx, numbers: accountNumbersFor(ctx.config, 'production') }),
+    },
   };
   app.get('/:env/customers/:id', { schema }, async (request, reply) => {
     const data = await load(deps, tenantOf(request), request.params.id);
