@@ -29,13 +29,14 @@ import { readReferenceGauges } from './http/rates-metrics.ts';
 import { genRequestId } from './http/request-id.ts';
 import { registerRequestLog } from './http/request-log.ts';
 import { lazySerializers } from './http/serialization.ts';
+import { readUsdGauges } from './http/usd-metrics.ts';
 import { validatorCompiler } from './http/validation.ts';
 import type { Environment } from './lib/environment.ts';
 import { openPublicRoutes, operatorRoutes, partnerRoutes, sharedSchemas } from './modules/index.ts';
 import { operatorLookup } from './modules/operators/accounts.ts';
 import { ratesSetAt, referenceReadiness } from './modules/pricing/service.ts';
 import { createRequestRecorder } from './modules/request-log/recorder.ts';
-import { pixScrape, referenceSamples } from './runtime.ts';
+import { pixScrape, referenceSamples, usdScrape } from './runtime.ts';
 import { FAVICON_SVG, FAVICON_TYPE } from './web/kit/favicon.ts';
 import { registerConsole } from './web/pages/console/index.ts';
 import { registerDashboard } from './web/pages/dashboard/index.ts';
@@ -219,6 +220,7 @@ export async function buildOperatorApp(
     ctx.chainNodes,
   );
   const pix = pixScrape(ctx);
+  const usd = usdScrape(ctx);
   registerMetricsRoute(
     app,
     ctx.db,
@@ -231,6 +233,7 @@ export async function buildOperatorApp(
     async () => {
       readReferenceGauges(referenceSamples(ctx));
       await readPixGauges(ctx.db, pix);
+      await readUsdGauges(usd);
     },
   );
   let operatorDocument: () => unknown = () => ({});

@@ -14,11 +14,13 @@ import { chainNodesProbe } from './http/chain-readiness.ts';
 import { processLogger } from './http/logger.ts';
 import { type PixScrape, pspObserver } from './http/pix-metrics.ts';
 import type { ReferenceSample } from './http/rates-metrics.ts';
+import type { UsdScrape } from './http/usd-metrics.ts';
 import { composeOffers } from './modules/index.ts';
 import { pendingSends } from './modules/off-ramp/payout-repo.ts';
 import { sweepStates } from './modules/pix/sweep-repo.ts';
 import { savePtax } from './modules/pricing/ptax-repo.ts';
 import { ApiKeyCache } from './modules/projects/key-cache.ts';
+import { createUsdRailOperationsService } from './modules/us-bank/operations.ts';
 import { openChainRegistry } from './rails/chains/registry.ts';
 import { openPixRails } from './rails/pix/registry.ts';
 import { openReferences, pairReference } from './rails/rates/reference.ts';
@@ -95,6 +97,12 @@ export function pixScrape(ctx: AppContext): PixScrape {
         });
     },
   };
+}
+
+/** Where a scrape of `/metrics` reads the USD rail's figures: inbound transfers, sweep lag, pending returns. */
+export function usdScrape(ctx: AppContext): UsdScrape {
+  const operations = createUsdRailOperationsService(ctx);
+  return () => operations.scrape(ctx.clock());
 }
 
 /** The market references' state for a scrape of `/metrics`: per environment and pair, read from the readings in hand. */

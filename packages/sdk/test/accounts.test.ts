@@ -34,6 +34,35 @@ describe('ponte.accounts', () => {
     expect(closed).toMatchObject({ id: account.id, status: 'CLOSED' });
   });
 
+  it('ponte.sandbox.accountDeposit applies an ACH credit or a wire to the account and returns one to a closed account', async () => {
+    const customer = await ponte.customers.create(individualBody({ taxId: validCpf('7') }) as never);
+    await until(
+      () => ponte.customers.retrieve(customer.id),
+      (found) => found.verification.status === 'APPROVED',
+    );
+    const account = await ponte.accounts.create(customer.id, { currency: 'USD' });
+    const ach = await ponte.sandbox.accountDeposit(account.id, { amount: '100.00' });
+    expect(ach).toMatchObject({ outcome: 'APPLIED', returnReason: null });
+    expect(ach.transaction).toMatchObject({
+      type: 'ON_RAMP',
+      request: { currency: 'USD', amount: '100.00' },
+      depositInstructions: { rail: 'ACH', accountId: account.id, currency: 'USD' },
+    });
+    const wire = await ponte.sandbox.accountDeposit(account.id, { amount: '250.00', rail: 'WIRE' });
+    expect(wire.transaction?.depositInstructions).toMatchObject({ rail: 'WIRE', accountId: account.id });
+    const settled = await until(
+      () => ponte.transactions.retrieve(wire.transaction!.id),
+      (read) => read.status === 'SUCCESS',
+    );
+    expect(settled.type).toBe('ON_RAMP');
+
+    await ponte.accounts.close(account.id);
+    const returned = await ponte.sandbox.accountDeposit(account.id, { amount: '5.00' });
+    expect(returned.outcome).toBe('RETURNED');
+    expect(returned.transaction).toBeNull();
+    expect(returned.returnReason).toEqual(expect.any(String));
+  });
+
   it('a customer not approved gets the typed 409 customer_not_approved', async () => {
     const customer = await ponte.customers.create(individualBody({ taxId: validCpf('1') }) as never);
     const error = await ponte.accounts.create(customer.id, { currency: 'USD' }).catch((e: unknown) => e);

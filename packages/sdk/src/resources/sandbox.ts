@@ -1,6 +1,8 @@
 import type { RequestOptions } from '../transport.js';
 import type {
   CreateExchangeRateResult,
+  SimulateAccountDepositParams,
+  SimulateAccountDepositResult,
   SimulateDepositParams,
   SimulateReturnParams,
   SimulateVerificationParams,
@@ -13,7 +15,7 @@ import { Resource, segment } from './base.js';
 
 /**
  * Simulations the sandbox offers (a sandbox key only): verification outcomes, PIX deposits and returns,
- * stablecoin deposits, and expiries now.
+ * ACH and wire transfers into a USD account, stablecoin deposits, and expiries now.
  */
 export class Sandbox extends Resource {
   /** POST /sandbox/customers/{id}/verification: moves the customer's verification as a review would. */
@@ -32,6 +34,18 @@ export class Sandbox extends Resource {
     options?: RequestOptions,
   ): Promise<Transaction> {
     return this.postJson(`/sandbox/transactions/${segment(transactionId)}/deposit`, params, options);
+  }
+
+  /**
+   * POST /sandbox/accounts/{id}/deposit: an ACH credit (unless `rail` says WIRE) arrives at a customer's
+   * USD account; answers whether it was APPLIED, HELD or RETURNED, with the on-ramp it became.
+   */
+  accountDeposit(
+    accountId: string,
+    params: SimulateAccountDepositParams,
+    options?: RequestOptions,
+  ): Promise<SimulateAccountDepositResult> {
+    return this.postJson(`/sandbox/accounts/${segment(accountId)}/deposit`, params, options);
   }
 
   /** POST /sandbox/transactions/{id}/return: the receiving bank returns a SUCCESS off-ramp's PIX. */

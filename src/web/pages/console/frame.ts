@@ -18,6 +18,7 @@ const NAV = [
   { href: '/console/transactions', label: 'Transactions', section: 'Platform' },
   { href: '/console/chain-balances', label: 'Chain balances', section: 'Platform' },
   { href: '/console/pix', label: 'PIX rail', section: 'Platform' },
+  { href: '/console/usd', label: 'USD rail', section: 'Platform' },
   { href: '/console/audit', label: 'Audit log', section: 'Platform' },
   { href: '/console/account', label: 'Your account', section: 'Platform' },
 ];

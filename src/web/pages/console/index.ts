@@ -21,6 +21,7 @@ import * as screeningCases from './screening-cases.ts';
 import * as screeningLists from './screening-lists.ts';
 import * as transaction from './transaction.ts';
 import * as transactions from './transactions.ts';
+import * as usd from './usd.ts';
 import * as verification from './verification.ts';
 import * as verifications from './verifications.ts';
 
@@ -62,6 +63,7 @@ export async function registerConsole(instance: FastifyInstance, ctx: AppContext
     screeningCases,
     screeningCase,
     pix,
+    usd,
   ];
   for (const page of pages) page.register(app, ctx);
 }

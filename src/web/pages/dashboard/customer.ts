@@ -1,7 +1,10 @@
 /** A customer: profile, verification, limits in force, balances, KYB, bank accounts, requests, transactions. */
 import type { AppContext } from '../../../context.ts';
-import type { Tenant } from '../../../lib/environment.ts';
+import type { Environment, Tenant } from '../../../lib/environment.ts';
 import { type Html, html } from '../../../lib/html.ts';
+import { accountNumbersFor } from '../../../modules/accounts/numbers.ts';
+import type { AccountView } from '../../../modules/accounts/presenter.ts';
+import { createAccountService } from '../../../modules/accounts/service.ts';
 import { createAssociatedPartyService } from '../../../modules/associated-parties/service.ts';
 import { createBankAccountService } from '../../../modules/bank-accounts/service.ts';
 import { verificationLinkMinter } from '../../../modules/customers/link.ts';
@@ -29,6 +32,7 @@ type Deps = {
   bankAccounts: ReturnType<typeof createBankAccountService>;
   balances: ReturnType<typeof createBalanceService>;
   documents: ReturnType<typeof createDocumentService>;
+  usdAccounts: Record<Environment, ReturnType<typeof createAccountService>>;
 };
 
 export async function load(deps: Deps, tenant: Tenant, id: string) {
@@ -37,8 +41,9 @@ export async function load(deps: Deps, tenant: Tenant, id: string) {
   const customer = await customersFor(ctx, env).get(tenant, id, { includeTransactionLimits: true });
   const all = { page: 1, limit: 50, offset: 0 };
   const parties = createAssociatedPartyService({ ...ctx, link: verificationLinkMinter(ctx, env) });
-  const [accounts, held, requests, recent, holds, partyPage, documentPage] = await Promise.all([
+  const [accounts, usd, held, requests, recent, holds, partyPage, documentPage] = await Promise.all([
     deps.bankAccounts.list(tenant, { customerId: id }, all),
+    deps.usdAccounts[env].listForCustomer(tenant, id, all),
     deps.balances.get(tenant, id),
     deps.limitRequests.list(tenant, id, { page: 1, limit: 10, offset: 0 }),
     deps.transactions.list(tenant, { customerId: id }, { page: 1, limit: 10, offset: 0 }),
@@ -53,6 +58,7 @@ export async function load(deps: Deps, tenant: Tenant, id: string) {
     id,
     customer,
     accounts,
+    usd,
     held,
     requests,
     recent,
@@ -64,12 +70,39 @@ export async function load(deps: Deps, tenant: Tenant, id: string) {
   };
 }
 
+/** A field of deposit instructions the customer copies into their bank's transfer form. */
+function copyable(accountId: string, field: string, label: string, value: string): Html {
+  const id = `usd-${accountId}-${field}`;
+  return html`<dt>${label}</dt><dd><span class="idcell"><code id="${id}" data-field="${field}">${value}</code><button type="button" class="copy secondary" data-copy="${id}" aria-label="Copy ${label.toLowerCase()}">Copy</button></span></dd>`;
+}
+
+/** A USD account: its status, what its deposits convert to, and the instructions to pay into it by ACH or wire. */
+function usdAccount(account: AccountView): Html {
+  const d = account.depositInstructions;
+  return html`<section class="panel" aria-label="USD account ${account.id}" data-account="${account.id}"><dl>
+<dt>Status</dt><dd>${badge(account.status)}</dd>
+<dt>Converts to</dt><dd>${account.destinationCurrency} on ${account.blockchain}</dd>
+${
+  d
+    ? html`<dt>Rails</dt><dd data-field="rails">${d.rails.join(', ')}</dd>
+${copyable(account.id, 'routing-number', 'Routing number', d.routingNumber)}
+${copyable(account.id, 'account-number', 'Account number', d.accountNumber)}
+${copyable(account.id, 'beneficiary', 'Beneficiary', d.beneficiaryName)}
+${copyable(account.id, 'bank-name', 'Bank name', d.bankName)}
+${when(d.bankAddress, () => html`<dt>Bank address</dt><dd>${d.bankAddress ?? ''}</dd>`)}`
+    : html`<dt>Deposit instructions</dt><dd>${account.status === 'CLOSED' ? 'The account is closed.' : 'Not yet: the bank has not opened the account number.'}</dd>`
+}
+<dt>Created</dt><dd>${dateTime(account.createdAt)}</dd>
+<dt>Id</dt><dd><code>${account.id}</code></dd></dl></section>`;
+}
+
 export function view(session: Session, data: Awaited<ReturnType<typeof load>>): Html {
   const {
     env,
     id,
     customer,
     accounts,
+    usd,
     held,
     requests,
     recent,
@@ -101,6 +134,8 @@ ${when(session.user.role === 'admin', () => html`<p><a href="/${env}/limit-reque
 ${held.balances.map((balance) => html`<dt>${balance.currency}</dt><dd>${balance.amount}</dd>`)}</dl></section>
 </div>
 ${kybSections(env, customer, partyPage.data, tree, documentPage.data)}
+<h2 id="usd-accounts">USD accounts</h2>
+${usd.data.length === 0 ? html`<p class="empty">No USD accounts.</p>` : usd.data.map(usdAccount)}
 <h2>Bank accounts</h2>
 ${table(
   ['Name', 'PIX key', 'Holder', 'Holder check', 'Created'],
@@ -130,6 +165,11 @@ export function register(app: WebApp, ctx: AppContext, render: Render) {
     bankAccounts: createBankAccountService(ctx),
     balances: createBalanceService(ctx),
     documents: createDocumentService(ctx),
+    // listing reads the database only; the bank's numbers are for opening and closing accounts
+    usdAccounts: {
+      sandbox: createAccountService({ ...ctx, numbers: accountNumbersFor(ctx.config, 'sandbox') }),
+      production: createAccountService({ ...ctx, numbers: accountNumbersFor(ctx.config, 'production') }),
+    },
   };
   app.get('/:env/customers/:id', { schema }, async (request, reply) => {
     const data = await load(deps, tenantOf(request), request.params.id);

@@ -7,7 +7,7 @@ import { type Html, html } from '../../../lib/html.ts';
 import type { QuoteReference } from '../../../modules/pricing/service.ts';
 import { requestedMoney } from '../../../modules/transactions/presenter.ts';
 import type { TransactionService } from '../../../modules/transactions/read-service.ts';
-import { badge, dateTime, when } from '../../kit/parts.ts';
+import { badge, dateTime, idCell, when } from '../../kit/parts.ts';
 
 type AnyTransaction = Awaited<ReturnType<TransactionService['get']>>;
 
@@ -17,7 +17,10 @@ export async function transactionDetail(
 ): Promise<Html> {
   const deposit = 'depositInstructions' in tx ? tx.depositInstructions : null;
   const money = requestedMoney(tx);
-  const brCode = deposit?.brCode;
+  const pixDeposit = deposit && 'brCode' in deposit ? deposit : null;
+  const brCode = pixDeposit?.brCode;
+  // dollars paid into a customer account: the rail they came by and the account they came to
+  const bankDeposit = deposit && 'accountId' in deposit ? deposit : null;
   const qr =
     tx.status === 'AWAITING_FUNDS' && brCode
       ? await QRCode.toDataURL(brCode, { errorCorrectionLevel: 'M', margin: 2, width: 240 })
@@ -31,15 +34,17 @@ export async function transactionDetail(
 <dt>Amount</dt><dd>${money.currency} ${money.amount}${'targetCurrency' in tx.request ? ` → ${tx.request.targetCurrency}` : ''}${'blockchain' in tx.request && tx.request.blockchain ? ` on ${tx.request.blockchain}` : ''}</dd>
 ${when(reference, () => marketReference(reference!))}
 <dt>Customer</dt><dd>${options.customer}</dd>
+${when(bankDeposit, () => html`<dt>Rail</dt><dd data-field="rail">${bankDeposit!.rail}</dd><dt>Into account</dt><dd data-field="account">${idCell(bankDeposit!.accountId ?? '')}</dd>`)}
 ${options.extra ?? html``}
 <dt>Created</dt><dd>${dateTime(tx.createdAt)}</dd>
 ${when(tx.failureReason, () => html`<dt>Failure</dt><dd>${String(tx.failureReason)}</dd>`)}
+${when(tx.failureCode, () => html`<dt>Failure code</dt><dd><code data-field="failure-code">${String(tx.failureCode)}</code></dd>`)}
 <dt>Id</dt><dd><code>${tx.id}</code></dd></dl></section>
 ${when(
   qr,
   () => html`<section class="panel" aria-labelledby="pay"><h2 id="pay">Pay with PIX</h2>
 <img class="qr" src="${qr!}" alt="PIX QR code for ${money.currency} ${money.amount}">
-<p>Expires ${dateTime(deposit!.expiresAt)}</p>
+<p>Expires ${dateTime(pixDeposit!.expiresAt)}</p>
 <p><label for="brcode">PIX copy and paste code</label></p>
 <div class="secret"><code id="brcode">${brCode!}</code><button type="button" class="secondary" data-copy="brcode">Copy</button></div></section>`,
 )}
