@@ -132,7 +132,7 @@ const PARAMS: [RegExp, string][] = [
   [/^\/customers\/\{id\}\/associated-parties/, 'business'],
   [/^\/(sandbox\/)?customers\/\{id\}/, 'customer'],
   [/^\/bank-accounts\/\{id\}/, 'bankAccount'],
-  [/^\/accounts\/\{id\}/, 'account'],
+  [/^\/(sandbox\/)?accounts\/\{id\}/, 'account'],
   [/^\/(sandbox\/)?transactions\/\{id\}/, 'transaction'],
   [/^\/webhook-endpoints\/\{id\}/, 'webhookEndpoint'],
   [/^\/(sandbox\/)?exchange-rates\/\{id\}/, 'exchangeRate'],
