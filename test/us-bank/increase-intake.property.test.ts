@@ -6,22 +6,17 @@
  * bank simulator says moved: each transfer Increase accepted is one on-ramp, credited; each one Ponte
  * could not take was given back at Increase (and books nothing); the ledger balances.
  */
-import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { returnOutstanding } from '../../src/modules/us-bank/intake.ts';
 import { intakeOf } from '../../src/modules/us-bank/module-deps.ts';
 import { sweepIncrease } from '../../src/modules/us-bank/sweep.ts';
-import { createIncreaseSimulations, type IncreaseSimulations } from '../../src/rails/increase/simulations.ts';
+import type { IncreaseSimulations } from '../../src/rails/increase/simulations.ts';
 import { approvedCustomer } from '../helpers/factories.ts';
-import { type Client, startTestApi, type TestServer } from '../helpers/server.ts';
-import {
-  type IncreaseSimulator,
-  SIMULATOR_ACCOUNT_ID,
-  SIMULATOR_API_KEY,
-  startIncreaseSimulator,
-} from '../increase/simulator.ts';
+import type { Client, TestServer } from '../helpers/server.ts';
+import type { IncreaseSimulator } from '../increase/simulator.ts';
 import { settled, unbalanced } from '../off-ramp/support.ts';
+import { openIncreaseSandbox } from './support.ts';
 
 const SECRET = 'property-webhook-secret';
 
@@ -32,26 +27,7 @@ let sandbox: Client;
 let webhookUrl: string;
 
 beforeAll(async () => {
-  sim = await startIncreaseSimulator({ webhookSecret: SECRET });
-  ({ server, sandbox } = await startTestApi({
-    env: {
-      PONTE_SANDBOX_USD_BANK: 'increase',
-      PONTE_SANDBOX_INCREASE_URL: sim.url,
-      PONTE_SANDBOX_INCREASE_API_KEY: SIMULATOR_API_KEY,
-      PONTE_SANDBOX_INCREASE_ACCOUNT_ID: SIMULATOR_ACCOUNT_ID,
-      PONTE_SANDBOX_INCREASE_WEBHOOK_SECRET: SECRET,
-    },
-  }));
-  await server.sandbox.listen({ port: 0, host: '127.0.0.1' });
-  webhookUrl = `http://127.0.0.1:${(server.sandbox.server.address() as AddressInfo).port}/webhooks/increase`;
-  sim.setWebhookUrl(webhookUrl);
-  simulate = createIncreaseSimulations({
-    url: new URL(sim.url),
-    apiKey: SIMULATOR_API_KEY,
-    accountId: SIMULATOR_ACCOUNT_ID,
-    webhookSecret: SECRET,
-    maxRetries: 0,
-  });
+  ({ sim, server, sandbox, webhookUrl, simulate } = await openIncreaseSandbox(SECRET));
 });
 afterAll(async () => {
   await server.close();

@@ -6,20 +6,15 @@
  * inbound transfers applies what lost webhooks never named
  * (https://increase.com/documentation/api/inbound-ach-transfers#list).
  */
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { intakeOf } from '../../src/modules/us-bank/module-deps.ts';
 import { sweepIncrease } from '../../src/modules/us-bank/sweep.ts';
-import { createIncreaseSimulations, type IncreaseSimulations } from '../../src/rails/increase/simulations.ts';
+import type { IncreaseSimulations } from '../../src/rails/increase/simulations.ts';
 import { approvedCustomer } from '../helpers/factories.ts';
-import { type Client, startTestApi, type TestServer } from '../helpers/server.ts';
-import {
-  type IncreaseSimulator,
-  SIMULATOR_ACCOUNT_ID,
-  SIMULATOR_API_KEY,
-  startIncreaseSimulator,
-} from '../increase/simulator.ts';
+import type { Client, TestServer } from '../helpers/server.ts';
+import type { IncreaseSimulator } from '../increase/simulator.ts';
 import { balances, settled, unbalanced } from '../off-ramp/support.ts';
+import { openIncreaseSandbox } from './support.ts';
 
 const SECRET = 'intake-webhook-secret';
 
@@ -30,26 +25,7 @@ let sandbox: Client;
 let webhookUrl: string;
 
 beforeAll(async () => {
-  sim = await startIncreaseSimulator({ webhookSecret: SECRET });
-  ({ server, sandbox } = await startTestApi({
-    env: {
-      PONTE_SANDBOX_USD_BANK: 'increase',
-      PONTE_SANDBOX_INCREASE_URL: sim.url,
-      PONTE_SANDBOX_INCREASE_API_KEY: SIMULATOR_API_KEY,
-      PONTE_SANDBOX_INCREASE_ACCOUNT_ID: SIMULATOR_ACCOUNT_ID,
-      PONTE_SANDBOX_INCREASE_WEBHOOK_SECRET: SECRET,
-    },
-  }));
-  await server.sandbox.listen({ port: 0, host: '127.0.0.1' });
-  webhookUrl = `http://127.0.0.1:${(server.sandbox.server.address() as AddressInfo).port}/webhooks/increase`;
-  sim.setWebhookUrl(webhookUrl);
-  simulate = createIncreaseSimulations({
-    url: new URL(sim.url),
-    apiKey: SIMULATOR_API_KEY,
-    accountId: SIMULATOR_ACCOUNT_ID,
-    webhookSecret: SECRET,
-    maxRetries: 0,
-  });
+  ({ sim, server, sandbox, webhookUrl, simulate } = await openIncreaseSandbox(SECRET));
 });
 afterEach(() => {
   expect(sim.violations).toEqual([]);
