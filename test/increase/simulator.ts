@@ -108,8 +108,17 @@ export async function startIncreaseSimulator(options: {
   const events = new Map<string, Increase.Event>();
   const idempotency = new Map<string, { request: string; answer: Answer }>();
   /** failNext: answer 500 without acting; loseAnswers: act, then drop the connection before answering. */
-  const faults = { failNext: 0, loseAnswers: 0, loseWebhooks: 0, duplicateWebhooks: 0, hideNextObjects: 0 };
+  const faults = {
+    failNext: 0,
+    loseAnswers: 0,
+    loseWebhooks: 0,
+    duplicateWebhooks: 0,
+    hideNextObjects: 0,
+    holdWebhooks: false,
+  };
   const hidden = new Set<string>();
+  /** Deliveries kept back while `faults.holdWebhooks` is set, for `releaseWebhooks` to send in any order. */
+  const held: (() => Promise<void>)[] = [];
   /** Deliveries under way (each leaves the set once answered for the last time). */
   const deliveries = new Set<Promise<unknown>>();
   const track = (delivery: Promise<unknown>) => {
@@ -203,7 +212,10 @@ export async function startIncreaseSimulator(options: {
       await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
       await send(attempt + 1);
     };
-    for (let copy = 0; copy < copies; copy++) track(send(0));
+    for (let copy = 0; copy < copies; copy++) {
+      if (faults.holdWebhooks) held.push(() => send(0));
+      else track(send(0));
+    }
   }
 
   function achOf(transferId: string) {
@@ -922,6 +934,11 @@ export async function startIncreaseSimulator(options: {
     events,
     setWebhookUrl(url: string | undefined) {
       state.webhookUrl = url;
+    },
+    /** Sends the webhooks held back, newest first: events that arrive out of the order they happened in. */
+    releaseWebhooks() {
+      faults.holdWebhooks = false;
+      for (const send of held.splice(0).reverse()) track(send());
     },
     /** Makes hidden objects readable again (the "event before its object" fault ends). */
     reveal() {

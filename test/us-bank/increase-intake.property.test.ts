@@ -126,6 +126,8 @@ async function run(steps: Step[]): Promise<void> {
   );
   expect(BigInt(booked?.cents ?? 0)).toBe(acceptedCents);
   expect(await unbalanced(server)).toEqual([]);
+  // every request Ponte sent the bank was one the official SDK's types allow
+  expect(sim.violations).toEqual([]);
 }
 
 describe('dollars in, any interleaving', () => {

@@ -91,6 +91,20 @@ describe('dollars in at Increase', () => {
     expect(await onRampsOf(customer.id)).toHaveLength(1);
   });
 
+  it('webhooks delivered out of order (a return’s update before its creation) leave each transfer applied or returned once', async () => {
+    const { customer, numberId } = await accountAtIncrease();
+    sim.faults.holdWebhooks = true;
+    const small = await simulate.inboundAch(numberId, 2_000n);
+    const large = await simulate.inboundAch(numberId, 200_000n);
+    sim.releaseWebhooks();
+    await sim.settled();
+    expect(await recorded(small.id)).toMatchObject({ outcome: 'APPLIED' });
+    // the return Ponte made produced its own update event, delivered after the creations released above
+    expect(await recorded(large.id)).toMatchObject({ outcome: 'RETURNED', returned_at: expect.any(Date) });
+    expect(await onRampsOf(customer.id)).toHaveLength(1);
+    expect(sim.inboundAch.get(large.id)?.status).toBe('returned');
+  });
+
   it('a transfer whose webhook was lost is applied by the sweep, once', async () => {
     const { customer, numberId } = await accountAtIncrease();
     sim.faults.loseWebhooks = 1;
@@ -116,6 +130,10 @@ describe('dollars in at Increase', () => {
     expect(await onRampsOf(customer.id)).toHaveLength(1);
   });
 
+  // The return reasons Increase accepts for an inbound credit, and for a wire reversal, are its SDK's
+  // (node_modules/increase/resources/inbound-ach-transfers.d.ts, InboundACHTransferTransferReturnParams:
+  // `credit_entry_refused_by_receiver` is Nacha's R23; inbound-wire-transfers.d.ts,
+  // InboundWireTransferReverseParams: `transaction_forbidden`).
   it('returns at Increase an ACH credit over the customer’s limit (R23) and reverses such a wire, booking nothing', async () => {
     const { customer, numberId } = await accountAtIncrease();
     // 2,000 USD is 11,000.00 BRL, over an individual's single limit of 7,500.00 BRL

@@ -11,7 +11,7 @@
  * amount under the minimum or its fee, over a limit. A customer on compliance hold has the dollars
  * booked as owed and held uncredited (HELD) until the case is decided (settlement.ts).
  */
-import type { FiatCurrency, Stablecoin } from '../../core/currencies.ts';
+import type { FiatCurrency } from '../../core/currencies.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { formatAmount } from '../../core/money.ts';
@@ -28,7 +28,13 @@ import { addUsageFact, readLimitUsage, usageAdded } from '../limits/usage.ts';
 import type { BankDepositResult, InboundBankTransfer } from '../offers.ts';
 import { partnerFeeTerms } from '../partner-fees/service.ts';
 import { pairOf } from '../pricing/market.ts';
-import { type FeeTerms, type Pricing, PricingError, priceFromSource, UNIT_RATE } from '../pricing/pricing.ts';
+import {
+  dollarInBrl,
+  type FeeTerms,
+  type Pricing,
+  PricingError,
+  priceFromSource,
+} from '../pricing/pricing.ts';
 import { partnerTerms, platformFeeTerms } from '../pricing/quote.ts';
 import { referenceColumns, settlementRate } from '../pricing/service.ts';
 import { heldSubjects } from '../screening/service.ts';
@@ -49,6 +55,8 @@ import { type StepDeps, settleOnRamp } from './settlement.ts';
 
 export type { BankDepositResult, InboundBankTransfer } from '../offers.ts';
 
+const NO_ACCOUNT = 'No account has this account number';
+
 type PricedRate = Exclude<Awaited<ReturnType<typeof settlementRate>>, { unavailable: string }>;
 
 type Decision =
@@ -62,20 +70,6 @@ type Decision =
     };
 
 const FIAT: FiatCurrency = 'USD';
-
-/** The BRL value of a dollar at the references in hand: USD→stablecoin mid × stablecoin→BRL mid. */
-async function brlPerDollar(
-  tx: Executor,
-  deps: StepDeps,
-  environment: Environment,
-  usdMid: bigint,
-  coin: Stablecoin,
-  now: Date,
-): Promise<bigint | { unavailable: string }> {
-  const toBrl = await settlementRate(tx, deps, environment, pairOf(coin, 'BRL'), now);
-  if ('unavailable' in toBrl) return toBrl;
-  return (usdMid * toBrl.mid) / UNIT_RATE;
-}
 
 /** Whether and at what price the account's customer takes the transfer, read under the locks. */
 async function decide(
@@ -94,8 +88,9 @@ async function decide(
   const coin = account.destination_currency;
   const priced = await settlementRate(tx, deps, tenant.environment, pairOf(FIAT, coin), now);
   if ('unavailable' in priced) return { returned: priced.unavailable };
-  const rateToBrl = await brlPerDollar(tx, deps, tenant.environment, priced.mid, coin, now);
-  if (typeof rateToBrl !== 'bigint') return { returned: rateToBrl.unavailable };
+  const coinToBrl = await settlementRate(tx, deps, tenant.environment, pairOf(coin, 'BRL'), now);
+  if ('unavailable' in coinToBrl) return { returned: coinToBrl.unavailable };
+  const rateToBrl = dollarInBrl(priced.mid, coinToBrl.mid);
   const { config } = deps;
   const partner = partnerTerms(await partnerFeeTerms(tx, tenant.projectId, 'ON_RAMP'));
   let pricing: Pricing;
@@ -187,9 +182,9 @@ export async function receiveBankTransfer(
   if (await findInboundTransfer(tx, transfer.bank, transfer.bankTransferId)) {
     return { outcome: 'DUPLICATE', transactionId: null, returnReason: null };
   }
-  const decision = account
+  const decision: Decision = account
     ? await decide(tx, deps, account, transfer.amount, now)
-    : { returned: 'No account has this account number' };
+    : { returned: NO_ACCOUNT };
   const record = {
     bank: transfer.bank,
     bank_transfer_id: transfer.bankTransferId,
@@ -203,7 +198,7 @@ export async function receiveBankTransfer(
     received_at: now,
   };
   if ('returned' in decision || !account) {
-    const reason = 'returned' in decision ? decision.returned : 'No account has this account number';
+    const reason = 'returned' in decision ? decision.returned : NO_ACCOUNT;
     await insertInboundTransfer(tx, {
       ...record,
       transaction_id: null,

@@ -41,6 +41,13 @@ export type Pricing = {
   limitAmountBrl: bigint;
 };
 
+/**
+ * BRL per US dollar through a stablecoin: USD→coin × coin→BRL (the references' mids). What a dollar
+ * counts against the BRL limits and fee terms, for quotes and for dollars received alike.
+ */
+export const dollarInBrl = (usdToCoin: bigint, coinToBrl: bigint): bigint =>
+  (usdToCoin * coinToBrl) / UNIT_RATE;
+
 /** The rate of a conversion between the same currency: 1. */
 export const UNIT_RATE = pow10(RATE_SCALE);
 const INT8_MAX = 9_223_372_036_854_775_807n;

@@ -18,7 +18,7 @@ import { money, parseCurrencyAmount } from '../ledger/amounts.ts';
 import { type Actor, actorLabel, recordAudit } from '../operators/audit.ts';
 import { partnerFeeTerms } from '../partner-fees/service.ts';
 import { pairOf } from './market.ts';
-import { effectiveRate, RATE_INTEGER_DIGITS, RATE_SCALE, UNIT_RATE } from './pricing.ts';
+import { dollarInBrl, effectiveRate, RATE_INTEGER_DIGITS, RATE_SCALE } from './pricing.ts';
 import { kindOf, priceAt } from './quote.ts';
 import * as repo from './quotes-repo.ts';
 import * as rates from './rates-repo.ts';
@@ -389,9 +389,9 @@ export async function priceRate(
 
 /**
  * BRL per unit of a conversion's source, where its pair has no BRL side: what the BRL fee terms, the
- * minimum and the limits count the source at. It is the reference (mid, no spread) of the legs through
- * BRL: a stablecoin at its X/BRL mid; the dollar at USD/USDC × USDC/BRL. Undefined for a pair with BRL
- * (the pair's own rate is used).
+ * minimum and the limits count the source at, from the references' mids (no spread): a stablecoin at its
+ * X/BRL mid; the dollar through the quote's own stablecoin (`dollarInBrl`), as dollars received are.
+ * Undefined for a pair with BRL (the pair's own rate is used).
  */
 export async function brlValueRate(
   deps: { db: Executor; clock: Clock; config: Config; references: AppContext['references'] },
@@ -401,11 +401,11 @@ export async function brlValueRate(
 ): Promise<bigint | undefined> {
   if (source === 'BRL' || target === 'BRL') return undefined;
   if (source !== 'USD') return (await priceRate(deps, tenant, pairOf(source, 'BRL'))).mid;
-  const [usdc, brl] = await Promise.all([
-    priceRate(deps, tenant, 'USD/USDC'),
-    priceRate(deps, tenant, 'USDC/BRL'),
+  const [usd, brl] = await Promise.all([
+    priceRate(deps, tenant, pairOf('USD', target)),
+    priceRate(deps, tenant, pairOf(target, 'BRL')),
   ]);
-  return (usdc.mid * brl.mid) / UNIT_RATE;
+  return dollarInBrl(usd.mid, brl.mid);
 }
 
 /**
