@@ -1,5 +1,5 @@
 /**
- * Why a transaction FAILED or EXPIRED, as a stable snake_case code beside its human `failureReason`
+ * Why a transaction FAILED or EXPIRED (or a US bank payout was RETURNED), as a stable snake_case code beside its human `failureReason`
  * (which may change wording): a partner's code branches on these.
  */
 export const FAILURE_CODES = [
@@ -15,8 +15,12 @@ export const FAILURE_CODES = [
   'conversion_unrepresentable',
   /** ON_RAMP: the stablecoin transfer to the customer's wallet failed on chain. */
   'stablecoin_delivery_failed',
-  /** OFF_RAMP: the PIX payment was rejected (the reserve went back to the balance). */
+  /** OFF_RAMP: the payment (PIX, ACH or wire) was rejected (the reserve went back to the balance). */
   'payout_rejected',
+  /** OFF_RAMP, RETURNED: the receiving bank returned the ACH payout; `returnCode` holds its Nacha code. */
+  'ach_returned',
+  /** OFF_RAMP, RETURNED: the receiving bank reversed the wire payout. */
+  'wire_reversed',
   /** TRANSFER: the transfer failed on chain (its amount went back to the wallet). */
   'chain_transfer_failed',
   /** DEPOSIT: a chain reorganisation removed the transfer before it was confirmed. */

@@ -159,6 +159,7 @@ export function composeOffers(deps: OfferDeps): ComposedOffers {
     fundsReceived: onlyOne(offered, 'fundsReceived'),
     pixIntake: onlyOne(offered, 'pixIntake'),
     bankFundsReceived: onlyOne(offered, 'bankFundsReceived'),
+    bankPayoutReported: onlyOne(offered, 'bankPayoutReported'),
   };
   return composed.value;
 }
@@ -173,7 +174,9 @@ function oneOwnerEach(
   return Object.fromEntries(entries);
 }
 
-function onlyOne<K extends 'deliveries' | 'fundsReceived' | 'pixIntake' | 'bankFundsReceived'>(
+function onlyOne<
+  K extends 'deliveries' | 'fundsReceived' | 'pixIntake' | 'bankFundsReceived' | 'bankPayoutReported',
+>(
   offered: { name: string; offers: ModuleOffers }[],
   part: K,
 ): NonNullable<ModuleOffers[K]> {

@@ -7,7 +7,7 @@
 import type { Executor } from '../db/types.ts';
 import type { Environment } from '../lib/environment.ts';
 import type { ChainRegistry } from '../rails/chains/registry.ts';
-import type { ReceivedFunds } from '../rails/fiat-rail.ts';
+import type { ReceivedFunds, StatusAnswer } from '../rails/fiat-rail.ts';
 import type { PixHandlers } from '../rails/pix/registry.ts';
 
 /** What the on-ramp does with fiat a rail confirmed received (a PIX paid; a bank transfer in). */
@@ -43,6 +43,12 @@ export type BankFundsReceived = (
   environment: Environment,
   transfer: InboundBankTransfer,
 ) => Promise<BankDepositResult>;
+
+/**
+ * What the off-ramp does with the state of a payout the US bank reports (a transfer read back after a
+ * webhook, or listed by a sweep), by the key Ponte sent it under.
+ */
+export type BankPayoutReported = (environment: Environment, key: string, state: StatusAnswer) => Promise<void>;
 
 /** What a screening case is about. */
 export type SubjectType = 'CUSTOMER' | 'BANK_ACCOUNT_HOLDER' | 'ASSOCIATED_PARTY' | 'TRANSFER' | 'DEPOSIT';
@@ -105,6 +111,8 @@ export type ModuleOffers = {
   pixIntake?: PixHandlers;
   /** What dollars the US bank reports received do (one module offers it). */
   bankFundsReceived?: BankFundsReceived;
+  /** What the US bank's report of a payout does (one module offers it). */
+  bankPayoutReported?: BankPayoutReported;
 };
 
 /** Every module's offers, put together. */
@@ -115,4 +123,5 @@ export type ComposedOffers = {
   fundsReceived: FundsReceived;
   pixIntake: PixHandlers;
   bankFundsReceived: BankFundsReceived;
+  bankPayoutReported: BankPayoutReported;
 };

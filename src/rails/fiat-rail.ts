@@ -47,13 +47,25 @@ export type PayoutKind = 'OFF_RAMP' | 'REFUND';
 export type PayoutResult =
   | { status: 'COMPLETED' }
   | { status: 'REJECTED'; reason: string }
-  | { status: 'RETURNED'; reason: string };
+  | {
+      status: 'RETURNED';
+      reason: string;
+      /** The receiving side's code for it, when the rail has codes (an ACH return's Nacha code, R01…). */
+      code?: string;
+    };
 
 /**
  * A payment the rail was given: its key (derived from the transaction, so a resend is the same payment),
  * what it is, what it gives back (a refund: the deposit's reference) and how often it was tried.
  */
-export type PayoutRef = { key: string; kind: PayoutKind; refundOf: string | null; attempts: number };
+export type PayoutRef = {
+  key: string;
+  kind: PayoutKind;
+  refundOf: string | null;
+  attempts: number;
+  /** The way it was sent, where a provider has several (a US bank: ACH or wire). */
+  method?: 'ACH' | 'WIRE';
+};
 
 /** An off-ramp's payout: the amount to a destination, with the transaction's own source amount. */
 export type PayoutOrder<Destination> = {
@@ -62,6 +74,8 @@ export type PayoutOrder<Destination> = {
   destination: Destination;
   /** The transaction's source amount, as the partner sent it. */
   source: { currency: string; amount: bigint; scale: number };
+  /** What the receiver is shown with the payment (the off-ramp's memo), when the rail carries text. */
+  memo?: string | null;
 };
 
 /** A deposit given back to its payer: `of` is the deposit's reference at the rail (a PIX end-to-end id). */
@@ -114,6 +128,12 @@ export type SentFunds = {
 
 /** Everything the provider moved in a window; `complete` is false when part of it could not be read. */
 export type Movements = { received: ReceivedFunds[]; sent: SentFunds[]; complete: boolean; calls: number };
+
+/** What a flow needs of a rail to pay out only (a rail whose collections are standing accounts). */
+export type PayoutRail<Destination> = Pick<
+  FiatRail<unknown, Destination>,
+  'currency' | 'payOut' | 'reportsLater' | 'lookUp'
+>;
 
 export type FiatRail<Instructions, Destination> = {
   /** The currency the rail moves (ISO 4217). */

@@ -1,16 +1,25 @@
 /**
- * Which fiat rail serves a flow: the rail of an environment's fiat, behind the seam (fiat-rail.ts). Today
- * BRL over PIX: the environment's PSP when one is configured, the sandbox simulation in the sandbox
- * without one, none in production without one (on-ramps answer 503, payouts wait). A rail for another
- * currency joins here, with its intake module; the flows only name the seam.
+ * Which fiat rail serves a flow: the rail of an environment's fiat, behind the seam (fiat-rail.ts). BRL
+ * over PIX: the environment's PSP when one is configured, the sandbox simulation in the sandbox without
+ * one, none in production without one (on-ramps answer 503, payouts wait). USD over ACH and wire, paying
+ * out: the environment's US bank (Increase) when one is configured, the sandbox's own bank in the sandbox
+ * without one, none in production without one. A rail joins here, with its intake module; the flows only
+ * name the seam.
  */
 import type { Environment } from '../lib/environment.ts';
+import { createIncreaseClient } from './increase/client.ts';
+import type { IncreaseConfig } from './increase/config.ts';
 import { type BrlRail, pspPixRail, type SandboxAccount, sandboxPixRail } from './pix/fiat.ts';
 import { derivedPixId } from './pix/rail.ts';
 import type { PixRails } from './pix/registry.ts';
+import { increaseUsdRail } from './usd/increase-payout.ts';
+import type { UsdPayoutRail } from './usd/payout-rail.ts';
+import { sandboxUsdRail } from './usd/sandbox-payout.ts';
 
 export type { BrlRail, PixInstructions } from './pix/fiat.ts';
 export type { PixDestination } from './pix/payout-rail.ts';
+export type { UsdDestination, UsdPayoutRail } from './usd/payout-rail.ts';
+export { usdPayoutKey } from './usd/payout-rail.ts';
 
 /**
  * The rails a process opened, as a flow sees them (the runtime opens them once and hands them down): the
@@ -34,6 +43,24 @@ export function brlRailOf(
   const psp = rails.psp(environment);
   if (psp) return pspPixRail(psp);
   return environment === 'sandbox' ? sandboxPixRail(sandbox) : null;
+}
+
+/** The USD rails opened, one per bank configuration (a client holds its connections). */
+const usdRails = new WeakMap<IncreaseConfig, UsdPayoutRail>();
+
+/** The USD payout rail of an environment, or null: production has no US bank (PONTE_USD_BANK). */
+export function usdRailOf(
+  usdBank: Record<Environment, IncreaseConfig | undefined>,
+  environment: Environment,
+): UsdPayoutRail | null {
+  const config = usdBank[environment];
+  if (!config) return environment === 'sandbox' ? sandboxUsdRail : null;
+  let rail = usdRails.get(config);
+  if (!rail) {
+    rail = increaseUsdRail(createIncreaseClient(config));
+    usdRails.set(config, rail);
+  }
+  return rail;
 }
 
 /** The providers configured per environment (a PSP's settings, or none). */

@@ -201,7 +201,7 @@ describe('payouts (https://increase.com/documentation/api/ach-transfers, /wire-t
     await simulate.returnAch(sent.id, 'insufficient_fund');
     expect(achOutcome(await bank.achTransfer(sent.id))).toEqual({
       state: 'RETURNED',
-      achReturn: { nachaCode: 'R01', reason: 'insufficient_fund', failureCode: 'ach_returned' },
+      achReturn: { nachaCode: 'R01', reason: 'insufficient_fund' },
     });
   });
 

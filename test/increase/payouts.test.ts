@@ -21,7 +21,7 @@ checkSimulator(() => sim);
 
 const ach = (payoutId: string, amount = 25_000n) => ({
   rail: 'ACH' as const,
-  payoutId,
+  key: payoutIdempotencyKey(payoutId),
   ach: {
     amount,
     routingNumber: '021000021',
@@ -45,7 +45,7 @@ describe('USD payouts', () => {
   it('an answer lost after Increase made the transfer is UNKNOWN; the transfer is then found, and sending again pays nothing more', async () => {
     sim.faults.loseAnswers = 1;
     expect(await sendPayout(bank, ach('p2'))).toMatchObject({ kind: 'UNKNOWN' });
-    const found = await findPayout(bank, 'ACH', 'p2');
+    const found = await findPayout(bank, 'ACH', payoutIdempotencyKey('p2'));
     expect(found?.bankTransferId).toBe(transfersOf('p2')[0]?.id);
     const again = await sendPayout(bank, ach('p2'));
     expect(again).toMatchObject({ kind: 'SENT', payout: { bankTransferId: found?.bankTransferId } });
@@ -55,13 +55,13 @@ describe('USD payouts', () => {
   it('a payout whose call never reached Increase is not found (a 5xx before acting)', async () => {
     sim.faults.failNext = 1;
     expect(await sendPayout(bank, ach('p3'))).toMatchObject({ kind: 'UNKNOWN' });
-    expect(await findPayout(bank, 'ACH', 'p3')).toBeUndefined();
+    expect(await findPayout(bank, 'ACH', payoutIdempotencyKey('p3'))).toBeUndefined();
   });
 
   it('a request Increase refuses is REFUSED, and nothing was created', async () => {
     const refused = await sendPayout(bank, {
       rail: 'ACH',
-      payoutId: 'p4',
+      key: payoutIdempotencyKey('p4'),
       ach: { ...ach('p4').ach, accountNumber: '' },
     });
     expect(refused.kind).toBe('REFUSED');
@@ -72,7 +72,7 @@ describe('USD payouts', () => {
     const sent = await sendPayout(bank, ach('p5'));
     if (sent.kind !== 'SENT') throw new Error('not sent');
     await simulate.returnAch(sent.payout.bankTransferId, 'account_closed');
-    expect((await findPayout(bank, 'ACH', 'p5'))?.outcome).toEqual({
+    expect((await findPayout(bank, 'ACH', payoutIdempotencyKey('p5')))?.outcome).toEqual({
       state: 'RETURNED',
       achReturn: { nachaCode: 'R02', reason: 'account_closed', failureCode: 'ach_returned' },
     });
@@ -81,7 +81,7 @@ describe('USD payouts', () => {
   it('a wire payout is sent once and found SETTLED when complete', async () => {
     const order = {
       rail: 'WIRE' as const,
-      payoutId: 'w1',
+      key: payoutIdempotencyKey('w1'),
       wire: {
         amount: 1_000_000n,
         routingNumber: '026009593',
@@ -96,7 +96,7 @@ describe('USD payouts', () => {
     const again = await sendPayout(bank, order);
     if (again.kind !== 'SENT') throw new Error('not sent');
     await simulate.submitWire(again.payout.bankTransferId);
-    expect((await findPayout(bank, 'WIRE', 'w1'))?.outcome).toEqual({ state: 'SETTLED' });
+    expect((await findPayout(bank, 'WIRE', payoutIdempotencyKey('w1')))?.outcome).toEqual({ state: 'SETTLED' });
     expect(
       [...sim.wireTransfers.values()].filter((t) => t.idempotency_key === payoutIdempotencyKey('w1')),
     ).toHaveLength(1);

@@ -17,7 +17,6 @@ describe('ACH return codes', () => {
     expect(achReturnOf('invalid_account_number_structure').nachaCode).toBe('R04');
     expect(achReturnOf('account_frozen_entry_returned_per_ofac_instruction').nachaCode).toBe('R16');
     expect(achReturnOf('credit_entry_refused_by_receiver').nachaCode).toBe('R23');
-    expect(achReturnOf('no_account').failureCode).toBe('ach_returned');
   });
 
   it('gives every reason its own code, and finds the reason back from the code', () => {

@@ -438,6 +438,12 @@ export async function startIncreaseSimulator(options: {
   const byKey = (query: URLSearchParams) => (item: { idempotency_key: string | null }) =>
     !query.get('idempotency_key') || item.idempotency_key === query.get('idempotency_key');
 
+  /** `status.in`, as the SDK sends an array in a query: `status.in=a,b` (repeated keys read too). */
+  const byStatus = (query: URLSearchParams) => (item: { status: string }) => {
+    const wanted = query.getAll('status.in').flatMap((value) => value.split(','));
+    return wanted.length === 0 || wanted.includes(item.status);
+  };
+
   function readable<T>(map: Map<string, T>, objectId: string): T | undefined {
     if (hidden.has(objectId)) return undefined;
     return map.get(objectId);
@@ -574,7 +580,11 @@ export async function startIncreaseSimulator(options: {
       query: SHAPES.achList,
       handle: (_m, _b, query) =>
         ok(
-          page(achTransfers.values(), query, (t) => byAccount(query)(t) && byKey(query)(t)),
+          page(
+            achTransfers.values(),
+            query,
+            (t) => byAccount(query)(t) && byKey(query)(t) && byStatus(query)(t),
+          ),
           SHAPES.ach,
         ),
     },
@@ -598,7 +608,11 @@ export async function startIncreaseSimulator(options: {
       query: SHAPES.wireList,
       handle: (_m, _b, query) =>
         ok(
-          page(wireTransfers.values(), query, (t) => byAccount(query)(t) && byKey(query)(t)),
+          page(
+            wireTransfers.values(),
+            query,
+            (t) => byAccount(query)(t) && byKey(query)(t) && byStatus(query)(t),
+          ),
           SHAPES.wire,
         ),
     },

@@ -1,9 +1,13 @@
 import type { Executor } from '../../db/types.ts';
-import type { Environment } from '../../lib/environment.ts';
+import type { Environment, Tenant } from '../../lib/environment.ts';
 
 export type PayoutStatus = 'PENDING' | 'SUBMITTED' | 'COMPLETED' | 'REJECTED' | 'RETURNED';
 
+/** The rail a payment goes by, and the fiat it pays: PIX in BRL, ACH or wire in USD. */
+export type PayoutRail = 'PIX' | 'ACH' | 'WIRE';
+
 export type PayoutRow = {
+  /** The payment's key: a PIX end-to-end id or idEnvio; a US bank payout's idempotency key. */
   end_to_end_id: string;
   environment: Environment;
   transaction_id: string;
@@ -15,16 +19,18 @@ export type PayoutRow = {
   attempts: number;
   next_attempt_at: Date | null;
   failure_reason: string | null;
+  rail: PayoutRail;
+  currency: 'BRL' | 'USD';
   created_at: Date;
   updated_at: Date;
 };
 
 const COLUMNS = `end_to_end_id, environment, transaction_id, kind, amount, bank_account_id, refunded_end_to_end_id,
-  status, attempts, next_attempt_at, failure_reason, created_at, updated_at`;
+  status, attempts, next_attempt_at, failure_reason, rail, currency, created_at, updated_at`;
 
 export async function insertPayout(db: Executor, row: PayoutRow): Promise<void> {
   await db.query(
-    `INSERT INTO pix_payouts (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+    `INSERT INTO pix_payouts (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
       row.end_to_end_id,
       row.environment,
@@ -37,6 +43,8 @@ export async function insertPayout(db: Executor, row: PayoutRow): Promise<void> 
       row.attempts,
       row.next_attempt_at,
       row.failure_reason,
+      row.rail,
+      row.currency,
       row.created_at,
       row.updated_at,
     ],
@@ -129,7 +137,7 @@ export async function markSubmitted(
 
 export type PayoutToCheck = Pick<
   PayoutRow,
-  'end_to_end_id' | 'environment' | 'kind' | 'refunded_end_to_end_id' | 'attempts'
+  'end_to_end_id' | 'environment' | 'kind' | 'refunded_end_to_end_id' | 'attempts' | 'rail'
 >;
 
 /**
@@ -154,7 +162,7 @@ export async function claimPayoutsToCheck(
                LIMIT $2
                  FOR UPDATE SKIP LOCKED)
         AND p.status = 'SUBMITTED'
-      RETURNING p.end_to_end_id, p.environment, p.kind, p.refunded_end_to_end_id, p.attempts`,
+      RETURNING p.end_to_end_id, p.environment, p.kind, p.refunded_end_to_end_id, p.attempts, p.rail`,
     [now, limit, intervalMs],
   );
 }
@@ -171,19 +179,32 @@ export async function resubmitPayout(db: Executor, endToEndId: string, at: Date)
   );
 }
 
+/** Where a payout goes: a PIX key, or a US bank account (routing and account number), and its holder. */
 export type PayoutDestination = {
-  key_type: string;
-  key_value: string;
+  key_type: string | null;
+  key_value: string | null;
+  routing_number: string | null;
+  account_number: string | null;
+  account_type: 'CHECKING' | 'SAVINGS' | null;
   holder_legal_name: string;
-  holder_tax_id: string;
+  holder_tax_id: string | null;
+  holder_address: { line1: string; city: string; state: string; postalCode: string; country: string };
 };
 
 export async function payoutDestination(db: Executor, bankAccountId: string): Promise<PayoutDestination> {
   const rows = await db.query<PayoutDestination>(
-    'SELECT key_type, key_value, holder_legal_name, holder_tax_id FROM bank_accounts WHERE id = $1',
+    `SELECT key_type, key_value, routing_number, account_number, account_type, holder_legal_name,
+            holder_tax_id, holder_address
+       FROM bank_accounts WHERE id = $1`,
     [bankAccountId],
   );
   return rows[0]!;
+}
+
+/** The off-ramp payout of a transaction (its latest), unlocked. */
+export async function offRampPayoutOf(db: Executor, transactionId: string): Promise<PayoutRow | undefined> {
+  const rows = await payoutsOf(db, transactionId, 'OFF_RAMP');
+  return rows.at(-1);
 }
 
 /** Records one part returned on a send; the total returned so far, or null when this part was recorded already. */
@@ -340,4 +361,18 @@ export async function releaseHeldPayout(db: Executor, key: string, at: Date): Pr
       WHERE end_to_end_id = $1 AND status = 'PENDING'`,
     [key, at],
   );
+}
+
+/** The currency and rail a live bank account of the tenant pays in, or undefined when there is none. */
+export async function payoutTargetOf(
+  db: Executor,
+  tenant: Tenant,
+  bankAccountId: string,
+): Promise<{ currency: 'BRL' | 'USD'; rail: PayoutRail } | undefined> {
+  const rows = await db.query<{ currency: 'BRL' | 'USD'; rail: PayoutRail }>(
+    `SELECT currency, rail FROM bank_accounts
+      WHERE id = $1 AND project_id = $2 AND environment = $3 AND deleted_at IS NULL`,
+    [bankAccountId, tenant.projectId, tenant.environment],
+  );
+  return rows[0];
 }

@@ -1,5 +1,6 @@
 /**
- * Sends recorded payouts to the rail of their environment. Claimed with SKIP LOCKED and a lease (see
+ * Sends recorded payouts to the rail of their environment and currency (BRL over PIX, USD over ACH or
+ * wire). Claimed with SKIP LOCKED and a lease (see
  * claimDuePayouts), so several processes send side by side, and a payout whose process died before the
  * rail took it is sent again, with the same end-to-end id, once its lease has passed. This is also the
  * recovery sweep for off-ramps: with settlement carrying their earlier steps, none stays in flight.
@@ -8,15 +9,32 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { CURRENCY_SCALE } from '../../core/currencies.ts';
 import type { Database } from '../../db/types.ts';
-import type { PayoutOrder, PayoutRef, PayoutResult, SubmitAnswer } from '../../rails/fiat-rail.ts';
-import { type BrlRail, brlRailOf, type FiatRails, type PixDestination } from '../../rails/fiat-rails.ts';
+import type { Environment } from '../../lib/environment.ts';
+import type {
+  PayoutOrder,
+  PayoutRef,
+  PayoutResult,
+  StatusAnswer,
+  SubmitAnswer,
+} from '../../rails/fiat-rail.ts';
+import {
+  type BrlRail,
+  brlRailOf,
+  type FiatRails,
+  type PixDestination,
+  type UsdDestination,
+  type UsdPayoutRail,
+  usdRailOf,
+} from '../../rails/fiat-rails.ts';
 import { findTransactionById } from '../transactions/read-service.ts';
 import { applyPayoutResult } from './payout.ts';
 import { payoutsFreeToLeave } from './payout-holds.ts';
 import {
   claimDuePayouts,
   claimPayoutsToCheck,
+  findPayout,
   markSubmitted,
+  type PayoutDestination,
   type PayoutRow,
   type PayoutToCheck,
   payoutDestination,
@@ -26,12 +44,32 @@ import {
 
 export type PayoutDeps = { db: Database; clock: Clock; config: Config; pix: FiatRails };
 
+/** What applying a rail's answer needs (no rail is called). */
+type ResultDeps = Pick<PayoutDeps, 'db' | 'clock' | 'config'>;
+
+/** The rail a payout is sent by: PIX (BRL), or the US bank (USD over ACH or wire). */
+type RailOf =
+  | { rail: 'PIX'; pix: BrlRail }
+  | { rail: 'ACH' | 'WIRE'; usd: UsdPayoutRail };
+
 /** How long a claimed payout waits before it is sent again (doubling per attempt). */
 const RETRY_AFTER_MS = 5_000;
 
-/** Whether production can pay out: a PSP is configured (PONTE_PIX_PSP). */
-export function productionPayoutsConfigured(config: Config): boolean {
-  return config.pix.production !== undefined;
+/**
+ * Whether production can pay out in a currency: BRL needs a PSP (PONTE_PIX_PSP), USD a US bank
+ * (PONTE_USD_BANK).
+ */
+export function productionPayoutsConfigured(config: Config, currency: 'BRL' | 'USD' = 'BRL'): boolean {
+  return currency === 'USD' ? config.usdBank.production !== undefined : config.pix.production !== undefined;
+}
+
+function railOf(deps: PayoutDeps, payout: Pick<PayoutRow, 'rail' | 'environment'>): RailOf | null {
+  if (payout.rail === 'PIX') {
+    const pix = brlRailOf(deps.pix, payout.environment);
+    return pix && { rail: 'PIX', pix };
+  }
+  const usd = usdRailOf(deps.config.usdBank, payout.environment);
+  return usd && { rail: payout.rail, usd };
 }
 
 const refOf = (payout: PayoutToCheck): PayoutRef => ({
@@ -39,36 +77,61 @@ const refOf = (payout: PayoutToCheck): PayoutRef => ({
   kind: payout.kind,
   refundOf: payout.refunded_end_to_end_id,
   attempts: payout.attempts,
+  ...(payout.rail === 'PIX' ? {} : { method: payout.rail }),
 });
 
-/** An off-ramp's payout as the rail takes it: the amount, the bank account it goes to, the source amount. */
-async function orderOf(db: Database, payout: PayoutRow): Promise<PayoutOrder<PixDestination>> {
+/** An off-ramp's payout as a rail takes it: the amount, the bank account it goes to, the source amount. */
+async function orderOf<D>(
+  db: Database,
+  payout: PayoutRow,
+  destinationOf: (found: PayoutDestination) => D,
+): Promise<PayoutOrder<D>> {
   const row = (await findTransactionById(db, payout.transaction_id))!;
   const destination = (await payoutDestination(db, payout.bank_account_id!))!;
   return {
     amount: payout.amount,
-    destination: {
-      keyType: destination.key_type,
-      keyValue: destination.key_value,
-      name: destination.holder_legal_name,
-      taxId: destination.holder_tax_id,
-    },
+    destination: destinationOf(destination),
     source: { currency: row.currency, amount: row.amount, scale: CURRENCY_SCALE[row.currency] },
+    memo: row.memo,
   };
 }
 
-/** Hands a payout to the rail: an off-ramp's is paid out, a refund gives its deposit back. */
-async function sendOver(rail: BrlRail, db: Database, payout: PayoutRow): Promise<SubmitAnswer> {
+const pixDestination = (found: PayoutDestination): PixDestination => ({
+  keyType: found.key_type!,
+  keyValue: found.key_value!,
+  name: found.holder_legal_name,
+  taxId: found.holder_tax_id!,
+});
+
+const usdDestination =
+  (rail: 'ACH' | 'WIRE') =>
+  (found: PayoutDestination): UsdDestination => ({
+    rail,
+    routingNumber: found.routing_number!,
+    accountNumber: found.account_number!,
+    accountType: found.account_type!,
+    name: found.holder_legal_name,
+    address: found.holder_address,
+  });
+
+/** Hands a payout to its rail: an off-ramp's is paid out, a refund gives its deposit back. */
+async function sendOver(rail: RailOf, db: Database, payout: PayoutRow): Promise<SubmitAnswer> {
   const ref = refOf(payout);
+  if (rail.rail !== 'PIX') return rail.usd.payOut(await orderOf(db, payout, usdDestination(rail.rail)), ref);
   if (payout.kind === 'REFUND') {
-    return rail.giveBack({ amount: payout.amount, of: payout.refunded_end_to_end_id! }, ref);
+    return rail.pix.giveBack({ amount: payout.amount, of: payout.refunded_end_to_end_id! }, ref);
   }
-  return rail.payOut(await orderOf(db, payout), ref);
+  return rail.pix.payOut(await orderOf(db, payout, pixDestination), ref);
 }
+
+const lookUpOn = (rail: RailOf, ref: PayoutRef): Promise<StatusAnswer> =>
+  rail.rail === 'PIX' ? rail.pix.lookUp(ref) : rail.usd.lookUp(ref);
+
+const reportsLater = (rail: RailOf) => (rail.rail === 'PIX' ? rail.pix.reportsLater : rail.usd.reportsLater);
 
 /** The PSP's end-to-end id, when it gave one, recorded with what it reports (one transaction). */
 async function record(
-  deps: PayoutDeps,
+  deps: ResultDeps,
   payout: Pick<PayoutRow, 'end_to_end_id' | 'environment'>,
   answer: { endToEndId?: string; result?: PayoutResult; accepted?: boolean },
 ): Promise<void> {
@@ -86,7 +149,7 @@ async function record(
 }
 
 async function submit(deps: PayoutDeps, payout: PayoutRow): Promise<void> {
-  const rail = brlRailOf(deps.pix, payout.environment);
+  const rail = railOf(deps, payout);
   if (!rail) return; // tried again once production payouts are configured
   // no connection or lock is held while the rail answers
   const answer = await sendOver(rail, deps.db, payout);
@@ -96,10 +159,14 @@ async function submit(deps: PayoutDeps, payout: PayoutRow): Promise<void> {
 
 /** Asks the rail about an accepted payout whose result is late, and applies what it says. */
 async function check(deps: PayoutDeps, payout: PayoutToCheck): Promise<void> {
+  const rail = railOf(deps, payout);
+  if (!rail || !reportsLater(rail)) return;
+  await applyAnswer(deps, payout, await lookUpOn(rail, refOf(payout)));
+}
+
+/** What the rail says of a payout now, applied: a result recorded, an unknown payout sent again. */
+async function applyAnswer(deps: ResultDeps, payout: PayoutToCheck, answer: StatusAnswer): Promise<void> {
   const { db, clock } = deps;
-  const rail = brlRailOf(deps.pix, payout.environment);
-  if (!rail?.reportsLater) return;
-  const answer = await rail.lookUp(refOf(payout));
   if ('result' in answer) {
     await record(deps, payout, answer);
   } else if ('pending' in answer) {
@@ -127,4 +194,27 @@ export async function submitDuePayouts(deps: PayoutDeps, batch = 20, only?: stri
   );
   await Promise.all(late.map((payout) => check(deps, payout)));
   return claimed.length + late.length;
+}
+
+/**
+ * A US bank payout's state as the bank reported it (a webhook's transfer read back, or one the bank
+ * listed): applied like a look-up's answer, so a settlement, a rejection or a return reported any number
+ * of times, in any order with the workers' own look-ups, is applied once. A key that is not a payout of
+ * the environment changes nothing.
+ */
+export async function applyBankPayoutState(
+  deps: ResultDeps,
+  environment: Environment,
+  key: string,
+  answer: StatusAnswer,
+): Promise<void> {
+  const payout = await findPayout(deps.db, environment, key);
+  if (!payout || payout.rail === 'PIX') return;
+  if ('pending' in answer) {
+    if (payout.status !== 'PENDING') return;
+    await record(deps, payout, { accepted: true });
+    return;
+  }
+  if ('unknown' in answer || 'retry' in answer) return;
+  await applyAnswer(deps, payout, answer);
 }

@@ -1,14 +1,16 @@
 /**
- * The result of a payout: one entry point for every result the PIX rail reports about a payment the
- * platform sent (an off-ramp's payout or a refund), from the sandbox simulation or the production PSP. A
- * payout is identified by its end-to-end id; its row is locked while a result is applied, so a result
- * reported several times, at once or later, is applied once, and a result for an unknown or finished
- * payout changes nothing.
- * - COMPLETED: the BRL left the platform's PIX account; the off-ramp succeeds (a refund is done).
+ * The result of a payout: one entry point for every result a fiat rail reports about a payment the
+ * platform sent (an off-ramp's payout or a refund), over PIX (the sandbox simulation or the production
+ * PSP) or a US bank (ACH, wire). A payout is identified by its key; its row is locked while a result is
+ * applied, so a result reported several times, at once or later, is applied once, and a result for an
+ * unknown or finished payout changes nothing.
+ * - COMPLETED: the fiat left the platform's account; the off-ramp succeeds (a refund is done).
  * - REJECTED: nothing was paid; everything the off-ramp moved goes back to the customer's balance in
  *   its source currency (a refund's BRL goes back to the customer's BRL balance).
- * - RETURNED: the receiving bank sent a completed off-ramp's PIX back; the BRL lands in the customer's
- *   BRL balance.
+ * - RETURNED: the receiving bank sent a completed off-ramp's payment back (a PIX devolução; an ACH
+ *   return, its Nacha code the transaction's `failureCode`; a wire reversal); the fiat lands in the
+ *   customer's balance of that currency. A return reported while the payment still waited for its
+ *   settlement (an ACH returned before Increase reported it settled) completes it first.
  */
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
@@ -49,7 +51,7 @@ export async function applySendReturn(
     kind: 'PAYOUT_RETURNED',
     reference: `${payout.end_to_end_id}:${part.id}`,
     transactionId: row.id,
-    entries: payoutReturned(row.customer_id, part.amount),
+    entries: payoutReturned(row.customer_id, part.amount, payout.currency),
     at,
   });
   if (total === payout.amount && row.status === 'SUCCESS') {
@@ -68,19 +70,26 @@ async function completed(tx: Executor, payout: PayoutRow, row: TransactionRow, a
     kind: 'PAYOUT_SENT',
     reference: payout.end_to_end_id,
     transactionId: row.id,
-    entries: payoutSent(payout.amount),
+    entries: payoutSent(payout.amount, payout.currency),
     at,
   });
   await setPayoutStatus(tx, payout.end_to_end_id, 'COMPLETED', null, at);
-  if (payout.kind === 'OFF_RAMP') await moveOffRamp(tx, row, 'SUCCESS', at);
-  else await refundSettled(tx, row, null, at);
+  if (payout.kind === 'OFF_RAMP') return moveOffRamp(tx, row, 'SUCCESS', at);
+  await refundSettled(tx, row, null, at);
+  return row;
 }
 
 /** Why an off-ramp whose payout was not made FAILED: the rail's rejection, or a compliance refusal. */
 type NotPaid = { failureReason: string; failureCode: 'payout_rejected' | 'compliance_refused' };
 
-const railRejection = (reason: string): NotPaid => ({
-  failureReason: `The PIX payment was rejected: ${reason}. The reserve went back to the balance`,
+const PAYMENT_NAME: Record<PayoutRow['rail'], string> = {
+  PIX: 'The PIX payment',
+  ACH: 'The ACH transfer',
+  WIRE: 'The wire transfer',
+};
+
+const railRejection = (rail: PayoutRow['rail'], reason: string): NotPaid => ({
+  failureReason: `${PAYMENT_NAME[rail]} was rejected: ${reason}. The reserve went back to the balance`,
   failureCode: 'payout_rejected',
 });
 
@@ -90,7 +99,7 @@ async function rejected(
   row: TransactionRow,
   reason: string,
   at: Date,
-  failure: NotPaid = railRejection(reason),
+  failure: NotPaid = railRejection(payout.rail, reason),
 ) {
   await setPayoutStatus(tx, payout.end_to_end_id, 'REJECTED', reason, at);
   if (payout.kind === 'REFUND') {
@@ -138,17 +147,28 @@ export async function refusePayout(tx: Executor, environment: Environment, key: 
   });
 }
 
-async function returned(tx: Executor, payout: PayoutRow, row: TransactionRow, reason: string, at: Date) {
+async function returned(
+  tx: Executor,
+  payout: PayoutRow,
+  row: TransactionRow,
+  result: { reason: string; code?: string },
+  at: Date,
+) {
   await postJournal(tx, {
     tenant: tenantOf(row),
     kind: 'PAYOUT_RETURNED',
     reference: payout.end_to_end_id,
     transactionId: row.id,
-    entries: payoutReturned(row.customer_id, payout.amount),
+    entries: payoutReturned(row.customer_id, payout.amount, payout.currency),
     at,
   });
-  await setPayoutStatus(tx, payout.end_to_end_id, 'RETURNED', reason, at);
-  await moveOffRamp(tx, row, 'RETURNED', at, { return_reason: reason });
+  await setPayoutStatus(tx, payout.end_to_end_id, 'RETURNED', result.reason, at);
+  await moveOffRamp(tx, row, 'RETURNED', at, {
+    return_reason: result.reason,
+    // a PIX devolução has no code; a US bank's return says which it was
+    ...(payout.rail === 'ACH' ? { failure_code: 'ach_returned', return_code: result.code ?? null } : {}),
+    ...(payout.rail === 'WIRE' ? { failure_code: 'wire_reversed' } : {}),
+  });
 }
 
 /** Applies one reported result in the caller's transaction. */
@@ -171,11 +191,17 @@ export async function applyPayoutResult(
       if (!isOpen(payout)) return 'DUPLICATE';
       await rejected(tx, payout, row, result.reason, at);
       return 'APPLIED';
-    case 'RETURNED':
-      if (payout.kind !== 'OFF_RAMP' || payout.status !== 'COMPLETED' || row.status !== 'SUCCESS') {
+    case 'RETURNED': {
+      if (payout.kind !== 'OFF_RAMP') return 'DUPLICATE';
+      let settled = row;
+      if (isOpen(payout) && payout.rail !== 'PIX') {
+        // the bank reports the return before Ponte learnt of the settlement: both happened
+        settled = await completed(tx, payout, row, at);
+      } else if (payout.status !== 'COMPLETED' || row.status !== 'SUCCESS') {
         return 'DUPLICATE';
       }
-      await returned(tx, payout, row, result.reason, at);
+      await returned(tx, { ...payout, status: 'COMPLETED' }, settled, result, at);
       return 'APPLIED';
+    }
   }
 }

@@ -73,6 +73,8 @@ async function bookRefund(
     attempts: 0,
     next_attempt_at: now,
     failure_reason: null,
+    rail: 'PIX',
+    currency: 'BRL',
     created_at: now,
     updated_at: now,
   });

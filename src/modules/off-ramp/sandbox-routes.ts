@@ -6,20 +6,23 @@ import type { Environment } from '../../lib/environment.ts';
 import { createSandboxReturnService } from './sandbox.ts';
 import { SandboxReturnBody } from './schema.ts';
 
-/** Sandbox listener only: simulate the receiving bank returning a SUCCESS off-ramp's PIX. */
+/** Sandbox listener only: simulate the receiving bank returning a SUCCESS off-ramp's payment. */
 export const sandboxReturnRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext;
   environment: Environment;
 }> = async (app, { ctx, environment }) => {
   if (environment !== 'sandbox') return;
-  const returnPayout = createSandboxReturnService(ctx);
+  const returnPayout = createSandboxReturnService({
+    ...ctx,
+    bankIsIncrease: ctx.config.usdBank.sandbox !== undefined,
+  });
   app.post(
     '/sandbox/transactions/:id/return',
     {
       schema: {
         tags: ['sandbox'],
         summary:
-          "Simulate the receiving bank returning a SUCCESS off-ramp's PIX: it becomes RETURNED and the BRL lands in the customer's BRL balance",
+          "Simulate the receiving bank returning a SUCCESS off-ramp's payment (a PIX, an ACH with its return code, a wire): it becomes RETURNED and the BRL or USD lands in the customer's balance of that currency",
         security: bearerSecurity,
         params: IdParams,
         body: SandboxReturnBody,
@@ -29,6 +32,6 @@ export const sandboxReturnRoutes: FastifyPluginAsyncTypebox<{
         if (request.body === undefined || request.body === null) request.body = {};
       },
     },
-    async (request) => returnPayout(request.tenant, request.params.id, request.body.reason),
+    async (request) => returnPayout(request.tenant, request.params.id, request.body),
   );
 };

@@ -1,6 +1,6 @@
 /**
- * Off-ramps: money out of a customer's USDC, USDT or BRL balance to one of
- * their PIX bank accounts. Everything is decided in one database transaction under the customer's row
+ * Off-ramps: money out of a customer's USDC, USDT or BRL balance to one of their bank accounts: BRL to
+ * a PIX account, USD to a US account over ACH or wire (the account's currency is the payout's). Everything is decided in one database transaction under the customer's row
  * lock: the customer is APPROVED, the account is theirs, not deleted and its holder APPROVED
  * (PERSONAL_ACCOUNT only to a SELF account), the figures are fixed (a LOCKED quote's, taken once, or
  * the rate in force), the BRL value fits the limits in the pool shared with on-ramps, and the balance
@@ -33,6 +33,7 @@ import { UNIT_RATE } from '../pricing/pricing.ts';
 import { type PricedConversion, priceAt } from '../pricing/quote.ts';
 import type { ExchangeRateRow, ReferenceColumns } from '../pricing/service.ts';
 import {
+  brlValueRate,
   currentRateFact,
   marketOf,
   quoteReferenceColumns,
@@ -48,6 +49,7 @@ import type { OffRampPurpose } from '../transactions/off-ramp-terms.ts';
 import { presentTransaction, type TransactionView } from '../transactions/presenter.ts';
 import * as repo from '../transactions/read-service.ts';
 import { drawFromHoldings } from '../wallets/draw.ts';
+import { payoutTargetOf } from './payout-repo.ts';
 import { productionPayoutsConfigured, submitDuePayouts } from './payout-submission.ts';
 import { offRampPayoutKey, settleOffRamp } from './settlement.ts';
 
@@ -119,9 +121,17 @@ function requestedAmount(input: CreateOffRampInput): { currency: Currency; amoun
   return { currency: input.sourceCurrency!, amount };
 }
 
+/** What the payout pays and by which rail: the bank account's own (immutable) currency and rail. */
+export type PayoutTarget = { currency: 'BRL' | 'USD'; rail: 'PIX' | 'ACH' | 'WIRE' };
+
+const PIX_TARGET: PayoutTarget = { currency: 'BRL', rail: 'PIX' };
+
 /** A creation as the request asks it, checked before any database work. */
 type OffRampRequest = CreationRequest & {
   input: CreateOffRampInput;
+  target: PayoutTarget;
+  /** BRL per source unit where the pair has no BRL side (USDC→USD): what limits and fees count at. */
+  brlValue: bigint | undefined;
   /** null: the figures are a LOCKED quote's (`input.exchangeRateId`). */
   requested: { currency: Currency; amount: bigint } | null;
   /** The pair's market reference, read before the creation (null: none asked, or the operator's rates). */
@@ -130,9 +140,9 @@ type OffRampRequest = CreationRequest & {
 
 type Decided = { row: repo.TransactionRow; view: TransactionView; reserve: NewJournal };
 
-/** The pair whose rate prices a stablecoin payout; none for BRL or a LOCKED quote. */
-const pairFor = (requested: OffRampRequest['requested']) =>
-  requested && requested.currency !== 'BRL' ? pairOf(requested.currency, 'BRL') : null;
+/** The pair whose rate prices a stablecoin payout; none for the payout's own fiat or a LOCKED quote. */
+const pairFor = (requested: OffRampRequest['requested'], target: PayoutTarget) =>
+  requested && requested.currency !== target.currency ? pairOf(requested.currency, target.currency) : null;
 
 /**
  * What the creations of a batch decide on, one answer per request in the order given (customers
@@ -195,7 +205,7 @@ function offRampFigures(
     return { figures, partner: { basisPoints: 0, flat: 0n }, reference: quoteReferenceColumns(quote) };
   }
   const { currency, amount } = request.requested!;
-  const pair = pairFor(request.requested);
+  const pair = pairFor(request.requested, request.target);
   const rate =
     pair === null
       ? null
@@ -212,12 +222,13 @@ function offRampFigures(
     {
       kind: 'OFF_RAMP',
       sourceCurrency: currency,
-      targetCurrency: 'BRL',
+      targetCurrency: request.target.currency,
       amount: { source: amount },
       pointer: '/body/sourceAmount',
     },
     baseRate,
     facts.partnerFee,
+    ...(request.brlValue === undefined ? [] : [request.brlValue]),
   );
   return { figures: priced, partner: priced.partnerTerms, reference: rate ? referenceColumns(rate) : {} };
 }
@@ -242,7 +253,8 @@ function offRampRow(
       status: 'TRANSFERRING_STABLECOIN',
       currency: figures.sourceCurrency,
       amount: figures.source,
-      target_currency: 'BRL',
+      target_currency: request.target.currency,
+      rail: request.target.rail,
       fee_basis_points: config.moneyOut.offRampFeeBasisPoints,
       fee_flat: config.moneyOut.offRampFeeFlat,
       fee_minimum: config.moneyOut.minimumFee,
@@ -331,7 +343,7 @@ export function offRampCreations(deps: OffRampDeps) {
     facts: OFF_RAMP_FACTS,
     inputs: ({ request, customer }: Approved<OffRampRequest>, now) => ({
       account: { tenant: request.tenant, id: request.input.bankAccountId },
-      rate: rateReadAt(pairFor(request.requested), now),
+      rate: rateReadAt(pairFor(request.requested, request.target), now),
       partnerFee: { projectId: request.tenant.projectId, type: 'OFF_RAMP' as const },
       grants: customer.id,
       usage: usageAt(customer.id, now),
@@ -347,7 +359,7 @@ export function offRampCreations(deps: OffRampDeps) {
           tx,
           request.tenant,
           request.input.exchangeRateId!,
-          { direction: 'OFF_RAMP', fiat: 'BRL' },
+          { direction: 'OFF_RAMP', fiat: request.target.currency },
           now,
         );
       }
@@ -369,16 +381,34 @@ export async function createOffRamp(
   input: CreateOffRampInput,
 ): Promise<TransactionView> {
   const requested = requestedAmount(input);
-  if (tenant.environment === 'production' && !productionPayoutsConfigured(deps.config)) {
+  // an unknown account is answered 404 by the creation itself, under the customer's lock
+  const target = (await payoutTargetOf(deps.db, tenant, input.bankAccountId)) ?? PIX_TARGET;
+  assertPaysFrom(target, requested);
+  if (
+    tenant.environment === 'production' &&
+    !productionPayoutsConfigured(deps.config, target.currency)
+  ) {
     throw new AppError(
       'service_unavailable',
-      'Off-ramps are not available: the PIX payout provider is not configured',
+      target.currency === 'USD'
+        ? 'USD off-ramps are not available: the US bank is not configured'
+        : 'Off-ramps are not available: the PIX payout provider is not configured',
     );
   }
   // the market reference is read before any database work: no connection waits on the node
-  const pair = pairFor(requested);
+  const pair = pairFor(requested, target);
   const market = pair === null ? null : await marketOf(deps.references, tenant.environment, pair);
-  const request: OffRampRequest = { tenant, input, requested, market, beforeCommit: currentBeforeCommit() };
+  const brlValue =
+    requested === null ? undefined : await brlValueRate(deps, tenant, requested.currency, target.currency);
+  const request: OffRampRequest = {
+    tenant,
+    input,
+    target,
+    brlValue,
+    requested,
+    market,
+    beforeCommit: currentBeforeCommit(),
+  };
   // a LOCKED quote is used up by its creation's own transaction
   const view =
     requested === null ? await deps.creations.alone(request) : await deps.creations.submit(request);
@@ -387,6 +417,16 @@ export async function createOffRamp(
   // simulated payout completes within moments.
   if (tenant.environment === 'sandbox') setImmediate(() => void advanceOffRamp(deps, view.id));
   return view;
+}
+
+/** A USD account is paid from a stablecoin; BRL is paid out over PIX only. */
+function assertPaysFrom(target: PayoutTarget, requested: OffRampRequest['requested']): void {
+  if (requested !== null && isFiat(requested.currency) && requested.currency !== target.currency) {
+    throw invalidField(
+      '/body/sourceCurrency',
+      `the bank account pays ${target.currency} over ${target.rail}: pay out from USDC or USDT`,
+    );
+  }
 }
 
 /** The off-ramp service the routes use: its creations batched together. */

@@ -127,6 +127,7 @@ function presentOffRamp(row: TransactionRow) {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     returnReason: row.return_reason,
+    returnCode: row.return_code ?? null,
     metadata: row.metadata ?? {},
   };
 }

@@ -73,6 +73,8 @@ export type TransactionRow = {
   transaction_hash: string | null;
   block_explorer_url: string | null;
   return_reason: string | null;
+  /** RETURNED over ACH: the Nacha return code the receiving bank gave (R01, R03, …). */
+  return_code?: string | null;
   refund_status: 'PENDING' | 'SUCCESS' | 'FAILED' | null;
   refund_amount: bigint | null;
   refund_failure_reason: string | null;
@@ -93,7 +95,7 @@ const COLUMNS = `id, customer_id, project_id, environment, type, status, currenc
   exchange_rate_id, bank_account_id, purpose, memo, metadata, end_to_end_id, return_reason, refund_status,
   refund_amount, refund_failure_reason, refund_updated_at,
   blockchain, chain_send_id, transaction_hash, block_explorer_url, failure_code,
-  reference_source, reference_rate, reference_at, customer_account_id`;
+  reference_source, reference_rate, reference_at, customer_account_id, return_code`;
 
 /**
  * The INSERT of new transactions, as a part of the statement that writes their creations: the rows
@@ -227,6 +229,7 @@ export type StepChanges = Partial<
     | 'failure_reason'
     | 'failure_code'
     | 'return_reason'
+    | 'return_code'
     | 'reference_source'
     | 'reference_rate'
     | 'reference_at'
@@ -262,7 +265,8 @@ export async function updateStep(
         failure_code = coalesce($17, failure_code),
         reference_source = coalesce($18, reference_source),
         reference_rate = coalesce($19, reference_rate),
-        reference_at = coalesce($20, reference_at)
+        reference_at = coalesce($20, reference_at),
+        return_code = coalesce($21, return_code)
       WHERE id = $1
       RETURNING ${COLUMNS}`,
     [
@@ -286,6 +290,7 @@ export async function updateStep(
       changes.reference_source ?? null,
       changes.reference_rate ?? null,
       changes.reference_at ?? null,
+      changes.return_code ?? null,
     ],
   );
   return rows[0]!;

@@ -72,7 +72,9 @@ const OnRampRequest = Type.Object({
 const OffRampRequest = Type.Object({
   sourceCurrency: StringEnum(OFF_RAMP_SOURCES),
   sourceAmount: Type.String(),
-  targetCurrency: Type.Literal('BRL'),
+  targetCurrency: StringEnum(['BRL', 'USD'] as const, {
+    description: "The bank account's currency: BRL over PIX, USD over ACH or wire",
+  }),
   bankAccountId: Uuid(),
   purpose: StringEnum(OFF_RAMP_PURPOSES),
   memo: Nullable(Type.String()),
@@ -141,13 +143,18 @@ export const TransactionSchema = Type.Object(
     payout: Type.Optional(
       Type.Object(
         {
-          rail: Type.Literal('PIX'),
+          rail: StringEnum(['PIX', 'ACH', 'WIRE'] as const, {
+            description: "The bank account's rail: PIX for BRL, ACH or WIRE for USD",
+          }),
           bankAccountId: Uuid(),
           endToEndId: Nullable(
-            Type.String({ description: 'PIX end-to-end id (E + ISPB + yyyyMMddHHmm + 11), set when sent' }),
+            Type.String({
+              description:
+                'PIX end-to-end id (E + ISPB + yyyyMMddHHmm + 11), set when sent; null for ACH and wire',
+            }),
           ),
         },
-        { description: 'OFF_RAMP: the PIX payment that carries the BRL' },
+        { description: 'OFF_RAMP: the payment that carries the fiat (BRL over PIX, USD over ACH or wire)' },
       ),
     ),
     receipt: Nullable(Receipt),
@@ -155,11 +162,23 @@ export const TransactionSchema = Type.Object(
     failureCode: Type.Optional(
       Nullable(
         StringEnum(FAILURE_CODES, {
-          description: 'Why the transaction FAILED or EXPIRED, as a stable code to branch on; null otherwise',
+          description:
+            'Why the transaction FAILED or EXPIRED (or a USD payout was RETURNED: ach_returned, wire_reversed), as a stable code to branch on; null otherwise',
         }),
       ),
     ),
-    returnReason: Type.Optional(Nullable(Type.String({ description: 'OFF_RAMP: why the PIX came back' }))),
+    returnReason: Type.Optional(
+      Nullable(Type.String({ description: 'OFF_RAMP: why the payment (PIX, ACH, wire) came back' })),
+    ),
+    returnCode: Type.Optional(
+      Nullable(
+        Type.String({
+          pattern: '^R[0-9]{2}$',
+          description: 'OFF_RAMP returned over ACH: the Nacha return code the receiving bank gave',
+          examples: ['R03'],
+        }),
+      ),
+    ),
     timeline: Type.Array(Type.Object({ status: TransactionStatusSchema, at: DateTime() })),
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     travelRule: Type.Optional(TravelRuleSchema),

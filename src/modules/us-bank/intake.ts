@@ -14,7 +14,7 @@ import type { Database } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
 import type { IncreaseBank } from '../../rails/increase/client.ts';
 import type { InboundUsdTransfer } from '../../rails/increase/inbound.ts';
-import type { BankDepositResult, BankFundsReceived, InboundBankTransfer } from '../offers.ts';
+import type { BankDepositResult, BankPayoutReported, BankFundsReceived, InboundBankTransfer } from '../offers.ts';
 import { recordReturnedAtBank, transfersToReturn } from '../on-ramp/bank-deposit.ts';
 
 export type IntakeDeps = {
@@ -23,6 +23,8 @@ export type IntakeDeps = {
   log: Logger;
   bank: IncreaseBank;
   received: BankFundsReceived;
+  /** What the off-ramp does with a payout's state, as the bank reports it. */
+  payoutReported: BankPayoutReported;
 };
 
 const asTransfer = (inbound: InboundUsdTransfer): InboundBankTransfer => ({

@@ -14,5 +14,6 @@ export function intakeOf(ctx: AppContext, environment: Environment): IntakeDeps 
     log: ctx.log,
     bank: createIncreaseClient(config),
     received: (env, transfer) => ctx.offers.bankFundsReceived(env, transfer),
+    payoutReported: (env, key, state) => ctx.offers.bankPayoutReported(env, key, state),
   };
 }

@@ -1,12 +1,14 @@
 /**
  * The US bank intake: Increase's webhook route, the sweep of inbound transfers that catches what
- * webhooks missed, and the retry of returns Increase has not yet accepted, per environment whose US bank
- * is Increase. The on-ramp applies what it hands over (`bankFundsReceived`).
+ * webhooks missed, the retry of returns Increase has not yet accepted, and the sweep of payouts the
+ * receiving banks gave back, per environment whose US bank is Increase. The on-ramp applies the dollars
+ * it hands over (`bankFundsReceived`), the off-ramp its payouts' states (`bankPayoutReported`).
  */
 import { ENVIRONMENTS } from '../../lib/environment.ts';
 import { job, type ModuleDescriptor } from '../plugins.ts';
 import { returnOutstanding } from './intake.ts';
 import { intakeOf } from './module-deps.ts';
+import { sweepReturnedPayouts } from './payouts.ts';
 import { sweepIncrease } from './sweep.ts';
 import { increaseWebhookRoutes } from './webhook-routes.ts';
 
@@ -23,6 +25,7 @@ export const usBankModule: ModuleDescriptor = {
       return [
         job(`increase-sweep-${environment}`, SWEEP_EVERY_MS, false, async () => {
           await sweepIncrease(intake, environment);
+          await sweepReturnedPayouts(intake, environment);
           return returnOutstanding(intake, environment);
         }),
       ];

@@ -5,9 +5,11 @@ import { AppError } from '../../core/errors.ts';
 import { problems } from '../../http/schemas.ts';
 import type { Environment } from '../../lib/environment.ts';
 import { lookUpInbound } from '../../rails/increase/inbound.ts';
+import { lookUpPayout } from '../../rails/increase/payouts.ts';
 import { InvalidIncreaseWebhook } from '../../rails/increase/webhooks.ts';
 import { takeInbound } from './intake.ts';
 import { intakeOf } from './module-deps.ts';
+import { reportPayout } from './payouts.ts';
 
 /** The most an Increase event's body is read (an event is a few hundred bytes). */
 const BODY_LIMIT = 64 * 1024;
@@ -16,7 +18,9 @@ const BODY_LIMIT = 64 * 1024;
  * Increase's webhooks (README "US dollars": `POST /webhooks/increase` on the listener of the environment
  * whose bank is Increase), with no API key: each is verified by its Standard Webhooks signature with the
  * SDK, then only read as a hint: the object it names is read back from Increase before anything moves.
- * - A forged or altered body: 401, nothing read. An event about anything but an inbound transfer: 200.
+ * - An event about an ACH or wire transfer Ponte sent as a payout: the transfer is read back and its state
+ *   handed to the off-ramp (settled, rejected, returned with its Nacha code).
+ * - A forged or altered body: 401, nothing read. An event about anything but a transfer in or a payout: 200.
  * - An event whose object Increase cannot show yet: 503, so Increase delivers it again (and the sweep
  *   finds it in any case).
  */
@@ -51,10 +55,12 @@ export const increaseWebhookRoutes: FastifyPluginAsyncTypebox<{
           throw error;
         }
         const found = await lookUpInbound(intake.bank, event);
-        if (found.kind === 'NOT_YET_READABLE') {
+        const payout = found.kind === 'IGNORED' ? await lookUpPayout(intake.bank, event) : null;
+        if (found.kind === 'NOT_YET_READABLE' || payout?.kind === 'NOT_YET_READABLE') {
           throw new AppError('service_unavailable', 'Increase cannot show the object this event names yet');
         }
         if (found.kind === 'TRANSFER') await takeInbound(intake, environment, found.transfer);
+        if (payout?.kind === 'PAYOUT') await reportPayout(intake, environment, payout.key, payout.payout);
         return {};
       },
     );

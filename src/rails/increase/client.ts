@@ -165,6 +165,26 @@ export function createIncreaseClient(options: IncreaseClientOptions) {
       return sdk.wireTransfers.retrieve(id);
     },
 
+    /** ACH transfers from Ponte's account created after `after` in a status, every page. */
+    achTransfersSince(after: Date, status: 'returned'): AsyncIterable<AchTransfer> {
+      return sdk.achTransfers.list({
+        account_id: accountId,
+        created_at: { after: after.toISOString() },
+        status: { in: [status] },
+        limit: 100,
+      });
+    },
+
+    /** Wire transfers from Ponte's account created after `after` in a status, every page. */
+    wireTransfersSince(after: Date, status: 'reversed'): AsyncIterable<WireTransfer> {
+      return sdk.wireTransfers.list({
+        account_id: accountId,
+        created_at: { after: after.toISOString() },
+        status: { in: [status] },
+        limit: 100,
+      });
+    },
+
     /** The ACH transfer a call with this idempotency key created, if it reached Increase. */
     achTransferByIdempotencyKey(key: string): Promise<AchTransfer | undefined> {
       return first(sdk.achTransfers.list({ idempotency_key: key, limit: 1 }));

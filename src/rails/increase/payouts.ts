@@ -11,10 +11,14 @@ import { achOutcome, type PayoutOutcome, wireOutcome } from './outcomes.ts';
 
 export type UsdPayoutRail = 'ACH' | 'WIRE';
 
-/** The idempotency key of a payout: one per payout, on every attempt. */
+/** The idempotency key of a payout: one per payout (an off-ramp's id), on every attempt. */
 export const payoutIdempotencyKey = (payoutId: string) => `ponte-payout-${payoutId}`;
 
-export type SentPayout = { bankTransferId: string; outcome: PayoutOutcome };
+/** Whether a transfer at Increase is one of Ponte's payouts, by the key it was created under. */
+export const isPayoutKey = (key: string | null | undefined): key is string =>
+  key?.startsWith('ponte-payout-') ?? false;
+
+export type SentPayout = { bankTransferId: string; key: string | null; outcome: PayoutOutcome };
 
 /**
  * SENT: Increase holds the transfer; REFUSED: Increase refused the request itself (nothing was created:
@@ -26,21 +30,24 @@ export type SendResult =
   | { kind: 'REFUSED'; detail: string }
   | { kind: 'UNKNOWN'; detail: string };
 
-type PayoutOrder =
-  | { rail: 'ACH'; payoutId: string; ach: Omit<AchPayout, 'idempotencyKey'> }
-  | { rail: 'WIRE'; payoutId: string; wire: Omit<WirePayout, 'idempotencyKey'> };
+/** A payout to send under its idempotency key (`payoutIdempotencyKey`). */
+export type UsdPayoutOrder =
+  | { rail: 'ACH'; key: string; ach: Omit<AchPayout, 'idempotencyKey'> }
+  | { rail: 'WIRE'; key: string; wire: Omit<WirePayout, 'idempotencyKey'> };
 
-const sentAch = (transfer: AchTransfer): SentPayout => ({
+export const sentAch = (transfer: AchTransfer): SentPayout => ({
   bankTransferId: transfer.id,
+  key: transfer.idempotency_key,
   outcome: achOutcome(transfer),
 });
-const sentWire = (transfer: WireTransfer): SentPayout => ({
+export const sentWire = (transfer: WireTransfer): SentPayout => ({
   bankTransferId: transfer.id,
+  key: transfer.idempotency_key,
   outcome: wireOutcome(transfer),
 });
 
-export async function sendPayout(bank: IncreaseBank, order: PayoutOrder): Promise<SendResult> {
-  const idempotencyKey = payoutIdempotencyKey(order.payoutId);
+export async function sendPayout(bank: IncreaseBank, order: UsdPayoutOrder): Promise<SendResult> {
+  const idempotencyKey = order.key;
   try {
     if (order.rail === 'ACH')
       return { kind: 'SENT', payout: sentAch(await bank.payAch({ ...order.ach, idempotencyKey })) };
@@ -66,13 +73,60 @@ export async function sendPayout(bank: IncreaseBank, order: PayoutOrder): Promis
 export async function findPayout(
   bank: IncreaseBank,
   rail: UsdPayoutRail,
-  payoutId: string,
+  key: string,
 ): Promise<SentPayout | undefined> {
-  const key = payoutIdempotencyKey(payoutId);
   if (rail === 'ACH') {
     const transfer = await bank.achTransferByIdempotencyKey(key);
     return transfer && sentAch(transfer);
   }
   const transfer = await bank.wireTransferByIdempotencyKey(key);
   return transfer && sentWire(transfer);
+}
+
+/** A payout of Ponte's a webhook's event names, read back: its key and where it stands. */
+export type PayoutLookUp =
+  | { kind: 'PAYOUT'; key: string; payout: SentPayout }
+  | { kind: 'IGNORED' }
+  /** The event came before its transfer could be read: look again later (the workers ask in any case). */
+  | { kind: 'NOT_YET_READABLE' };
+
+const OUTBOUND_TYPES = new Set(['ach_transfer', 'wire_transfer']);
+
+/**
+ * Reads the ACH or wire transfer an event names (https://increase.com/documentation/webhooks: the event
+ * only names its object); a transfer Ponte did not make as a payout, or another kind of event, is ignored.
+ */
+export async function lookUpPayout(
+  bank: IncreaseBank,
+  event: { associated_object_type: string; associated_object_id: string },
+): Promise<PayoutLookUp> {
+  if (!OUTBOUND_TYPES.has(event.associated_object_type)) return { kind: 'IGNORED' };
+  try {
+    const transfer =
+      event.associated_object_type === 'ach_transfer'
+        ? sentAch(await bank.achTransfer(event.associated_object_id))
+        : sentWire(await bank.wireTransfer(event.associated_object_id));
+    return transfer.key && isPayoutKey(transfer.key)
+      ? { kind: 'PAYOUT', key: transfer.key, payout: transfer }
+      : { kind: 'IGNORED' };
+  } catch (error) {
+    if (error instanceof APIError && error.status === 404) return { kind: 'NOT_YET_READABLE' };
+    throw error;
+  }
+}
+
+/**
+ * Ponte's payouts the receiving bank gave back since `after` (ACH returns, wire reversals): what a lost
+ * webhook would otherwise leave unknown once a payout was settled, as the sweep finds it.
+ */
+export async function* returnedPayoutsSince(
+  bank: IncreaseBank,
+  after: Date,
+): AsyncGenerator<{ key: string; payout: SentPayout }> {
+  for await (const transfer of bank.achTransfersSince(after, 'returned')) {
+    if (isPayoutKey(transfer.idempotency_key)) yield { key: transfer.idempotency_key, payout: sentAch(transfer) };
+  }
+  for await (const transfer of bank.wireTransfersSince(after, 'reversed')) {
+    if (isPayoutKey(transfer.idempotency_key)) yield { key: transfer.idempotency_key, payout: sentWire(transfer) };
+  }
 }

@@ -1,8 +1,8 @@
 /**
  * ACH returns as Increase reports them: `return.return_reason_code` on an ACH transfer, one name per Nacha
  * return code (the SDK documents each name with its code; Increase's ACH returns guide:
- * https://increase.com/documentation/ach-returns). Ponte shows the Nacha code (R01, R02, …) beside the
- * transaction's `failureCode`, so a partner reads the same code their bank would.
+ * https://increase.com/documentation/ach-returns). Ponte shows the Nacha code (R01, R02, …) as a returned
+ * payout's `failureCode`, so a partner reads the same code their bank would.
  */
 import type Increase from 'increase';
 
@@ -83,13 +83,11 @@ export const NACHA_CODE_OF: Record<AchReturnReason, NachaReturnCode> = {
   representative_payee_deceased_or_unable_to_continue_in_that_capacity: 'R14',
 };
 
-/** The stable failure code of a RETURNED USD payout: the Nacha code says why. */
-export const ACH_RETURNED_FAILURE_CODE = 'ach_returned';
-
-export type AchReturn = { nachaCode: NachaReturnCode; reason: AchReturnReason; failureCode: 'ach_returned' };
+/** An ACH return: the Nacha code (a RETURNED payout's `failureCode`) and Increase's name for it. */
+export type AchReturn = { nachaCode: NachaReturnCode; reason: AchReturnReason };
 
 export function achReturnOf(reason: AchReturnReason): AchReturn {
-  return { nachaCode: NACHA_CODE_OF[reason], reason, failureCode: ACH_RETURNED_FAILURE_CODE };
+  return { nachaCode: NACHA_CODE_OF[reason], reason };
 }
 
 /** The reason Increase names for a Nacha code (the sandbox's `return {code}` asks by code); undefined if none. */
