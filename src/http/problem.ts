@@ -79,6 +79,9 @@ const TYPE_NAMES: Record<string, string> = {
 
 const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
+/** Keywords whose error only summarises the errors of their subschemas, reported on their own. */
+const SUMMARY_KEYWORDS = new Set(['anyOf', 'oneOf', 'if']);
+
 export function validationErrors(errors: AjvError[], context: string | undefined): FieldError[] {
   const part = `/${PART[context ?? 'body'] ?? 'body'}`;
   const seen = new Set<string>();
@@ -92,8 +95,9 @@ export function validationErrors(errors: AjvError[], context: string | undefined
     if (error.keyword === 'propertyNames') continue;
     const key = error.propertyName !== undefined;
     if (key) pointer += `/${escapePointer(error.propertyName!)}`;
-    // Union schemas report each failed branch; one entry per location is what a client can act on.
-    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || seen.has(pointer)) continue;
+    // Union schemas report each failed branch, and a conditional (`if`) the branch it chose, besides the
+    // errors within them; one entry per location is what a client can act on.
+    if (SUMMARY_KEYWORDS.has(error.keyword) || seen.has(pointer)) continue;
     seen.add(pointer);
     out.push({ pointer, message: key ? `key ${describe(error)}` : describe(error) });
   }

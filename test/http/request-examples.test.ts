@@ -164,6 +164,7 @@ describe('request body examples', () => {
     }
     const account = await send('POST /bank-accounts', 'own', '/bank-accounts', ids);
     ids[EXAMPLE_IDS.bankAccountId] = account.id;
+    await send('POST /bank-accounts', 'ach', '/bank-accounts', ids);
 
     // Money in: an on-ramp paid in the sandbox, a stablecoin deposit, and one large enough to need the
     // Travel Rule's originator before it is credited.

@@ -99,6 +99,30 @@ export type ListCustomersParams = QueryOf<'/customers', 'get'>;
 export type CreateLimitRequestParams = BodyOf<'/customers/{id}/limit-requests', 'post'>;
 export type ListLimitRequestsParams = QueryOf<'/customers/{id}/limit-requests', 'get'>;
 export type CreateBankAccountParams = BodyOf<'/bank-accounts', 'post'>;
+
+/** Where a bank account pays: a PIX key (rail PIX), or a US bank account (rails ACH and WIRE). */
+export type BankAccountIdentifier = BankAccount['identifier'];
+export type PixKeyIdentifier = Extract<BankAccountIdentifier, { keyType: unknown }>;
+export type UsBankAccountIdentifier = Extract<BankAccountIdentifier, { routingNumber: unknown }>;
+
+type BankAccountBody = Omit<CreateBankAccountParams, 'rail' | 'currency' | 'identifier' | 'holder'>;
+type HolderBody = CreateBankAccountParams['holder'];
+
+/** The body of a PIX account, paid in BRL: its key, and the holder's CPF or CNPJ. */
+export type CreatePixBankAccountParams = BankAccountBody & {
+  rail: 'PIX';
+  currency: 'BRL';
+  identifier: Pick<PixKeyIdentifier, 'keyType'> & { keyValue: string };
+  holder: HolderBody & { taxId: string };
+};
+
+/** The body of a US bank account paid in USD over ACH or wire; the holder's taxId is optional. */
+export type CreateUsBankAccountParams = BankAccountBody & {
+  rail: 'ACH' | 'WIRE';
+  currency: 'USD';
+  identifier: UsBankAccountIdentifier;
+  holder: HolderBody;
+};
 export type ListBankAccountsParams = QueryOf<'/bank-accounts', 'get'>;
 export type OnRampParams = BodyOf<'/transactions/on-ramp', 'post'>;
 export type ListTransactionsParams = QueryOf<'/transactions', 'get'>;

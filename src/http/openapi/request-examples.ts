@@ -119,6 +119,30 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, Example>> = {
         metadata: { partnerAccountId: 'acc_2001' },
       },
     },
+    ach: {
+      summary: 'A US checking account paid in USD over ACH, held by a third party',
+      value: {
+        customerId,
+        name: 'Supplier in New York',
+        rail: 'ACH',
+        currency: 'USD',
+        identifier: { routingNumber: '021000021', accountNumber: '000123456789', accountType: 'CHECKING' },
+        holder: {
+          type: 'BUSINESS',
+          relationship: 'THIRD_PARTY',
+          legalName: 'Hudson Supply LLC',
+          taxId: '12-3456789',
+          email: 'billing@hudsonsupply.example',
+          address: {
+            line1: '350 Fifth Avenue',
+            city: 'New York',
+            state: 'NY',
+            postalCode: '10118',
+            country: 'USA',
+          },
+        },
+      },
+    },
   },
   'POST /exchange-rates': {
     locked: {

@@ -6,7 +6,7 @@ import type { HolderStatus } from './holder-state.ts';
 import type { BankAccountRow } from './repo.ts';
 
 const COLUMNS = `b.id, b.customer_id, b.project_id, b.environment, b.name, b.type, b.rail, b.currency, b.key_type,
-  b.key_value, b.holder_type, b.holder_relationship, b.holder_legal_name, b.holder_tax_id,
+  b.key_value, b.routing_number, b.account_number, b.account_type, b.holder_type, b.holder_relationship, b.holder_legal_name, b.holder_tax_id,
   b.holder_incorporation_date, b.holder_email, b.holder_address, b.holder_verification_status,
   b.holder_verification_level, b.created_at, b.updated_at, b.metadata`;
 

@@ -1,6 +1,20 @@
 import type { BankAccountRow } from './repo.ts';
 
-/** A bank account as the API answers it (seed 2.4); incorporationDate only when the holder has one. */
+/** PIX: `{keyType, keyValue}`; ACH and WIRE: `{routingNumber, accountNumber, accountType}`. */
+export function presentIdentifier(row: BankAccountRow) {
+  return row.rail === 'PIX'
+    ? { keyType: row.key_type!, keyValue: row.key_value! }
+    : {
+        routingNumber: row.routing_number!,
+        accountNumber: row.account_number!,
+        accountType: row.account_type!,
+      };
+}
+
+/**
+ * A bank account as the API answers it (seed 2.4); incorporationDate only when the holder has one, and
+ * taxId only when the holder has one (always for PIX).
+ */
 export function presentBankAccount(row: BankAccountRow) {
   const address = row.holder_address;
   return {
@@ -10,12 +24,12 @@ export function presentBankAccount(row: BankAccountRow) {
     type: row.type,
     rail: row.rail,
     currency: row.currency,
-    identifier: { keyType: row.key_type, keyValue: row.key_value },
+    identifier: presentIdentifier(row),
     holder: {
       type: row.holder_type,
       relationship: row.holder_relationship,
       legalName: row.holder_legal_name,
-      taxId: row.holder_tax_id,
+      ...(row.holder_tax_id !== null ? { taxId: row.holder_tax_id } : {}),
       ...(row.holder_incorporation_date ? { incorporationDate: row.holder_incorporation_date } : {}),
       email: row.holder_email,
       address: {

@@ -5,9 +5,16 @@ import { keyedReads } from '../../db/read-batches.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Environment, Tenant } from '../../lib/environment.ts';
 import type { PixKeyType } from '../../lib/pix-key.ts';
+import type { UsAccountType } from '../../lib/us-bank-account.ts';
 import type { VerificationStatus } from '../verifications/state.ts';
 import type { HolderStatus } from './holder-state.ts';
-import type { Address, HolderRelationship, HolderType } from './validation.ts';
+import type {
+  Address,
+  BankAccountCurrency,
+  BankAccountRail,
+  HolderRelationship,
+  HolderType,
+} from './validation.ts';
 
 export type BankAccountRow = {
   id: string;
@@ -16,14 +23,20 @@ export type BankAccountRow = {
   environment: Environment;
   name: string;
   type: 'EXTERNAL';
-  rail: 'PIX';
-  currency: 'BRL';
-  key_type: PixKeyType;
-  key_value: string;
+  rail: BankAccountRail;
+  currency: BankAccountCurrency;
+  /** PIX: the key; null for ACH and WIRE. */
+  key_type: PixKeyType | null;
+  key_value: string | null;
+  /** ACH and WIRE: the US bank account; null for PIX. */
+  routing_number: string | null;
+  account_number: string | null;
+  account_type: UsAccountType | null;
   holder_type: HolderType;
   holder_relationship: HolderRelationship;
   holder_legal_name: string;
-  holder_tax_id: string;
+  /** Always set for PIX; null for an ACH or WIRE holder given without one. */
+  holder_tax_id: string | null;
   holder_incorporation_date: string | null;
   holder_email: string;
   holder_address: Address;
@@ -36,14 +49,15 @@ export type BankAccountRow = {
 };
 
 const COLUMNS = `id, customer_id, project_id, environment, name, type, rail, currency, key_type, key_value,
-  holder_type, holder_relationship, holder_legal_name, holder_tax_id, holder_incorporation_date,
+  routing_number, account_number, account_type, holder_type, holder_relationship, holder_legal_name, holder_tax_id, holder_incorporation_date,
   holder_email, holder_address, holder_verification_status, holder_verification_level,
   created_at, updated_at, metadata`;
 
 export async function insertBankAccount(db: Executor, row: BankAccountRow): Promise<void> {
   await db.query(
     `INSERT INTO bank_accounts (${COLUMNS})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
+             $23, $24, $25)`,
     [
       row.id,
       row.customer_id,
@@ -55,6 +69,9 @@ export async function insertBankAccount(db: Executor, row: BankAccountRow): Prom
       row.currency,
       row.key_type,
       row.key_value,
+      row.routing_number,
+      row.account_number,
+      row.account_type,
       row.holder_type,
       row.holder_relationship,
       row.holder_legal_name,
@@ -91,6 +108,9 @@ export function bankAccountReader(
 export type PayoutAccount = {
   id: string;
   customerId: string;
+  /** PIX pays BRL; ACH and WIRE pay USD. */
+  rail: BankAccountRow['rail'];
+  currency: BankAccountRow['currency'];
   holderStatus: BankAccountRow['holder_verification_status'];
   holderRelationship: BankAccountRow['holder_relationship'];
 } | null;
@@ -98,6 +118,8 @@ export type PayoutAccount = {
 type PayoutAccountColumns = {
   account_id: string | null;
   account_customer_id: string;
+  account_rail: BankAccountRow['rail'];
+  account_currency: BankAccountRow['currency'];
   account_holder_status: BankAccountRow['holder_verification_status'];
   account_holder_relationship: BankAccountRow['holder_relationship'];
 };
@@ -105,6 +127,7 @@ type PayoutAccountColumns = {
 /** A live account of the tenant, by id, as a fact of a combined read. */
 export const payoutAccountFact = readFact({
   text: `SELECT id AS account_id, customer_id AS account_customer_id,
+                rail AS account_rail, currency AS account_currency,
                 holder_verification_status AS account_holder_status,
                 holder_relationship AS account_holder_relationship
            FROM bank_accounts
@@ -117,6 +140,8 @@ export const payoutAccountFact = readFact({
       : {
           id: row.account_id,
           customerId: row.account_customer_id!,
+          rail: row.account_rail!,
+          currency: row.account_currency!,
           holderStatus: row.account_holder_status!,
           holderRelationship: row.account_holder_relationship!,
         },

@@ -18,9 +18,11 @@ export const bankAccountRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags: ['bank-accounts'],
-        summary: "Register a customer's PIX bank account",
+        summary: "Register a customer's bank account: PIX (BRL), or ACH or WIRE (USD)",
         description:
-          'The PIX key is validated and stored in the canonical form of its type. The holder is APPROVED at ' +
+          'PIX: the PIX key is validated and stored in the canonical form of its type. ACH and WIRE: the ' +
+          "routing number's check digit is verified and the account number is stored without spaces or " +
+          'hyphens (at most 17 characters for ACH, 34 for WIRE). The holder is APPROVED at ' +
           'once when the customer holds the account (SELF) and is approved; otherwise it is ' +
           'UNDER_VERIFICATION until an operator screens it.',
         security: bearerSecurity,

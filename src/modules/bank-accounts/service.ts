@@ -1,5 +1,6 @@
 /**
- * PIX bank accounts of a partner's customers. An account is created in one
+ * Bank accounts of a partner's customers: PIX accounts paid in BRL, and US accounts paid in USD over ACH
+ * or wire. An account is created in one
  * transaction with its `bank_account.created` event. Its holder is approved at once only when the
  * customer holds it themself (SELF) and is already approved; any other holder waits, UNDER_VERIFICATION,
  * for an operator to screen it.
@@ -43,8 +44,10 @@ export function createBankAccountService(deps: {
     return db.transaction(async (tx) => {
       const owner = await repo.findAccountOwner(tx, tenant, input.customerId);
       if (!owner) throw notFound('Customer');
+      // a SELF holder is the customer: a taxId given must be theirs (PIX always gives one)
       if (
         account.holder.relationship === 'SELF' &&
+        account.holder.taxId !== null &&
         taxIdKey(account.holder.taxId) !== taxIdKey(owner.tax_id)
       ) {
         throw invalidField(
@@ -59,10 +62,13 @@ export function createBankAccountService(deps: {
         environment: tenant.environment,
         name: account.name,
         type: 'EXTERNAL',
-        rail: 'PIX',
-        currency: 'BRL',
-        key_type: account.keyType,
-        key_value: account.keyValue,
+        rail: account.identifier.rail,
+        currency: account.identifier.currency,
+        key_type: account.identifier.keyType,
+        key_value: account.identifier.keyValue,
+        routing_number: account.identifier.routingNumber,
+        account_number: account.identifier.accountNumber,
+        account_type: account.identifier.accountType,
         holder_type: account.holder.type,
         holder_relationship: account.holder.relationship,
         holder_legal_name: account.holder.legalName,

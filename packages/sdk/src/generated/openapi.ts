@@ -171,8 +171,8 @@ export interface paths {
         get: operations["listBankAccounts"];
         put?: never;
         /**
-         * Register a customer's PIX bank account
-         * @description The PIX key is validated and stored in the canonical form of its type. The holder is APPROVED at once when the customer holds the account (SELF) and is approved; otherwise it is UNDER_VERIFICATION until an operator screens it.
+         * Register a customer's bank account: PIX (BRL), or ACH or WIRE (USD)
+         * @description PIX: the PIX key is validated and stored in the canonical form of its type. ACH and WIRE: the routing number's check digit is verified and the account number is stored without spaces or hyphens (at most 17 characters for ACH, 34 for WIRE). The holder is APPROVED at once when the customer holds the account (SELF) and is approved; otherwise it is UNDER_VERIFICATION until an operator screens it.
          */
         post: operations["createBankAccount"];
         delete?: never;
@@ -1333,9 +1333,13 @@ export interface components {
             /** @enum {string} */
             type: "EXTERNAL";
             /** @enum {string} */
-            rail: "PIX";
-            /** @enum {string} */
-            currency: "BRL";
+            rail: "PIX" | "ACH" | "WIRE";
+            /**
+             * @description BRL for PIX; USD for ACH and WIRE
+             * @enum {string}
+             */
+            currency: "BRL" | "USD";
+            /** @description PIX: {keyType, keyValue}; ACH and WIRE: {routingNumber, accountNumber, accountType} */
             identifier: {
                 /**
                  * @description Kind of PIX key
@@ -1347,6 +1351,19 @@ export interface components {
                  * @example 12.345.678/0001-95
                  */
                 keyValue: string;
+            } | {
+                /**
+                 * @description ABA routing number, 9 digits
+                 * @example 021000021
+                 */
+                routingNumber: string;
+                /**
+                 * @description The account number at that bank, without spaces or hyphens
+                 * @example 000123456789
+                 */
+                accountNumber: string;
+                /** @enum {string} */
+                accountType: "CHECKING" | "SAVINGS";
             };
             holder: {
                 /** @enum {string} */
@@ -1357,8 +1374,11 @@ export interface components {
                  */
                 relationship: "SELF" | "THIRD_PARTY";
                 legalName: string;
-                /** @example 12.345.678/0001-95 */
-                taxId: string;
+                /**
+                 * @description Always present for PIX; absent for an ACH or WIRE holder given without one
+                 * @example 12.345.678/0001-95
+                 */
+                taxId?: string;
                 /** Format: date */
                 incorporationDate?: string;
                 email: string;
@@ -4082,18 +4102,34 @@ export interface operations {
                     customerId: string;
                     /** @description Display name */
                     name: string;
-                    /** @enum {string} */
-                    rail: "PIX";
-                    /** @enum {string} */
-                    currency: "BRL";
+                    /**
+                     * @description PIX pays BRL to a PIX key; ACH and WIRE pay USD to a US bank account
+                     * @enum {string}
+                     */
+                    rail: "PIX" | "ACH" | "WIRE";
+                    /**
+                     * @description BRL for PIX; USD for ACH and WIRE
+                     * @enum {string}
+                     */
+                    currency: "BRL" | "USD";
+                    /** @description PIX: {keyType, keyValue}. ACH and WIRE: {routingNumber, accountNumber, accountType}. The fields of the other rails' identifier are refused. */
                     identifier: {
                         /**
                          * @description Kind of PIX key
                          * @enum {string}
                          */
-                        keyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
+                        keyType?: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
                         /** @description The PIX key; stored in the canonical form of its type */
-                        keyValue: string;
+                        keyValue?: string;
+                        /** @description ACH and WIRE: the ABA routing number of the bank, 9 digits with a valid check digit */
+                        routingNumber?: string;
+                        /** @description ACH and WIRE: the account number at that bank, letters and digits (spaces and hyphens are removed), at most 17 for ACH and 34 for WIRE */
+                        accountNumber?: string;
+                        /**
+                         * @description ACH and WIRE: the kind of US bank account
+                         * @enum {string}
+                         */
+                        accountType?: "CHECKING" | "SAVINGS";
                     };
                     holder: {
                         /** @enum {string} */
@@ -4104,8 +4140,8 @@ export interface operations {
                          */
                         relationship: "SELF" | "THIRD_PARTY";
                         legalName: string;
-                        /** @description CPF for an INDIVIDUAL holder, CNPJ (numeric or alphanumeric) for a BUSINESS holder */
-                        taxId: string;
+                        /** @description PIX (required): CPF for an INDIVIDUAL holder, CNPJ (numeric or alphanumeric) for a BUSINESS holder. ACH and WIRE (optional): the holder's tax id as written, such as an SSN or EIN */
+                        taxId?: string;
                         /**
                          * Format: date
                          * @description BUSINESS holders only
@@ -4117,9 +4153,9 @@ export interface operations {
                         address: {
                             line1: string;
                             city: string;
-                            /** @description For BRA: the two-letter UF code, such as SP */
+                            /** @description For BRA: the two-letter UF code, such as SP; for USA: the two-letter USPS code, such as NY */
                             state: string;
-                            /** @description For BRA: the CEP, 8 digits, such as 01310-100 */
+                            /** @description For BRA: the CEP, 8 digits, such as 01310-100; for USA: the ZIP code, such as 10001 or 10001-2345 */
                             postalCode: string;
                             /**
                              * @description ISO 3166-1 alpha-3 country code

@@ -22,6 +22,10 @@ import type {
 import { Resource, segment } from './base.js';
 
 export class BankAccounts extends Resource {
+  /**
+   * POST /bank-accounts: a PIX account (`CreatePixBankAccountParams`: rail PIX, BRL, a PIX key) or a US
+   * account (`CreateUsBankAccountParams`: rail ACH or WIRE, USD, routing and account number).
+   */
   create(params: CreateBankAccountParams, options?: RequestOptions): Promise<BankAccount> {
     return this.postJson('/bank-accounts', params, options);
   }

@@ -1,4 +1,4 @@
-/** A third-party holder under review: who holds the account, its PIX key, and the decision. */
+/** A third-party holder under review: who holds the account, where it pays (PIX key or US account), and the decision. */
 import { Type } from 'typebox';
 import type { AppContext } from '../../../context.ts';
 import { StringEnum } from '../../../http/schemas.ts';
@@ -9,6 +9,7 @@ import { webActor } from '../../../modules/web-users/service.ts';
 import { CsrfField, csrfField } from '../../kit/csrf.ts';
 import { badge } from '../../kit/parts.ts';
 import type { WebApp } from '../../kit/surface.ts';
+import { accountIdentifier, holderTaxId, IDENTIFIER_LABEL } from '../shared/bank-account.ts';
 import { sendConsole } from './frame.ts';
 import { IdParams } from './reviews.ts';
 
@@ -18,9 +19,9 @@ export const load = (review: ReturnType<typeof createHolderReviewService>, id: s
 
 export function view(csrf: string, a: Awaited<ReturnType<typeof load>>): Html {
   return html`<div class="grid"><section class="panel"><h2>Holder</h2><dl>
-<dt>Legal name</dt><dd>${a.holder.legalName}</dd><dt>Type</dt><dd>${a.holder.type}</dd><dt>Tax id</dt><dd><code>${a.holder.taxId}</code></dd>
+<dt>Legal name</dt><dd>${a.holder.legalName}</dd><dt>Type</dt><dd>${a.holder.type}</dd><dt>Tax id</dt><dd>${holderTaxId(a.holder.taxId)}</dd>
 <dt>E-mail</dt><dd>${a.holder.email}</dd><dt>Address</dt><dd>${a.holder.address.line1}, ${a.holder.address.city} ${a.holder.address.state} ${a.holder.address.postalCode} ${a.holder.address.country}</dd>
-<dt>PIX key</dt><dd><code>${a.identifier.keyType} ${a.identifier.keyValue}</code></dd><dt>Status</dt><dd>${badge(a.holder.verification.status)}</dd></dl></section>
+<dt>${IDENTIFIER_LABEL}</dt><dd>${accountIdentifier(a)}</dd><dt>Status</dt><dd>${badge(a.holder.verification.status)}</dd></dl></section>
 ${
   a.holder.verification.status === 'UNDER_VERIFICATION'
     ? html`<section class="panel"><h2>Decision</h2><form method="post" action="/console/reviews/holders/${a.id}">${csrfField(csrf)}

@@ -5,6 +5,7 @@ import { createHolderReviewService } from '../../../modules/bank-accounts/holder
 import { badge, notice } from '../../kit/parts.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { pageOf, pager, table } from '../../kit/table.ts';
+import { accountIdentifier, holderTaxId, IDENTIFIER_LABEL } from '../shared/bank-account.ts';
 import { sendConsole } from './frame.ts';
 import { DONE, QueueQuery } from './reviews.ts';
 
@@ -20,12 +21,12 @@ export async function load(review: ReturnType<typeof createHolderReviewService>,
 export function view({ query, queue }: Awaited<ReturnType<typeof load>>): Html {
   return html`${notice(query.done ? DONE : undefined)}
 ${table(
-  ['Holder', 'Tax id', 'PIX key', 'Project', 'Status'],
+  ['Holder', 'Tax id', IDENTIFIER_LABEL, 'Project', 'Status'],
   queue.data.map(
     (
       a,
-    ) => html`<tr><td><a href="/console/reviews/holders/${a.id}">${a.holder.legalName}</a></td><td><code>${a.holder.taxId}</code></td>
-<td><code>${a.identifier.keyType} ${a.identifier.keyValue}</code></td><td><code>${a.projectId.slice(0, 8)}</code> ${a.environment}</td><td>${badge(a.holder.verification.status)}</td></tr>`,
+    ) => html`<tr><td><a href="/console/reviews/holders/${a.id}">${a.holder.legalName}</a></td><td>${holderTaxId(a.holder.taxId)}</td>
+<td>${accountIdentifier(a)}</td><td><code>${a.projectId.slice(0, 8)}</code> ${a.environment}</td><td>${badge(a.holder.verification.status)}</td></tr>`,
   ),
   'Nothing waiting for review.',
 )}${pager('/console/reviews/holders', { status: query.status }, queue.pagination.page, queue.pagination.hasNextPage)}`;

@@ -18,6 +18,7 @@ import type { Session } from '../../../modules/web-users/sessions.ts';
 import { badge, dateTime, emailIdent, when } from '../../kit/parts.ts';
 import type { WebApp } from '../../kit/surface.ts';
 import { table } from '../../kit/table.ts';
+import { accountIdentifier, IDENTIFIER_LABEL } from '../shared/bank-account.ts';
 import { holdPanel } from '../shared/screening-panels.ts';
 import { customersFor, limitRequestTable, TX_COLUMNS, txRows } from './business.ts';
 import { EnvIdParams, type Render, tenantOf } from './frame.ts';
@@ -138,11 +139,9 @@ ${kybSections(env, customer, partyPage.data, tree, documentPage.data)}
 ${usd.data.length === 0 ? html`<p class="empty">No USD accounts.</p>` : usd.data.map(usdAccount)}
 <h2>Bank accounts</h2>
 ${table(
-  ['Name', 'PIX key', 'Holder', 'Holder check', 'Created'],
+  ['Name', IDENTIFIER_LABEL, 'Holder', 'Holder check', 'Created'],
   accounts.data.map(
-    (
-      account,
-    ) => html`<tr><td>${account.name}</td><td><code>${account.identifier.keyType} ${account.identifier.keyValue}</code></td>
+    (account) => html`<tr><td>${account.name}</td><td>${accountIdentifier(account)}</td>
 <td>${account.holder.legalName} (${account.holder.relationship})</td><td>${badge(account.holder.verification.status)}</td><td>${dateTime(account.createdAt)}</td></tr>`,
   ),
   'No bank accounts.',
