@@ -74,7 +74,7 @@ describe('USD payouts', () => {
     await simulate.returnAch(sent.payout.bankTransferId, 'account_closed');
     expect((await findPayout(bank, 'ACH', payoutIdempotencyKey('p5')))?.outcome).toEqual({
       state: 'RETURNED',
-      achReturn: { nachaCode: 'R02', reason: 'account_closed', failureCode: 'ach_returned' },
+      achReturn: { nachaCode: 'R02', reason: 'account_closed' },
     });
   });
 

@@ -92,6 +92,7 @@ describe('the ledger', () => {
         { currency: 'USDC', amount: '0.000000' },
         { currency: 'USDT', amount: '0.000000' },
         { currency: 'BRL', amount: '0.00' },
+        { currency: 'USD', amount: '0.00' },
       ],
     });
     await deposit((await createOnRamp(sandbox, customer.id, '1000.00')).id); // 178.110000 USDC
@@ -103,6 +104,7 @@ describe('the ledger', () => {
       { currency: 'USDC', amount: '195.840000' },
       { currency: 'USDT', amount: '17.720150' },
       { currency: 'BRL', amount: '299.00' },
+      { currency: 'USD', amount: '0.00' },
     ]);
   });
 

@@ -8,10 +8,11 @@ import { customerBalances } from '../ledger/service.ts';
 
 /**
  * A customer's holdings per currency, derived from the ledger beside their wallets' per-chain balances
- * (which add up to these): stablecoin in their wallets, and BRL the platform holds for them (deposits
- * that could not be converted, held for refund). Every currency is listed.
+ * (which add up to these): stablecoin in their wallets, and fiat the platform holds for them (BRL deposits
+ * that could not be converted, held for refund; BRL or USD a payout's receiving bank sent back). Every
+ * currency is listed.
  */
-const ORDER: Currency[] = ['USDC', 'USDT', 'BRL'];
+const ORDER: Currency[] = ['USDC', 'USDT', 'BRL', 'USD'];
 
 export function createBalanceService(deps: { db: Database }) {
   const { db } = deps;
