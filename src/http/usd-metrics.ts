@@ -1,8 +1,8 @@
 /**
- * The USD rail (dollars in at the US bank) in `/metrics`, read from the database when scraped: inbound
- * transfers by environment, rail (ACH, WIRE) and outcome (APPLIED, HELD, RETURNED), how long ago the last
- * complete sweep of inbound transfers ended, and the transfers returned whose return the bank has not
- * accepted yet (with the age of the oldest).
+ * The USD rail in `/metrics`, read from the database when scraped: inbound transfers by environment, rail
+ * (ACH, WIRE) and outcome (APPLIED, HELD, RETURNED), how long ago the last complete sweep of inbound
+ * transfers ended, the transfers returned whose return the bank has not accepted yet (with the age of the
+ * oldest), and the payouts by rail and status with the age of the oldest still waiting for the bank.
  */
 import { Gauge } from 'prom-client';
 import { metrics } from './metrics.ts';
@@ -32,6 +32,19 @@ const oldestPendingReturn = new Gauge({
   registers: [metrics.registry],
 });
 
+const payouts = new Gauge({
+  name: 'ponte_usd_payouts',
+  help: 'USD payouts (off-ramps paid over ACH or wire), by environment, rail (ACH, WIRE) and status (PENDING, SUBMITTED, COMPLETED, REJECTED, RETURNED)',
+  labelNames: ['environment', 'rail', 'status'] as const,
+  registers: [metrics.registry],
+});
+const oldestOpenPayout = new Gauge({
+  name: 'ponte_usd_oldest_open_payout_age_seconds',
+  help: 'Seconds since the oldest USD payout still waiting for the bank (PENDING or SUBMITTED) was made (0 when none), by environment',
+  labelNames: ['environment'] as const,
+  registers: [metrics.registry],
+});
+
 /** What a scrape reads of the USD rail, per environment. */
 export type UsdScrape = () => Promise<
   {
@@ -40,13 +53,17 @@ export type UsdScrape = () => Promise<
     pendingReturns: number;
     oldestPendingReturnSeconds: number;
     inbound: { rail: string; outcome: string; count: number }[];
+    payouts: { rail: string; status: string; count: number }[];
+    oldestOpenPayoutSeconds: number;
   }[]
 >;
 
 /** Sets the USD rail's gauges for a scrape; a database that does not answer leaves them out. */
 export async function readUsdGauges(scrape: UsdScrape): Promise<void> {
   const rows = await scrape().catch(() => []);
-  for (const gauge of [inbound, sweepLag, pendingReturns, oldestPendingReturn]) gauge.reset();
+  for (const gauge of [inbound, sweepLag, pendingReturns, oldestPendingReturn, payouts, oldestOpenPayout]) {
+    gauge.reset();
+  }
   for (const row of rows) {
     const environment = { environment: row.environment };
     if (row.lagSeconds !== null) sweepLag.set(environment, row.lagSeconds);
@@ -54,6 +71,10 @@ export async function readUsdGauges(scrape: UsdScrape): Promise<void> {
     oldestPendingReturn.set(environment, row.oldestPendingReturnSeconds);
     for (const count of row.inbound) {
       inbound.set({ environment: row.environment, rail: count.rail, outcome: count.outcome }, count.count);
+    }
+    oldestOpenPayout.set(environment, row.oldestOpenPayoutSeconds);
+    for (const count of row.payouts) {
+      payouts.set({ environment: row.environment, rail: count.rail, status: count.status }, count.count);
     }
   }
 }

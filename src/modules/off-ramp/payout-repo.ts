@@ -268,13 +268,13 @@ export async function findPayout(
   return rows[0];
 }
 
-/** How many sends (payouts and refunds) are not yet settled, per environment. */
+/** How many PIX sends (payouts and refunds) are not yet settled, per environment. */
 export async function pendingSends(
   db: Executor,
 ): Promise<{ environment: Environment; count: number; oldest: Date }[]> {
   const rows = await db.query<{ environment: Environment; count: bigint; oldest: Date }>(
     `SELECT environment, count(*) AS count, min(created_at) AS oldest FROM pix_payouts
-      WHERE status IN ('PENDING', 'SUBMITTED') GROUP BY environment`,
+      WHERE status IN ('PENDING', 'SUBMITTED') AND rail = 'PIX' GROUP BY environment`,
   );
   return rows.map((row) => ({ environment: row.environment, count: Number(row.count), oldest: row.oldest }));
 }

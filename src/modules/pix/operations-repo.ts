@@ -45,7 +45,7 @@ export async function awaitingSends(
     `SELECT end_to_end_id, environment, transaction_id, kind, amount::text AS amount, status, attempts,
             psp_end_to_end_id, created_at
        FROM pix_payouts
-      WHERE environment = $1 AND (status = 'SUBMITTED' OR (status = 'PENDING' AND attempts > 0))
+      WHERE environment = $1 AND rail = 'PIX' AND (status = 'SUBMITTED' OR (status = 'PENDING' AND attempts > 0))
       ORDER BY created_at, end_to_end_id
       LIMIT $2`,
     [environment, limit],

@@ -74,3 +74,53 @@ export async function pendingReturnCounts(
       WHERE outcome = 'RETURNED' AND returned_at IS NULL AND bank <> 'SANDBOX' GROUP BY environment`,
   );
 }
+
+/** A USD payout (an off-ramp paid over ACH or wire), with what its transaction says of it. */
+export type BankPayoutRow = {
+  key: string;
+  environment: Environment;
+  rail: 'ACH' | 'WIRE';
+  transaction_id: string;
+  amount: bigint;
+  status: 'PENDING' | 'SUBMITTED' | 'COMPLETED' | 'REJECTED' | 'RETURNED';
+  attempts: number;
+  failure_reason: string | null;
+  return_code: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+/** The USD payouts made most recently in an environment, newest first. */
+export async function recentPayouts(
+  db: Executor,
+  environment: Environment,
+  limit: number,
+): Promise<BankPayoutRow[]> {
+  return db.query<BankPayoutRow>(
+    `SELECT p.end_to_end_id AS key, p.environment, p.rail, p.transaction_id, p.amount, p.status, p.attempts,
+            p.failure_reason, t.return_code, p.created_at, p.updated_at
+       FROM pix_payouts p JOIN transactions t ON t.id = p.transaction_id
+      WHERE p.rail IN ('ACH', 'WIRE') AND p.environment = $1
+      ORDER BY p.created_at DESC LIMIT $2`,
+    [environment, limit],
+  );
+}
+
+export type PayoutCountRow = {
+  environment: Environment;
+  rail: 'ACH' | 'WIRE';
+  status: string;
+  n: bigint;
+  /** The oldest still waiting for the bank (PENDING or SUBMITTED), null when none waits. */
+  oldest_open: Date | null;
+};
+
+/** USD payouts by environment, rail and status, with the oldest of those still open. */
+export async function payoutCounts(db: Executor): Promise<PayoutCountRow[]> {
+  return db.query<PayoutCountRow>(
+    `SELECT environment, rail, status, count(*) AS n,
+            min(created_at) FILTER (WHERE status IN ('PENDING', 'SUBMITTED')) AS oldest_open
+       FROM pix_payouts WHERE rail IN ('ACH', 'WIRE')
+      GROUP BY environment, rail, status ORDER BY environment, rail, status`,
+  );
+}
