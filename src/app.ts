@@ -79,7 +79,7 @@ async function registerOpenApi(app: FastifyInstance, ctx: AppContext, environmen
         title: 'Ponte API',
         version: '1.0.0',
         description:
-          'Cross-border banking: onboard and verify customers, register PIX bank accounts, raise limits ' +
+          'Cross-border banking: onboard and verify customers, register PIX and US bank accounts, raise limits ' +
           'through compliance review, bring BRL in over PIX as stablecoin, and pay stablecoin or BRL out to ' +
           'PIX accounts at quoted or locked exchange rates.\n\n' +
           `**Versions.** Send \`API-Version\` (one of ${API_VERSIONS.join(', ')}) to pick the version a request is ` +

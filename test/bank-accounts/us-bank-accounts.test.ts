@@ -3,8 +3,11 @@
  * an account number and its type, held by someone with a US or a foreign address. PIX accounts keep their
  * rules; a body that mixes the two is refused with pointers at the fields in question.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDashboardApp } from '../../src/app.ts';
 import { createHolderReviewService } from '../../src/modules/bank-accounts/holder-review.ts';
+import { createWebUserService } from '../../src/modules/web-users/service.ts';
 import * as holderPage from '../../src/web/pages/console/holder.ts';
 import * as holdersPage from '../../src/web/pages/console/holders.ts';
 import { accountIdentifier } from '../../src/web/pages/shared/bank-account.ts';
@@ -407,6 +410,46 @@ describe('the holder of a USD account', () => {
       holder: { verification: { status: 'APPROVED' } },
     });
     expect('taxId' in decided.json().holder).toBe(false);
+  });
+
+  it("the dashboard's customer page lists a USD account by routing and account number beside a PIX one", async () => {
+    const owner = await approvedCustomer(sandbox, individualBody());
+    await sandbox.post('/bank-accounts', accountBody(owner.id));
+    const created = await sandbox.post('/bank-accounts', usBody(owner.id, { holder: { taxId: undefined } }));
+    expect(created.statusCode, created.body).toBe(201);
+    const dashboard = await buildDashboardApp(api.server.ctx);
+    try {
+      const users = createWebUserService({
+        ...api.server.ctx,
+        encryptionKey: api.server.ctx.instanceKeys.encryption,
+      });
+      const email = `user-${randomUUID()}@partner.example`;
+      const invited = await users.invite(
+        { id: null, name: 'test' },
+        { surface: 'dashboard', projectId: api.tenant.projectId, role: 'admin' },
+        email,
+      );
+      const password = 'a long enough password';
+      await users.acceptInvite('dashboard', invited.inviteUrl.split('/').pop()!, password);
+      const signedIn = await dashboard.inject({
+        method: 'POST',
+        url: '/sign-in',
+        payload: new URLSearchParams({ email, password, next: '/' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      const cookie = signedIn.cookies.find((c) => c.name === 'ponte_dashboard_session')!;
+      const page = await dashboard.inject({
+        method: 'GET',
+        url: `/sandbox/customers/${owner.id}`,
+        cookies: { [cookie.name]: cookie.value },
+      });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain(`ACH routing ${CHASE} · account 000123456789`);
+      expect(page.body).toContain(`PIX CPF `);
+      expect(page.body).not.toContain('undefined');
+    } finally {
+      await dashboard.close();
+    }
   });
 
   it('pages name a PIX account by its key and a US account by its routing and account number', () => {

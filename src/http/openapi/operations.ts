@@ -62,7 +62,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'associated parties':
     'The owners, shareholders and representatives of a business customer, each individual verified on its own.',
   'limit-requests': "Requests to raise a customer's transaction limits, decided by compliance review.",
-  'bank-accounts': 'PIX bank accounts of customers, the destinations of money out.',
+  'bank-accounts':
+    'Bank accounts of customers, the destinations of money out: PIX accounts (BRL) and US accounts paid over ACH or wire (USD).',
   accounts:
     "Customers' accounts in US dollars: a US account number (ACH and wire) whose deposits convert to a stablecoin.",
   'exchange-rates': 'Floating and locked quotes between BRL and stablecoins.',
