@@ -1,11 +1,14 @@
 /**
- * The USD rail in `/metrics` (docs/RUNBOOK.md, PonteUsdSweepLagging and PonteUsdReturnsPendingTooLong):
- * inbound transfers by environment, rail and outcome, the age of the last complete sweep of inbound
- * transfers, and the returns the bank has not accepted yet, read from the database when scraped.
+ * The USD rail in `/metrics` (docs/RUNBOOK.md, PonteUsdSweepLagging, PonteUsdReturnsPendingTooLong and
+ * PonteUsdPayoutsPendingTooLong): inbound transfers by environment, rail and outcome, the age of the last
+ * complete sweep of inbound transfers, the returns the bank has not accepted yet, and the payouts by rail
+ * and status with the age of the oldest still open, read from the database when scraped.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedCustomer } from '../helpers/factories.ts';
 import { type Client, client } from '../helpers/server.ts';
+import { fund, offRamp, settled } from '../off-ramp/support.ts';
+import { usAccount } from '../off-ramp/usd-support.ts';
 import { type IsolatedServer, startIsolatedServer } from '../transactions/support.ts';
 
 let server: IsolatedServer;
@@ -86,5 +89,42 @@ describe('the USD rail in /metrics', () => {
     expect(
       sample(body, 'ponte_usd_inbound_transfers{environment="production",rail="ACH",outcome="RETURNED"}'),
     ).toBe(2);
+  });
+
+  it('counts USD payouts by environment, rail and status, and the age of the oldest still open', async () => {
+    const customer = await approvedCustomer(sandbox);
+    await fund(sandbox, customer.id, '1000.00');
+    const ach = await usAccount(sandbox, customer, 'ACH');
+    const wire = await usAccount(sandbox, customer, 'WIRE');
+    const pay = async (bankAccountId: string, sourceAmount: string) =>
+      settled(
+        sandbox,
+        (
+          await offRamp(sandbox, {
+            customerId: customer.id,
+            bankAccountId,
+            sourceCurrency: 'USDC',
+            sourceAmount,
+          })
+        ).json().id,
+      );
+    expect((await pay(ach, '10')).status).toBe('SUCCESS');
+    expect((await pay(ach, '10.13')).status).toBe('FAILED');
+    const open = await pay(wire, '10');
+    let body = await scrape();
+    expect(sample(body, 'ponte_usd_payouts{environment="sandbox",rail="ACH",status="COMPLETED"}')).toBe(1);
+    expect(sample(body, 'ponte_usd_payouts{environment="sandbox",rail="ACH",status="REJECTED"}')).toBe(1);
+    expect(sample(body, 'ponte_usd_payouts{environment="sandbox",rail="WIRE",status="COMPLETED"}')).toBe(1);
+    expect(sample(body, 'ponte_usd_oldest_open_payout_age_seconds{environment="sandbox"}')).toBe(0);
+    // the wire as the bank would leave it for two hours: accepted, its result not in yet
+    await server.ctx.db.query(
+      `UPDATE pix_payouts SET status = 'SUBMITTED', check_at = $2, created_at = $3 WHERE transaction_id = $1`,
+      [open.id, new Date(Date.now() + 86_400_000), new Date(Date.now() - 7_200_000)],
+    );
+    body = await scrape();
+    expect(sample(body, 'ponte_usd_payouts{environment="sandbox",rail="WIRE",status="SUBMITTED"}')).toBe(1);
+    const age = sample(body, 'ponte_usd_oldest_open_payout_age_seconds{environment="sandbox"}')!;
+    expect(age).toBeGreaterThanOrEqual(7_200);
+    expect(age).toBeLessThan(7_300);
   });
 });
