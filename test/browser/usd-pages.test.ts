@@ -4,6 +4,8 @@
  * button) and status; a USD on-ramp's page shows the rail it came by, the account it came to and a
  * failure code when there is one; the operator console's USD rail page shows the last sweep, the
  * transfers returned that the bank has not accepted yet and the transfers received by rail and outcome.
+ * Dollars out: a USD off-ramp's page shows the rail it was paid over, and once the bank returned it its
+ * failure code and Nacha return code; the console lists the payout with its code.
  * Checked with axe-core and captured under test-results/.
  */
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDashboardApp } from '../../src/app.ts';
 import { approvedCustomer } from '../helpers/factories.ts';
 import { type Client, client } from '../helpers/server.ts';
-import { settled } from '../off-ramp/support.ts';
+import { fund, offRamp, settled } from '../off-ramp/support.ts';
+import { usAccount } from '../off-ramp/usd-support.ts';
 import { type IsolatedServer, startIsolatedServer } from '../transactions/support.ts';
 import { checkPage, hasChromium, launch, listen, newPage, pathOf, submit } from './web-support.ts';
 
@@ -190,5 +193,47 @@ describe.skipIf(!hasChromium)('dollars in on the dashboard and the console', { t
       'No complete sweep yet.',
     );
     await checkPage(consolePage, 'console-usd-rail');
+  });
+
+  it("shows a USD payout's rail, and once returned its failure code and Nacha return code, on the dashboard and in the console", async () => {
+    const customer = await approvedCustomer(sandbox);
+    await fund(sandbox, customer.id, '1000.00');
+    const accountId = await usAccount(sandbox, customer, 'ACH');
+    const created = await offRamp(sandbox, {
+      customerId: customer.id,
+      bankAccountId: accountId,
+      sourceCurrency: 'USDC',
+      sourceAmount: '40',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id;
+    expect((await settled(sandbox, id)).status).toBe('SUCCESS');
+    const returned = await sandbox.post(`/sandbox/transactions/${id}/return`, { code: 'R02' });
+    expect(returned.statusCode, returned.body).toBe(200);
+
+    await partnerPage.goto(`${dashboardOrigin}/sandbox/transactions/${id}`);
+    expect(await partnerPage.locator('[data-field=rail]').innerText()).toBe('ACH');
+    expect(await partnerPage.locator('[data-field=account]').innerText()).toContain(accountId);
+    expect(await partnerPage.locator('[data-field=failure-code]').innerText()).toBe('ach_returned');
+    expect(await partnerPage.locator('[data-field=return-code]').innerText()).toBe('R02');
+    expect(await partnerPage.locator('[data-field=return-reason]').innerText()).toContain(
+      'R02 (account closed)',
+    );
+    await checkPage(partnerPage, 'dashboard-usd-payout-returned');
+
+    await consolePage.goto(`${consoleOrigin}/console/usd`);
+    const row = consolePage.locator(`section[aria-labelledby=usd-sandbox] tr[data-list=payout]`, {
+      hasText: id,
+    });
+    expect(await row.count()).toBe(1);
+    expect(await row.innerText()).toContain('39.80 USD');
+    expect(await row.innerText()).toContain('RETURNED');
+    expect(await row.innerText()).toContain('R02');
+    expect(
+      await consolePage
+        .locator('section[aria-labelledby=usd-sandbox] [data-count="payout-ACH-RETURNED"] td:last-child')
+        .innerText(),
+    ).toBe('1');
+    await checkPage(consolePage, 'console-usd-payouts');
   });
 });

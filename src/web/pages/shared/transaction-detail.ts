@@ -21,6 +21,9 @@ export async function transactionDetail(
   const brCode = pixDeposit?.brCode;
   // dollars paid into a customer account: the rail they came by and the account they came to
   const bankDeposit = deposit && 'accountId' in deposit ? deposit : null;
+  // dollars paid out to a US bank account: the rail they went by, and the bank's return code if it sent them back
+  const bankPayout = 'payout' in tx && tx.payout && tx.payout.rail !== 'PIX' ? tx.payout : null;
+  const returnCode = 'returnCode' in tx ? tx.returnCode : null;
   const qr =
     tx.status === 'AWAITING_FUNDS' && brCode
       ? await QRCode.toDataURL(brCode, { errorCorrectionLevel: 'M', margin: 2, width: 240 })
@@ -35,10 +38,13 @@ export async function transactionDetail(
 ${when(reference, () => marketReference(reference!))}
 <dt>Customer</dt><dd>${options.customer}</dd>
 ${when(bankDeposit, () => html`<dt>Rail</dt><dd data-field="rail">${bankDeposit!.rail}</dd><dt>Into account</dt><dd data-field="account">${idCell(bankDeposit!.accountId ?? '')}</dd>`)}
+${when(bankPayout, () => html`<dt>Paid over</dt><dd data-field="rail">${bankPayout!.rail}</dd><dt>To account</dt><dd data-field="account">${idCell(bankPayout!.bankAccountId)}</dd>`)}
 ${options.extra ?? html``}
 <dt>Created</dt><dd>${dateTime(tx.createdAt)}</dd>
 ${when(tx.failureReason, () => html`<dt>Failure</dt><dd>${String(tx.failureReason)}</dd>`)}
 ${when(tx.failureCode, () => html`<dt>Failure code</dt><dd><code data-field="failure-code">${String(tx.failureCode)}</code></dd>`)}
+${when('returnReason' in tx && tx.returnReason, () => html`<dt>Returned</dt><dd data-field="return-reason">${String('returnReason' in tx ? tx.returnReason : '')}</dd>`)}
+${when(returnCode, () => html`<dt>Return code</dt><dd><code data-field="return-code">${String(returnCode)}</code></dd>`)}
 <dt>Id</dt><dd><code>${tx.id}</code></dd></dl></section>
 ${when(
   qr,
