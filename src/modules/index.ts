@@ -176,10 +176,7 @@ function oneOwnerEach(
 
 function onlyOne<
   K extends 'deliveries' | 'fundsReceived' | 'pixIntake' | 'bankFundsReceived' | 'bankPayoutReported',
->(
-  offered: { name: string; offers: ModuleOffers }[],
-  part: K,
-): NonNullable<ModuleOffers[K]> {
+>(offered: { name: string; offers: ModuleOffers }[], part: K): NonNullable<ModuleOffers[K]> {
   const by = offered.filter(({ offers }) => offers[part] !== undefined);
   if (by.length !== 1) {
     throw new Error(

@@ -48,7 +48,11 @@ export type BankFundsReceived = (
  * What the off-ramp does with the state of a payout the US bank reports (a transfer read back after a
  * webhook, or listed by a sweep), by the key Ponte sent it under.
  */
-export type BankPayoutReported = (environment: Environment, key: string, state: StatusAnswer) => Promise<void>;
+export type BankPayoutReported = (
+  environment: Environment,
+  key: string,
+  state: StatusAnswer,
+) => Promise<void>;
 
 /** What a screening case is about. */
 export type SubjectType = 'CUSTOMER' | 'BANK_ACCOUNT_HOLDER' | 'ASSOCIATED_PARTY' | 'TRANSFER' | 'DEPOSIT';

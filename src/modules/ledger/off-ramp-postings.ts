@@ -56,7 +56,11 @@ export function payoutSent(amount: bigint, currency: PayoutCurrency = 'BRL'): En
   ];
 }
 
-export function payoutReturned(customerId: string, amount: bigint, currency: PayoutCurrency = 'BRL'): Entry[] {
+export function payoutReturned(
+  customerId: string,
+  amount: bigint,
+  currency: PayoutCurrency = 'BRL',
+): Entry[] {
   return [
     { account: SETTLEMENT[currency], customerId: null, currency, amount },
     { account: 'CUSTOMER_FIAT', customerId, currency, amount: -amount },

@@ -48,9 +48,7 @@ export type PayoutDeps = { db: Database; clock: Clock; config: Config; pix: Fiat
 type ResultDeps = Pick<PayoutDeps, 'db' | 'clock' | 'config'>;
 
 /** The rail a payout is sent by: PIX (BRL), or the US bank (USD over ACH or wire). */
-type RailOf =
-  | { rail: 'PIX'; pix: BrlRail }
-  | { rail: 'ACH' | 'WIRE'; usd: UsdPayoutRail };
+type RailOf = { rail: 'PIX'; pix: BrlRail } | { rail: 'ACH' | 'WIRE'; usd: UsdPayoutRail };
 
 /** How long a claimed payout waits before it is sent again (doubling per attempt). */
 const RETRY_AFTER_MS = 5_000;

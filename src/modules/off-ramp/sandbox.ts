@@ -7,8 +7,8 @@ import type { Clock } from '../../core/clock.ts';
 import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
-import { achReturnReasonOf } from '../../rails/increase/return-codes.ts';
 import type { PayoutResult } from '../../rails/fiat-rail.ts';
+import { achReturnReasonOf } from '../../rails/increase/return-codes.ts';
 import { presentTransaction, type TransactionView } from '../transactions/presenter.ts';
 import { findTransaction } from '../transactions/read-service.ts';
 import { applyPayoutResult } from './payout.ts';
@@ -33,11 +33,15 @@ function returnOf(payout: PayoutRow, input: SandboxReturn): Extract<PayoutResult
     return { status: 'RETURNED', reason: input.reason ?? 'returned by the receiving institution (sandbox)' };
   }
   if (payout.rail === 'WIRE') {
-    return { status: 'RETURNED', reason: input.reason ?? 'the wire was reversed by the receiving bank (sandbox)' };
+    return {
+      status: 'RETURNED',
+      reason: input.reason ?? 'the wire was reversed by the receiving bank (sandbox)',
+    };
   }
   const code = (input.code ?? DEFAULT_ACH_RETURN_CODE).toUpperCase();
   const named = achReturnReasonOf(code);
-  if (!named) throw invalidField('/body/code', 'is not a Nacha return code Increase reports (R01, R02, R03, …)');
+  if (!named)
+    throw invalidField('/body/code', 'is not a Nacha return code Increase reports (R01, R02, R03, …)');
   return {
     status: 'RETURNED',
     reason: input.reason ?? `returned by the receiving bank: ${code} (${named.replaceAll('_', ' ')})`,

@@ -23,7 +23,7 @@ export const CreateOffRampBody = Type.Object(
     ),
     exchangeRateId: Type.Optional(
       Uuid(
-        "A LOCKED stablecoin→BRL (or →USD, to a USD account) quote: the off-ramp settles at exactly its figures (single-use)",
+        'A LOCKED stablecoin→BRL (or →USD, to a USD account) quote: the off-ramp settles at exactly its figures (single-use)',
       ),
     ),
     purpose: StringEnum(OFF_RAMP_PURPOSES, { description: 'PERSONAL_ACCOUNT only to a SELF account' }),
@@ -36,7 +36,11 @@ export const CreateOffRampBody = Type.Object(
 export const SandboxReturnBody = Type.Object(
   {
     reason: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 140, description: 'Why the receiving bank sent the payment back' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 140,
+        description: 'Why the receiving bank sent the payment back',
+      }),
     ),
     code: Type.Optional(
       Type.String({

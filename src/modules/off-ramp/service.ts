@@ -384,10 +384,7 @@ export async function createOffRamp(
   // an unknown account is answered 404 by the creation itself, under the customer's lock
   const target = (await payoutTargetOf(deps.db, tenant, input.bankAccountId)) ?? PIX_TARGET;
   assertPaysFrom(target, requested);
-  if (
-    tenant.environment === 'production' &&
-    !productionPayoutsConfigured(deps.config, target.currency)
-  ) {
+  if (tenant.environment === 'production' && !productionPayoutsConfigured(deps.config, target.currency)) {
     throw new AppError(
       'service_unavailable',
       target.currency === 'USD'

@@ -14,7 +14,12 @@ import type { Database } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';
 import type { IncreaseBank } from '../../rails/increase/client.ts';
 import type { InboundUsdTransfer } from '../../rails/increase/inbound.ts';
-import type { BankDepositResult, BankPayoutReported, BankFundsReceived, InboundBankTransfer } from '../offers.ts';
+import type {
+  BankDepositResult,
+  BankFundsReceived,
+  BankPayoutReported,
+  InboundBankTransfer,
+} from '../offers.ts';
 import { recordReturnedAtBank, transfersToReturn } from '../on-ramp/bank-deposit.ts';
 
 export type IntakeDeps = {

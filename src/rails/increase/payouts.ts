@@ -124,9 +124,11 @@ export async function* returnedPayoutsSince(
   after: Date,
 ): AsyncGenerator<{ key: string; payout: SentPayout }> {
   for await (const transfer of bank.achTransfersSince(after, 'returned')) {
-    if (isPayoutKey(transfer.idempotency_key)) yield { key: transfer.idempotency_key, payout: sentAch(transfer) };
+    if (isPayoutKey(transfer.idempotency_key))
+      yield { key: transfer.idempotency_key, payout: sentAch(transfer) };
   }
   for await (const transfer of bank.wireTransfersSince(after, 'reversed')) {
-    if (isPayoutKey(transfer.idempotency_key)) yield { key: transfer.idempotency_key, payout: sentWire(transfer) };
+    if (isPayoutKey(transfer.idempotency_key))
+      yield { key: transfer.idempotency_key, payout: sentWire(transfer) };
   }
 }

@@ -5,10 +5,11 @@
  * whatever happened between a call and its answer. Where a transfer stands is read from the transfer
  * (outcomes.ts): an ACH is COMPLETED once settled and may be RETURNED afterwards, with its Nacha code.
  */
+
+import type { PayoutOrder, StatusAnswer, SubmitAnswer } from '../fiat-rail.ts';
 import type { IncreaseBank } from '../increase/client.ts';
 import type { PayoutOutcome } from '../increase/outcomes.ts';
 import { findPayout, sendPayout } from '../increase/payouts.ts';
-import type { PayoutOrder, StatusAnswer, SubmitAnswer } from '../fiat-rail.ts';
 import type { UsdDestination, UsdPayoutRail } from './payout-rail.ts';
 
 /** The statement descriptor an ACH credit carries (Nacha's Company Entry Description, 10 characters). */

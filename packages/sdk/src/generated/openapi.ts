@@ -535,7 +535,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Simulate the receiving bank returning a SUCCESS off-ramp's PIX: it becomes RETURNED and the BRL lands in the customer's BRL balance */
+        /** Simulate the receiving bank returning a SUCCESS off-ramp's payment (a PIX, an ACH with its return code, a wire): it becomes RETURNED and the BRL or USD lands in the customer's balance of that currency */
         post: operations["simulateReturn"];
         delete?: never;
         options?: never;
@@ -1514,8 +1514,11 @@ export interface components {
                 /** @enum {string} */
                 sourceCurrency: "USDC" | "USDT" | "BRL";
                 sourceAmount: string;
-                /** @enum {string} */
-                targetCurrency: "BRL";
+                /**
+                 * @description The bank account's currency: BRL over PIX, USD over ACH or wire
+                 * @enum {string}
+                 */
+                targetCurrency: "BRL" | "USD";
                 /** Format: uuid */
                 bankAccountId: string;
                 /** @enum {string} */
@@ -1575,10 +1578,13 @@ export interface components {
                 /** Format: date-time */
                 updatedAt: string;
             } | null;
-            /** @description OFF_RAMP: the PIX payment that carries the BRL */
+            /** @description OFF_RAMP: the payment that carries the fiat (BRL over PIX, USD over ACH or wire) */
             payout?: {
-                /** @enum {string} */
-                rail: "PIX";
+                /**
+                 * @description The bank account's rail: PIX for BRL, ACH or WIRE for USD
+                 * @enum {string}
+                 */
+                rail: "PIX" | "ACH" | "WIRE";
                 /** Format: uuid */
                 bankAccountId: string;
                 endToEndId: string | null;
@@ -1639,8 +1645,9 @@ export interface components {
                 };
             } | null;
             failureReason: string | null;
-            failureCode?: ("deposit_window_expired" | "deposit_after_expiry" | "deposit_amount_mismatch" | "rate_unavailable" | "conversion_unrepresentable" | "stablecoin_delivery_failed" | "payout_rejected" | "chain_transfer_failed" | "chain_reorganized" | "compliance_refused") | null;
+            failureCode?: ("deposit_window_expired" | "deposit_after_expiry" | "deposit_amount_mismatch" | "rate_unavailable" | "conversion_unrepresentable" | "stablecoin_delivery_failed" | "payout_rejected" | "ach_returned" | "wire_reversed" | "chain_transfer_failed" | "chain_reorganized" | "compliance_refused") | null;
             returnReason?: string | null;
+            returnCode?: string | null;
             timeline: {
                 /** @enum {string} */
                 status: "AWAITING_FUNDS" | "TRANSFERRING_FIAT" | "TRADING" | "TRANSFERRING_STABLECOIN" | "SUCCESS" | "FAILED" | "EXPIRED" | "RETURNED" | "PROCESSING" | "AWAITING_TRAVEL_RULE";
@@ -7656,7 +7663,7 @@ export interface operations {
                     customerId: string;
                     /**
                      * Format: uuid
-                     * @description One of the customer's PIX bank accounts, its holder APPROVED
+                     * @description One of the customer's bank accounts, its holder APPROVED: a PIX account is paid BRL, an ACH or WIRE account USD
                      */
                     bankAccountId: string;
                     /**
@@ -7671,7 +7678,7 @@ export interface operations {
                     sourceAmount?: string;
                     /**
                      * Format: uuid
-                     * @description A LOCKED stablecoin→BRL quote: the off-ramp settles at exactly its figures (single-use)
+                     * @description A LOCKED stablecoin→BRL (or →USD, to a USD account) quote: the off-ramp settles at exactly its figures (single-use)
                      */
                     exchangeRateId?: string;
                     /**
@@ -8564,8 +8571,13 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description Why the receiving bank sent the PIX back */
+                    /** @description Why the receiving bank sent the payment back */
                     reason?: string;
+                    /**
+                     * @description ACH payouts only: the Nacha return code (default R01, insufficient funds)
+                     * @example R03
+                     */
+                    code?: string;
                 };
             };
         };
