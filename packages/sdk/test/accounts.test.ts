@@ -1,7 +1,11 @@
-/** The SDK's USD accounts: opened for an approved customer, listed, read and closed through `ponte.accounts`. */
+/**
+ * The SDK's dollars: USD accounts opened for an approved customer, listed, read and closed through
+ * `ponte.accounts`; a US bank account (`bankAccounts.create` with rail ACH) paid out to with
+ * `transactions.offRamp`, and its return simulated with a Nacha code.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { individualBody, validCpf } from '../../../test/helpers/factories.ts';
-import { type Ponte, PonteApiError } from '../src/index.ts';
+import { type CreateUsBankAccountParams, type Ponte, PonteApiError } from '../src/index.ts';
 import { type SdkServer, STARTUP_TIMEOUT_MS, startSdkServer, until } from './support.ts';
 
 let server: SdkServer;
@@ -68,5 +72,59 @@ describe('ponte.accounts', () => {
     const error = await ponte.accounts.create(customer.id, { currency: 'USD' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PonteApiError);
     expect((error as PonteApiError).code).toBe('customer_not_approved');
+  });
+
+  it('pays USD out to a US bank account over ACH, and ponte.sandbox.returnPayout returns it with a Nacha code', async () => {
+    const customer = await ponte.customers.create(individualBody({ taxId: validCpf('5') }) as never);
+    const approved = await until(
+      () => ponte.customers.retrieve(customer.id),
+      (found) => found.verification.status === 'APPROVED',
+    );
+    const account = await ponte.accounts.create(customer.id, { currency: 'USD' });
+    const funded = await ponte.sandbox.accountDeposit(account.id, { amount: '200.00' });
+    await until(
+      () => ponte.transactions.retrieve(funded.transaction!.id),
+      (read) => read.status === 'SUCCESS',
+    );
+    const body: CreateUsBankAccountParams = {
+      customerId: customer.id,
+      name: 'Checking at Chase',
+      rail: 'ACH',
+      currency: 'USD',
+      identifier: { routingNumber: '021000021', accountNumber: '000123456789', accountType: 'CHECKING' },
+      holder: {
+        type: 'INDIVIDUAL',
+        relationship: 'SELF',
+        legalName: approved.name as string,
+        email: 'ana@example.com',
+        address: {
+          line1: '350 Fifth Avenue',
+          city: 'New York',
+          state: 'NY',
+          postalCode: '10118',
+          country: 'USA',
+        },
+      },
+    };
+    const bank = await ponte.bankAccounts.create(body);
+    expect(bank).toMatchObject({
+      rail: 'ACH',
+      currency: 'USD',
+      holder: { verification: { status: 'APPROVED' } },
+    });
+    const offRamp = await ponte.transactions.offRamp({
+      customerId: customer.id,
+      bankAccountId: bank.id,
+      sourceCurrency: 'USDC',
+      sourceAmount: '100.00',
+      purpose: 'PERSONAL_ACCOUNT',
+    });
+    expect(offRamp.request).toMatchObject({ targetCurrency: 'USD' });
+    await until(
+      () => ponte.transactions.retrieve(offRamp.id),
+      (read) => read.status === 'SUCCESS',
+    );
+    const returned = await ponte.sandbox.returnPayout(offRamp.id, { code: 'R03' });
+    expect(returned).toMatchObject({ status: 'RETURNED', failureCode: 'ach_returned', returnCode: 'R03' });
   });
 });

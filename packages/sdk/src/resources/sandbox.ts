@@ -14,8 +14,9 @@ import type {
 import { Resource, segment } from './base.js';
 
 /**
- * Simulations the sandbox offers (a sandbox key only): verification outcomes, PIX deposits and returns,
- * ACH and wire transfers into a USD account, stablecoin deposits, and expiries now.
+ * Simulations the sandbox offers (a sandbox key only): verification outcomes, PIX deposits, returns of
+ * payouts (PIX, ACH with a Nacha code, wire), ACH and wire transfers into a USD account, stablecoin
+ * deposits, and expiries now.
  */
 export class Sandbox extends Resource {
   /** POST /sandbox/customers/{id}/verification: moves the customer's verification as a review would. */
@@ -48,7 +49,10 @@ export class Sandbox extends Resource {
     return this.postJson(`/sandbox/accounts/${segment(accountId)}/deposit`, params, options);
   }
 
-  /** POST /sandbox/transactions/{id}/return: the receiving bank returns a SUCCESS off-ramp's PIX. */
+  /**
+   * POST /sandbox/transactions/{id}/return: the receiving bank returns a SUCCESS off-ramp's payment (a
+   * PIX; an ACH with its Nacha `code`, R01 unless given; a wire).
+   */
   returnPayout(
     transactionId: string,
     params: SimulateReturnParams = {},
