@@ -9,6 +9,7 @@
 import type { Environment } from '../lib/environment.ts';
 import { createIncreaseClient } from './increase/client.ts';
 import type { IncreaseConfig } from './increase/config.ts';
+import { achReturnReasonOf } from './increase/return-codes.ts';
 import { type BrlRail, pspPixRail, type SandboxAccount, sandboxPixRail } from './pix/fiat.ts';
 import { derivedPixId } from './pix/rail.ts';
 import type { PixRails } from './pix/registry.ts';
@@ -45,9 +46,6 @@ export function brlRailOf(
   return environment === 'sandbox' ? sandboxPixRail(sandbox) : null;
 }
 
-/** The USD rails opened, one per bank configuration (a client holds its connections). */
-const usdRails = new WeakMap<IncreaseConfig, UsdPayoutRail>();
-
 /** The USD payout rail of an environment, or null: production has no US bank (PONTE_USD_BANK). */
 export function usdRailOf(
   usdBank: Record<Environment, IncreaseConfig | undefined>,
@@ -55,12 +53,8 @@ export function usdRailOf(
 ): UsdPayoutRail | null {
   const config = usdBank[environment];
   if (!config) return environment === 'sandbox' ? sandboxUsdRail : null;
-  let rail = usdRails.get(config);
-  if (!rail) {
-    rail = increaseUsdRail(createIncreaseClient(config));
-    usdRails.set(config, rail);
-  }
-  return rail;
+  // a client holds no connection of its own (the SDK calls through fetch): one per use is cheap
+  return increaseUsdRail(createIncreaseClient(config));
 }
 
 /** The providers configured per environment (a PSP's settings, or none). */
@@ -82,3 +76,8 @@ export function derivedPaymentKey(
 
 /** The id of a payment the sandbox simulates, in or out (a PIX end-to-end id of no real institution). */
 export { sandboxEndToEndId as simulatedPaymentId } from './pix/end-to-end-id.ts';
+
+/** The words for a Nacha return code, as Increase names it (`no account` for R03); undefined if none. */
+export function achReturnWords(code: string): string | undefined {
+  return achReturnReasonOf(code)?.replaceAll('_', ' ');
+}
