@@ -5,7 +5,7 @@
  * (`POST /sandbox/transactions/{id}/return {code}`), its USD back in the customer's balance.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approvedCustomer, type CustomerView } from '../helpers/factories.ts';
+import { approvedCustomer, type CustomerView, createCustomer } from '../helpers/factories.ts';
 import { type Client, client } from '../helpers/server.ts';
 import { type IsolatedServer, startIsolatedServer } from '../transactions/support.ts';
 import {
@@ -18,7 +18,7 @@ import {
   settled,
   unbalanced,
 } from './support.ts';
-import { usAccount } from './usd-support.ts';
+import { usAccount, usAccountBody } from './usd-support.ts';
 
 // Sandbox default rates: USDC/USD 1, USDC/BRL 5.50; 0.50% off-ramp fee.
 let server: IsolatedServer;
@@ -277,5 +277,23 @@ describe('off-ramps to US bank accounts (sandbox)', () => {
     expect(withCode.statusCode).toBe(400);
     const returned = await sandbox.post(`/sandbox/transactions/${paid.id}/return`, {});
     expect(returned.json()).toMatchObject({ status: 'RETURNED', failureCode: null, returnCode: null });
+  });
+
+  it('answers 503 in production until a US bank is configured (PONTE_USD_BANK), naming the US bank', async () => {
+    const production = client(server.production, (await server.newTenant('Prod USD')).productionKey);
+    const customer = await createCustomer(production);
+    const account = await production.post('/bank-accounts', usAccountBody(customer));
+    expect(account.statusCode, account.body).toBe(201);
+    const response = await offRamp(production, {
+      customerId: customer.id,
+      bankAccountId: account.json().id,
+      sourceCurrency: 'USDC',
+      sourceAmount: '1',
+    });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toMatchObject({
+      code: 'service_unavailable',
+      detail: 'USD off-ramps are not available: the US bank is not configured',
+    });
   });
 });
