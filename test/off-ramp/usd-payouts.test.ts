@@ -220,6 +220,37 @@ describe('off-ramps to US bank accounts (sandbox)', () => {
     const again = await sandbox.post(`/sandbox/transactions/${created.id}/return`, {});
     expect(again.statusCode).toBe(409);
     expect(await unbalanced(server)).toEqual([]);
+
+    // the dollars that came back are paid out again as they are: USD, at rate 1, its fee in USD
+    const resent = await offRamp(sandbox, {
+      customerId: customer.id,
+      bankAccountId: usId,
+      sourceCurrency: 'USD',
+      sourceAmount: '50.00',
+    });
+    expect(resent.statusCode, resent.body).toBe(201);
+    expect(resent.json().receipt).toMatchObject({
+      sourceCurrency: 'USD',
+      fee: '0.25',
+      rate: '1',
+      targetCurrency: 'USD',
+      targetAmount: '49.75',
+    });
+    // 50 USD × 1 USDC/USD × 5.50 BRL/USDC
+    expect(await limitAmountBrl(resent.json().id)).toBe(27_500n);
+    expect((await settled(sandbox, resent.json().id)).status).toBe('SUCCESS');
+    expect(await balances(sandbox, customer.id)).toMatchObject({ USD: '49.50' });
+    // dollars do not go out over PIX
+    const { accountId: pixId } = await customerWithAccount(sandbox);
+    const overPix = await offRamp(sandbox, {
+      customerId: customer.id,
+      bankAccountId: pixId,
+      sourceCurrency: 'USD',
+      sourceAmount: '10.00',
+    });
+    expect(overPix.statusCode).toBe(400);
+    expect(overPix.json().errors[0].pointer).toBe('/body/sourceCurrency');
+    expect(await unbalanced(server)).toEqual([]);
   });
 
   it('returns an ACH payout with R01 when no code is given; a wire is reversed without one', async () => {

@@ -56,7 +56,7 @@ import { offRampPayoutKey, settleOffRamp } from './settlement.ts';
 export type CreateOffRampInput = {
   customerId: string;
   bankAccountId: string;
-  sourceCurrency?: 'USDC' | 'USDT' | 'BRL' | undefined;
+  sourceCurrency?: 'USDC' | 'USDT' | 'BRL' | 'USD' | undefined;
   sourceAmount?: string | undefined;
   exchangeRateId?: string | undefined;
   purpose: OffRampPurpose;
@@ -396,7 +396,7 @@ export async function createOffRamp(
   const pair = pairFor(requested, target);
   const market = pair === null ? null : await marketOf(deps.references, tenant.environment, pair);
   const brlValue =
-    requested === null ? undefined : await brlValueRate(deps, tenant, requested.currency, target.currency);
+    requested === null ? undefined : await sourceInBrlRate(deps, tenant, requested.currency, target);
   const request: OffRampRequest = {
     tenant,
     input,
@@ -416,12 +416,23 @@ export async function createOffRamp(
   return view;
 }
 
-/** A USD account is paid from a stablecoin; BRL is paid out over PIX only. */
+/**
+ * BRL per source unit where the pair has no BRL side: a stablecoin paid out as USD at its BRL mid; the
+ * customer's own dollars paid out as they are, at the dollar's BRL value through USDC (as dollars received
+ * are counted). Undefined for BRL on either side (the pair's own rate is used).
+ */
+function sourceInBrlRate(deps: OffRampDeps, tenant: Tenant, source: Currency, target: PayoutTarget) {
+  return source === 'USD' && target.currency === 'USD'
+    ? brlValueRate(deps, tenant, 'USD', 'USDC')
+    : brlValueRate(deps, tenant, source, target.currency);
+}
+
+/** A USD account is paid from a stablecoin or USD; BRL is paid out over PIX only. */
 function assertPaysFrom(target: PayoutTarget, requested: OffRampRequest['requested']): void {
   if (requested !== null && isFiat(requested.currency) && requested.currency !== target.currency) {
     throw invalidField(
       '/body/sourceCurrency',
-      `the bank account pays ${target.currency} over ${target.rail}: pay out from USDC or USDT`,
+      `the bank account pays ${target.currency} over ${target.rail}: pay out from USDC, USDT or ${target.currency}`,
     );
   }
 }

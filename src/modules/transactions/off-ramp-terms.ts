@@ -12,4 +12,5 @@ export const OFF_RAMP_PURPOSES = [
 ] as const;
 export type OffRampPurpose = (typeof OFF_RAMP_PURPOSES)[number];
 
-export const OFF_RAMP_SOURCES = ['USDC', 'USDT', 'BRL'] as const;
+/** Stablecoins, or the customer's own fiat paid out as it is (BRL over PIX; USD a bank sent back, over ACH or wire). */
+export const OFF_RAMP_SOURCES = ['USDC', 'USDT', 'BRL', 'USD'] as const;

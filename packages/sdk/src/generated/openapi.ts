@@ -1512,7 +1512,7 @@ export interface components {
                 blockchain: ("ETHEREUM" | "POLYGON" | "BASE" | "TRON") | null;
             } | {
                 /** @enum {string} */
-                sourceCurrency: "USDC" | "USDT" | "BRL";
+                sourceCurrency: "USDC" | "USDT" | "BRL" | "USD";
                 sourceAmount: string;
                 /**
                  * @description The bank account's currency: BRL over PIX, USD over ACH or wire
@@ -7670,7 +7670,7 @@ export interface operations {
                      * @description Balance paid out from (optional with exchangeRateId)
                      * @enum {string}
                      */
-                    sourceCurrency?: "USDC" | "USDT" | "BRL";
+                    sourceCurrency?: "USDC" | "USDT" | "BRL" | "USD";
                     /**
                      * @description Amount of the source currency (up to its decimals); required unless exchangeRateId is given
                      * @example 100.000000
