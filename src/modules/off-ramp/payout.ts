@@ -8,9 +8,9 @@
  * - REJECTED: nothing was paid; everything the off-ramp moved goes back to the customer's balance in
  *   its source currency (a refund's BRL goes back to the customer's BRL balance).
  * - RETURNED: the receiving bank sent a completed off-ramp's payment back (a PIX devolução; an ACH
- *   return, its Nacha code the transaction's `failureCode`; a wire reversal); the fiat lands in the
- *   customer's balance of that currency. A return reported while the payment still waited for its
- *   settlement (an ACH returned before Increase reported it settled) completes it first.
+ *   return: `failureCode` ach_returned, its Nacha code the `returnCode`; a wire reversal: wire_reversed);
+ *   the fiat lands in the customer's balance of that currency. A return reported while the payment still
+ *   waited for its settlement (an ACH returned before Increase reported it settled) completes it first.
  */
 import type { Executor } from '../../db/types.ts';
 import type { Environment } from '../../lib/environment.ts';

@@ -2,7 +2,7 @@
  * ACH returns as Increase reports them: `return.return_reason_code` on an ACH transfer, one name per Nacha
  * return code (the SDK documents each name with its code; Increase's ACH returns guide:
  * https://increase.com/documentation/ach-returns). Ponte shows the Nacha code (R01, R02, …) as a returned
- * payout's `failureCode`, so a partner reads the same code their bank would.
+ * payout's `returnCode` (its `failureCode` is ach_returned), so a partner reads the code their bank would.
  */
 import type Increase from 'increase';
 
@@ -83,7 +83,7 @@ export const NACHA_CODE_OF: Record<AchReturnReason, NachaReturnCode> = {
   representative_payee_deceased_or_unable_to_continue_in_that_capacity: 'R14',
 };
 
-/** An ACH return: the Nacha code (a RETURNED payout's `failureCode`) and Increase's name for it. */
+/** An ACH return: the Nacha code (a RETURNED payout's `returnCode`) and Increase's name for it. */
 export type AchReturn = { nachaCode: NachaReturnCode; reason: AchReturnReason };
 
 export function achReturnOf(reason: AchReturnReason): AchReturn {
