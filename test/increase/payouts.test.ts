@@ -96,7 +96,9 @@ describe('USD payouts', () => {
     const again = await sendPayout(bank, order);
     if (again.kind !== 'SENT') throw new Error('not sent');
     await simulate.submitWire(again.payout.bankTransferId);
-    expect((await findPayout(bank, 'WIRE', payoutIdempotencyKey('w1')))?.outcome).toEqual({ state: 'SETTLED' });
+    expect((await findPayout(bank, 'WIRE', payoutIdempotencyKey('w1')))?.outcome).toEqual({
+      state: 'SETTLED',
+    });
     expect(
       [...sim.wireTransfers.values()].filter((t) => t.idempotency_key === payoutIdempotencyKey('w1')),
     ).toHaveLength(1);
