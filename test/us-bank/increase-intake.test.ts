@@ -151,7 +151,8 @@ describe('dollars in at Increase', () => {
     });
     expect(await recorded(ach.id)).toMatchObject({ outcome: 'RETURNED', returned_at: expect.any(Date) });
     expect(await recorded(wire.id)).toMatchObject({ outcome: 'RETURNED', returned_at: expect.any(Date) });
-    expect(await balances(sandbox, customer.id)).not.toHaveProperty('USD');
+    // balances list USD (at zero here): nothing was credited
+    expect(await balances(sandbox, customer.id)).toMatchObject({ USD: '0.00' });
   });
 
   it('refuses a webhook whose signature does not verify (401) and reads nothing', async () => {
