@@ -103,7 +103,7 @@ export async function startIncreaseSimulator(options: {
   const now = options.now ?? (() => new Date());
   const signer = new Webhook(`whsec_${Buffer.from(options.webhookSecret).toString('base64')}`);
   const violations: string[] = [];
-  const requests: { method: string; path: string; body: Json }[] = [];
+  const requests: { method: string; path: string; query: string; body: Json }[] = [];
   const accountNumbers = new Map<string, Increase.AccountNumber>();
   const inboundAch = new Map<string, Increase.InboundACHTransfer>();
   const inboundWires = new Map<string, Increase.InboundWireTransfer>();
@@ -916,7 +916,7 @@ export async function startIncreaseSimulator(options: {
           return send(res, 400, invalid('The body is not JSON.').body);
         }
       }
-      requests.push({ method, path: url.pathname, body });
+      requests.push({ method, path: url.pathname, query: url.search, body });
       if (req.headers.authorization !== `Bearer ${SIMULATOR_API_KEY}`) {
         return send(res, 401, {
           status: 401,
