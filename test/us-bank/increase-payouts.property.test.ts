@@ -28,23 +28,26 @@ let sim: IncreaseSimulator;
 let simulate: IncreaseSimulations;
 let server: TestServer;
 let sandbox: Client;
+let webhookUrl: string;
 
 beforeAll(async () => {
-  ({ sim, server, sandbox, simulate } = await openIncreaseSandbox(SECRET));
+  ({ sim, server, sandbox, simulate, webhookUrl } = await openIncreaseSandbox(SECRET));
 });
 afterAll(async () => {
   await server.close();
   await sim.close();
 });
 
-type Fault = 'none' | 'lost' | 'duplicated';
+type Fault = 'none' | 'lost' | 'duplicated' | 'unreadable';
 type Step =
   | { kind: 'payout'; usdc: string; fault: Fault }
+  | { kind: 'check' }
+  | { kind: 'outage'; on: boolean }
   | { kind: 'settle'; target: number; fault: Fault }
   | { kind: 'return'; target: number; reason: AchReturnReason; fault: Fault }
   | { kind: 'sweep' };
 
-const fault = fc.constantFrom<Fault>('none', 'none', 'lost', 'duplicated');
+const fault = fc.constantFrom<Fault>('none', 'none', 'lost', 'duplicated', 'unreadable');
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 3,
@@ -65,17 +68,36 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.constant({ kind: 'sweep' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'check' as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('outage' as const), on: fc.boolean() }) },
 );
 
-/** The webhooks of the next simulated change (up to two events) lost or sent twice. */
+/**
+ * The webhooks of the next simulated change (up to two events) lost or sent twice, or its first event
+ * sent before its transfer can be read (answered 503; readable again after the step).
+ */
 function withFault(f: Fault) {
   if (f === 'lost') sim.faults.loseWebhooks = 2;
   if (f === 'duplicated') sim.faults.duplicateWebhooks = 2;
+  if (f === 'unreadable') sim.faults.hideNextObjects = 1;
 }
 function clearFaults() {
   sim.faults.loseWebhooks = 0;
   sim.faults.duplicateWebhooks = 0;
+  sim.faults.hideNextObjects = 0;
+  sim.reveal();
 }
+
+/**
+ * The workers' look-ups of late payouts, as they run once the results are overdue: each pass two hours
+ * after the one before (a payout's next look-up waits at most an hour).
+ */
+let passes = 0;
+const checkLate = () => {
+  passes += 1;
+  const later = passes * 2 * 3_600_000;
+  return submitDuePayouts({ ...server.ctx, clock: () => new Date(Date.now() + later) });
+};
 
 const transferOf = (offRampId: string) =>
   [...sim.achTransfers.values()].filter((t) => t.idempotency_key === `ponte-payout-${offRampId}`);
@@ -89,6 +111,11 @@ async function run(steps: Step[]): Promise<void> {
   for (const s of steps) {
     if (s.kind === 'sweep') {
       await sweepReturnedPayouts(intake, 'sandbox');
+    } else if (s.kind === 'check') {
+      await checkLate();
+    } else if (s.kind === 'outage') {
+      // Ponte unreachable for Increase's webhooks (every event of the while is lost)
+      sim.setWebhookUrl(s.on ? undefined : webhookUrl);
     } else if (s.kind === 'payout') {
       withFault(s.fault);
       const response = await offRamp(sandbox, {
@@ -132,8 +159,9 @@ async function run(steps: Step[]): Promise<void> {
       clearFaults();
     }
   }
-  // the workers look up every payout whose result is late, and a last sweep finds the returns
-  await submitDuePayouts({ ...server.ctx, clock: () => new Date(Date.now() + 3_600_000) });
+  // reachable again; the workers look up every payout whose result is late, and a last sweep finds the returns
+  sim.setWebhookUrl(webhookUrl);
+  await checkLate();
   await sweepReturnedPayouts(intake, 'sandbox');
 
   let settledCents = 0n;
