@@ -1,7 +1,8 @@
 /**
- * Dollars out under any interleaving: off-ramps paid over ACH at Increase, settled
- * (https://increase.com/documentation/ach-transfers: `submitted` with `settlement` set) or returned by the
- * receiving bank (before or after settling), their webhooks delivered, lost or duplicated
+ * Dollars out under any interleaving: off-ramps paid over ACH or wire at Increase, settled
+ * (https://increase.com/documentation/ach-transfers: `submitted` with `settlement` set;
+ * https://increase.com/documentation/wire-transfers: `complete`) or given back by the receiving bank (an
+ * ACH returned before or after settling, a wire reversed), their webhooks delivered, lost or duplicated
  * (https://increase.com/documentation/webhooks), sweeps of returned transfers at any point. However they
  * interleave, once the workers have looked up what is late and a last sweep has run, Ponte's books equal
  * what the bank simulator says moved: BANK_SETTLEMENT USD is what left in transfers settled and not
@@ -17,7 +18,7 @@ import type { AchReturnReason } from '../../src/rails/increase/return-codes.ts';
 import type { IncreaseSimulations } from '../../src/rails/increase/simulations.ts';
 import { approvedCustomer } from '../helpers/factories.ts';
 import { type Client, eventually, type TestServer } from '../helpers/server.ts';
-import type { IncreaseSimulator } from '../increase/simulator.ts';
+import { type IncreaseSimulator, SIMULATOR_API_KEY } from '../increase/simulator.ts';
 import { balances, fund, ledgerBalances, offRamp, settled, unbalanced } from '../off-ramp/support.ts';
 import { usAccount } from '../off-ramp/usd-support.ts';
 import { openIncreaseSandbox } from './support.ts';
@@ -40,7 +41,7 @@ afterAll(async () => {
 
 type Fault = 'none' | 'lost' | 'duplicated' | 'unreadable';
 type Step =
-  | { kind: 'payout'; usdc: string; fault: Fault }
+  | { kind: 'payout'; rail: 'ACH' | 'WIRE'; usdc: string; fault: Fault }
   | { kind: 'check' }
   | { kind: 'outage'; on: boolean }
   | { kind: 'settle'; target: number; fault: Fault }
@@ -53,6 +54,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     weight: 3,
     arbitrary: fc.record({
       kind: fc.constant('payout' as const),
+      rail: fc.constantFrom<'ACH' | 'WIRE'>('ACH', 'ACH', 'WIRE'),
       usdc: fc.constantFrom('10', '25.5', '40'),
       fault,
     }),
@@ -99,15 +101,47 @@ const checkLate = () => {
   return submitDuePayouts({ ...server.ctx, clock: () => new Date(Date.now() + later) });
 };
 
-const transferOf = (offRampId: string) =>
-  [...sim.achTransfers.values()].filter((t) => t.idempotency_key === `ponte-payout-${offRampId}`);
+type Rail = 'ACH' | 'WIRE';
+type Paid = { offRampId: string; rail: Rail; transferId: string };
+
+const transfersOf = (offRampId: string, rail: Rail) =>
+  [...(rail === 'ACH' ? sim.achTransfers : sim.wireTransfers).values()].filter(
+    (t) => t.idempotency_key === `ponte-payout-${offRampId}`,
+  );
+
+/**
+ * Where a payout's transfer stands at Increase: an ACH is settled once `settlement` is set and returned
+ * when `returned` (settled or not); a wire is settled when `complete`, given back when `reversed`.
+ */
+function standing(p: Paid): 'PENDING' | 'SETTLED' | 'RETURNED' {
+  if (p.rail === 'ACH') {
+    const t = sim.achTransfers.get(p.transferId)!;
+    if (t.status === 'returned') return 'RETURNED';
+    return t.settlement ? 'SETTLED' : 'PENDING';
+  }
+  const t = sim.wireTransfers.get(p.transferId)!;
+  if (t.status === 'reversed') return 'RETURNED';
+  return t.status === 'complete' ? 'SETTLED' : 'PENDING';
+}
+
+/** A wire reversal at Increase's sandbox (POST /simulations/wire_transfers/{id}/reverse). */
+async function reverseWire(wireTransferId: string) {
+  const response = await fetch(`${sim.url}/simulations/wire_transfers/${wireTransferId}/reverse`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${SIMULATOR_API_KEY}` },
+  });
+  expect(response.status).toBe(200);
+}
 
 async function run(steps: Step[]): Promise<void> {
   const customer = await approvedCustomer(sandbox);
   await fund(sandbox, customer.id, '1000.00');
-  const bankAccountId = await usAccount(sandbox, customer, 'ACH');
+  const accounts = {
+    ACH: await usAccount(sandbox, customer, 'ACH'),
+    WIRE: await usAccount(sandbox, customer, 'WIRE'),
+  };
   const intake = intakeOf(server.ctx, 'sandbox')!;
-  const paid: { offRampId: string; transferId: string }[] = [];
+  const paid: Paid[] = [];
   for (const s of steps) {
     if (s.kind === 'sweep') {
       await sweepReturnedPayouts(intake, 'sandbox');
@@ -120,14 +154,14 @@ async function run(steps: Step[]): Promise<void> {
       withFault(s.fault);
       const response = await offRamp(sandbox, {
         customerId: customer.id,
-        bankAccountId,
+        bankAccountId: accounts[s.rail],
         sourceCurrency: 'USDC',
         sourceAmount: s.usdc,
       });
       expect(response.statusCode, response.body).toBe(201);
       const offRampId = response.json().id as string;
       const [transfer] = await eventually(
-        async () => transferOf(offRampId),
+        async () => transfersOf(offRampId, s.rail),
         (found) => found.length > 0,
         10_000,
       );
@@ -142,19 +176,24 @@ async function run(steps: Step[]): Promise<void> {
       );
       await sim.settled();
       clearFaults();
-      paid.push({ offRampId, transferId: transfer!.id });
+      paid.push({ offRampId, rail: s.rail, transferId: transfer!.id });
     } else {
       if (paid.length === 0) continue;
       const target = paid[s.target % paid.length]!;
-      const transfer = sim.achTransfers.get(target.transferId)!;
-      const open =
-        transfer.status === 'pending_submission' || (transfer.status === 'submitted' && !transfer.settlement);
-      const returnable = transfer.status === 'pending_submission' || transfer.status === 'submitted';
-      if (s.kind === 'settle' && !open) continue;
-      if (s.kind === 'return' && !returnable) continue;
+      const now = standing(target);
+      // an ACH can be returned before it settles; a wire is reversed only once complete
+      if (s.kind === 'settle' && now !== 'PENDING') continue;
+      if (s.kind === 'return' && (now === 'RETURNED' || (target.rail === 'WIRE' && now !== 'SETTLED')))
+        continue;
       withFault(s.fault);
-      if (s.kind === 'settle') await simulate.settleAch(transfer.id);
-      else await simulate.returnAch(transfer.id, s.reason);
+      if (target.rail === 'ACH') {
+        if (s.kind === 'settle') await simulate.settleAch(target.transferId);
+        else await simulate.returnAch(target.transferId, s.reason);
+      } else if (s.kind === 'settle') {
+        await simulate.submitWire(target.transferId);
+      } else {
+        await reverseWire(target.transferId);
+      }
       await sim.settled();
       clearFaults();
     }
@@ -166,20 +205,25 @@ async function run(steps: Step[]): Promise<void> {
 
   let settledCents = 0n;
   let returnedCents = 0n;
-  for (const { offRampId } of paid) {
-    const transfers = transferOf(offRampId);
-    expect(transfers, offRampId).toHaveLength(1);
-    const transfer = transfers[0]!;
-    const amount = BigInt(transfer.amount);
-    if (transfer.status === 'returned') {
-      returnedCents += amount;
-      expect((await settled(sandbox, offRampId, ['RETURNED'])).failureCode).toBe('ach_returned');
-    } else if (transfer.settlement) {
-      settledCents += amount;
-      expect((await settled(sandbox, offRampId)).status).toBe('SUCCESS');
-    } else {
-      const now = (await sandbox.get(`/transactions/${offRampId}`)).json();
-      expect(now.status, offRampId).toBe('TRANSFERRING_FIAT');
+  for (const p of paid) {
+    const transfers = transfersOf(p.offRampId, p.rail);
+    expect(transfers, p.offRampId).toHaveLength(1);
+    const amount = BigInt(transfers[0]!.amount);
+    switch (standing(p)) {
+      case 'RETURNED':
+        returnedCents += amount;
+        expect((await settled(sandbox, p.offRampId, ['RETURNED'])).failureCode).toBe(
+          p.rail === 'ACH' ? 'ach_returned' : 'wire_reversed',
+        );
+        break;
+      case 'SETTLED':
+        settledCents += amount;
+        expect((await settled(sandbox, p.offRampId)).status).toBe('SUCCESS');
+        break;
+      case 'PENDING': {
+        const now = (await sandbox.get(`/transactions/${p.offRampId}`)).json();
+        expect(now.status, p.offRampId).toBe('TRANSFERRING_FIAT');
+      }
     }
   }
   const ids = paid.map((p) => p.offRampId);
@@ -199,22 +243,14 @@ async function run(steps: Step[]): Promise<void> {
        FROM ledger_journals WHERE transaction_id = ANY($1)`,
     [ids],
   );
-  const returnedCount = paid.filter((p) => sim.achTransfers.get(p.transferId)!.status === 'returned').length;
-  const settledCount = paid.filter((p) => sim.achTransfers.get(p.transferId)!.settlement).length;
+  // every payout settled or given back was sent once (a return before the settlement completes it first)
   expect(journals).toEqual({
-    sent: returnedCount + settledCount - countBoth(paid),
-    back: returnedCount,
+    sent: paid.filter((p) => standing(p) !== 'PENDING').length,
+    back: paid.filter((p) => standing(p) === 'RETURNED').length,
   });
   expect(await unbalanced(server)).toEqual([]);
   expect(sim.violations).toEqual([]);
 }
-
-/** Transfers both settled and returned (counted once as sent). */
-const countBoth = (paid: { transferId: string }[]) =>
-  paid.filter((p) => {
-    const t = sim.achTransfers.get(p.transferId)!;
-    return t.status === 'returned' && t.settlement;
-  }).length;
 
 describe('dollars out, any interleaving', () => {
   it('ends with the books equal to what the bank says moved', async () => {

@@ -136,6 +136,10 @@ describe('dollars out at Increase', () => {
     await simulate.settleAch(transfer.id);
     await sim.settled();
     expect((await settled(sandbox, id)).status).toBe('SUCCESS');
+    // the sandbox's own return route is not the bank's here: Increase's simulation route is
+    const own = await sandbox.post(`/sandbox/transactions/${id}/return`, { code: 'R03' });
+    expect(own.statusCode).toBe(409);
+    expect(own.json().detail ?? own.json().title).toMatch(/simulations\/ach_transfers/);
     await simulate.returnAch(transfer.id, 'no_account');
     await sim.settled();
     const done = await settled(sandbox, id, ['RETURNED']);
