@@ -32,7 +32,7 @@ let sandbox: Client;
 let webhookUrl: string;
 
 beforeAll(async () => {
-  ({ sim, server, sandbox, simulate, webhookUrl } = await openIncreaseSandbox(SECRET));
+  ({ sim, server, sandbox, simulate, webhookUrl } = await openIncreaseSandbox(SECRET, { ownDatabase: true }));
 });
 afterAll(async () => {
   await server.close();

@@ -30,7 +30,7 @@ let server: TestServer;
 let sandbox: Client;
 
 beforeAll(async () => {
-  ({ sim, server, sandbox, simulate } = await openIncreaseSandbox(SECRET));
+  ({ sim, server, sandbox, simulate } = await openIncreaseSandbox(SECRET, { ownDatabase: true }));
 });
 afterAll(() => server.close());
 checkSimulator(() => sim);
