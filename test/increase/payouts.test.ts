@@ -4,10 +4,10 @@
  * (a dropped connection, a process killed mid-call) is found afterwards by that key and never paid again.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { IncreaseBank } from '../../src/rails/increase/client.ts';
+import { createIncreaseClient, type IncreaseBank } from '../../src/rails/increase/client.ts';
 import { findPayout, payoutIdempotencyKey, sendPayout } from '../../src/rails/increase/payouts.ts';
 import type { IncreaseSimulations } from '../../src/rails/increase/simulations.ts';
-import type { IncreaseSimulator } from './simulator.ts';
+import { type IncreaseSimulator, SIMULATOR_ACCOUNT_ID } from './simulator.ts';
 import { checkSimulator, openSimulatedBank } from './support.ts';
 
 let sim: IncreaseSimulator;
@@ -66,6 +66,20 @@ describe('USD payouts', () => {
     });
     expect(refused.kind).toBe('REFUSED');
     expect(transfersOf('p4')).toHaveLength(0);
+  });
+
+  // https://increase.com/documentation/api#errors: 401 invalid_api_key_error (the key is wrong or revoked)
+  // says nothing of the transfer; the payout waits until the key is mended rather than failing
+  it('an API key Increase does not accept (401) is UNKNOWN, not REFUSED: nothing is decided about the payout', async () => {
+    const wrongKey = createIncreaseClient({
+      url: new URL(sim.url),
+      apiKey: 'revoked_key',
+      accountId: SIMULATOR_ACCOUNT_ID,
+      webhookSecret: 'payout-secret',
+      maxRetries: 0,
+    });
+    expect(await sendPayout(wrongKey, ach('p6'))).toMatchObject({ kind: 'UNKNOWN' });
+    expect(transfersOf('p6')).toHaveLength(0);
   });
 
   it('a returned ACH payout is found RETURNED with its Nacha code (https://increase.com/documentation/ach-returns)', async () => {

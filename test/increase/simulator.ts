@@ -18,8 +18,12 @@
  *   Standard Webhooks way with the subscription's secret (https://increase.com/documentation/webhooks), to
  *   the webhook address when one is set;
  * - faults on demand: the next answers fail with a 5xx, or are lost after the request was carried out (the
- *   connection drops, as when the caller is killed mid-call), the next webhooks are lost or sent twice, an
- *   event arrives before its object is readable.
+ *   connection drops, as when the caller is killed mid-call), the next creating POSTs are refused as
+ *   invalid (Increase's `invalid_parameters_error`, 400, nothing created:
+ *   https://increase.com/documentation/api#errors), the next webhooks are lost or sent twice, an event
+ *   arrives before its object is readable;
+ * - `hooks.beforeAnswer(method, path)`: awaited once a request was carried out and before it is answered
+ *   (for a test to kill its caller between the two).
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -99,7 +103,7 @@ export async function startIncreaseSimulator(options: {
   const now = options.now ?? (() => new Date());
   const signer = new Webhook(`whsec_${Buffer.from(options.webhookSecret).toString('base64')}`);
   const violations: string[] = [];
-  const requests: { method: string; path: string; body: Json }[] = [];
+  const requests: { method: string; path: string; query: string; body: Json }[] = [];
   const accountNumbers = new Map<string, Increase.AccountNumber>();
   const inboundAch = new Map<string, Increase.InboundACHTransfer>();
   const inboundWires = new Map<string, Increase.InboundWireTransfer>();
@@ -107,10 +111,14 @@ export async function startIncreaseSimulator(options: {
   const wireTransfers = new Map<string, Increase.WireTransfer>();
   const events = new Map<string, Increase.Event>();
   const idempotency = new Map<string, { request: string; answer: Answer }>();
-  /** failNext: answer 500 without acting; loseAnswers: act, then drop the connection before answering. */
+  /**
+   * failNext: answer 500 without acting; loseAnswers: act, then drop the connection before answering;
+   * refuseNext: answer the next creating POSTs 400 `invalid_parameters_error`, creating nothing.
+   */
   const faults = {
     failNext: 0,
     loseAnswers: 0,
+    refuseNext: 0,
     loseWebhooks: 0,
     duplicateWebhooks: 0,
     hideNextObjects: 0,
@@ -132,6 +140,8 @@ export async function startIncreaseSimulator(options: {
   const webhookAnswers = new Map<string, number>();
   const count = (tally: Map<string, number>, key: string) => tally.set(key, (tally.get(key) ?? 0) + 1);
   const state = { webhookUrl: options.webhookUrl, sequence: 0 };
+  /** Awaited after a request was carried out, before its answer is sent. */
+  const hooks: { beforeAnswer?: (method: string, path: string) => Promise<void> | void } = {};
 
   const id = (prefix: string) => {
     state.sequence += 1;
@@ -842,6 +852,19 @@ export async function startIncreaseSimulator(options: {
     const match = url.pathname.match(route.path) as RegExpMatchArray;
     const handled = route.handle(match, body, url.searchParams);
     if (handled.status !== 0) return handled;
+    if (faults.refuseNext > 0) {
+      faults.refuseNext -= 1;
+      return {
+        status: 400,
+        body: {
+          status: 400,
+          type: 'invalid_parameters_error',
+          title: 'Invalid parameters.',
+          detail: 'The destination account number is not valid for this routing number.',
+          errors: [{ field: 'account_number', message: 'is not valid for this routing number' }],
+        },
+      };
+    }
     // a creating POST: honour its idempotency key (https://increase.com/documentation/idempotency-keys)
     const request = JSON.stringify(body);
     if (key) {
@@ -893,7 +916,7 @@ export async function startIncreaseSimulator(options: {
           return send(res, 400, invalid('The body is not JSON.').body);
         }
       }
-      requests.push({ method, path: url.pathname, body });
+      requests.push({ method, path: url.pathname, query: url.search, body });
       if (req.headers.authorization !== `Bearer ${SIMULATOR_API_KEY}`) {
         return send(res, 401, {
           status: 401,
@@ -923,6 +946,7 @@ export async function startIncreaseSimulator(options: {
           }
         }
       }
+      await hooks.beforeAnswer?.(method, url.pathname);
       if (faults.loseAnswers > 0) {
         faults.loseAnswers -= 1;
         res.socket?.destroy();
@@ -939,6 +963,7 @@ export async function startIncreaseSimulator(options: {
     violations,
     requests,
     faults,
+    hooks,
     webhookAnswers,
     accountNumbers,
     inboundAch,

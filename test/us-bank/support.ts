@@ -7,9 +7,14 @@ import { createIncreaseSimulations } from '../../src/rails/increase/simulations.
 import { startTestApi } from '../helpers/server.ts';
 import { SIMULATOR_ACCOUNT_ID, SIMULATOR_API_KEY, startIncreaseSimulator } from '../increase/simulator.ts';
 
-export async function openIncreaseSandbox(secret: string) {
+/**
+ * `ownDatabase`: for a file that drives the workers' passes itself with a later clock (they claim every
+ * due payout of the database, which must then be this file's own).
+ */
+export async function openIncreaseSandbox(secret: string, options: { ownDatabase?: boolean } = {}) {
   const sim = await startIncreaseSimulator({ webhookSecret: secret });
   const { server, sandbox } = await startTestApi({
+    ...options,
     env: {
       PONTE_SANDBOX_USD_BANK: 'increase',
       PONTE_SANDBOX_INCREASE_URL: sim.url,

@@ -22,8 +22,9 @@ export type SentPayout = { bankTransferId: string; key: string | null; outcome: 
 
 /**
  * SENT: Increase holds the transfer; REFUSED: Increase refused the request itself (nothing was created:
- * a 4xx other than a repeated key); UNKNOWN: no answer (5xx, timeout, connection), so whether it exists is
- * learnt from `findPayout`, never by sending under another key.
+ * a 4xx other than a repeated key, a refused API key or permission, a timeout or a throttle); UNKNOWN: no
+ * answer (5xx, timeout, connection), so whether it exists is learnt from `findPayout`, never by sending
+ * under another key.
  */
 export type SendResult =
   | { kind: 'SENT'; payout: SentPayout }
@@ -46,6 +47,9 @@ export const sentWire = (transfer: WireTransfer): SentPayout => ({
   outcome: wireOutcome(transfer),
 });
 
+/** 4xx answers that are no refusal of the transfer itself. */
+const NOT_ABOUT_THE_TRANSFER = new Set([401, 403, 408, 409, 429]);
+
 export async function sendPayout(bank: IncreaseBank, order: UsdPayoutOrder): Promise<SendResult> {
   const idempotencyKey = order.key;
   try {
@@ -60,8 +64,10 @@ export async function sendPayout(bank: IncreaseBank, order: UsdPayoutOrder): Pro
       error.status >= 400 &&
       error.status < 500
     ) {
-      // a repeated key with other terms (409) names a transfer that exists: it is found, not refused
-      if (error.status === 409 || error.status === 429) return { kind: 'UNKNOWN', detail: error.message };
+      // a repeated key with other terms (409) names a transfer that exists: it is found, not refused; an
+      // API key refused (401) or short of a permission (403), a timeout (408) or a throttle (429) say nothing
+      // of the transfer (https://increase.com/documentation/api#errors): asked again once mended
+      if (NOT_ABOUT_THE_TRANSFER.has(error.status)) return { kind: 'UNKNOWN', detail: error.message };
       return { kind: 'REFUSED', detail: error.message };
     }
     if (error instanceof APIError) return { kind: 'UNKNOWN', detail: error.message };
