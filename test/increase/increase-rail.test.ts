@@ -164,6 +164,7 @@ describe('payouts (https://increase.com/documentation/api/ach-transfers, /wire-t
     routingNumber: '021000021',
     accountNumber: '000123456789',
     funding: 'checking' as const,
+    holder: 'business' as const,
     individualName: 'Jane Supplier Incorporated Long Name',
     statementDescriptor: 'PONTE PAYOUT',
     idempotencyKey: key,
@@ -201,6 +202,7 @@ describe('payouts (https://increase.com/documentation/api/ach-transfers, /wire-t
     await simulate.returnAch(sent.id, 'insufficient_fund');
     expect(achOutcome(await bank.achTransfer(sent.id))).toEqual({
       state: 'RETURNED',
+      rail: 'ACH',
       achReturn: { nachaCode: 'R01', reason: 'insufficient_fund' },
     });
   });

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createIncreaseClient, type IncreaseBank } from '../../src/rails/increase/client.ts';
 import { findPayout, payoutIdempotencyKey, sendPayout } from '../../src/rails/increase/payouts.ts';
 import type { IncreaseSimulations } from '../../src/rails/increase/simulations.ts';
+import { answerOf } from '../../src/rails/usd/increase-payout.ts';
 import { type IncreaseSimulator, SIMULATOR_ACCOUNT_ID } from './simulator.ts';
 import { checkSimulator, openSimulatedBank } from './support.ts';
 
@@ -27,6 +28,7 @@ const ach = (payoutId: string, amount = 25_000n) => ({
     routingNumber: '021000021',
     accountNumber: '000123456789',
     funding: 'checking' as const,
+    holder: 'individual' as const,
     individualName: 'Jane Supplier',
     statementDescriptor: 'PONTE',
   },
@@ -88,6 +90,7 @@ describe('USD payouts', () => {
     await simulate.returnAch(sent.payout.bankTransferId, 'account_closed');
     expect((await findPayout(bank, 'ACH', payoutIdempotencyKey('p5')))?.outcome).toEqual({
       state: 'RETURNED',
+      rail: 'ACH',
       achReturn: { nachaCode: 'R02', reason: 'account_closed' },
     });
   });
@@ -116,5 +119,27 @@ describe('USD payouts', () => {
     expect(
       [...sim.wireTransfers.values()].filter((t) => t.idempotency_key === payoutIdempotencyKey('w1')),
     ).toHaveLength(1);
+  });
+});
+
+describe('what a transfer tells the off-ramp (answerOf)', () => {
+  it('an ACH returned with its code, one returned without details, and a wire reversed each say which they are', () => {
+    expect(
+      answerOf({
+        state: 'RETURNED',
+        rail: 'ACH',
+        achReturn: { nachaCode: 'R03', reason: 'no_account' },
+      }),
+    ).toEqual({
+      result: { status: 'RETURNED', reason: 'returned by the receiving bank: R03 (no account)', code: 'R03' },
+    });
+    expect(answerOf({ state: 'RETURNED', rail: 'ACH', achReturn: undefined })).toEqual({
+      result: { status: 'RETURNED', reason: 'returned by the receiving bank (no return code given)' },
+    });
+    expect(answerOf({ state: 'RETURNED', rail: 'WIRE' })).toEqual({
+      result: { status: 'RETURNED', reason: 'the wire was reversed by the receiving bank' },
+    });
+    expect(answerOf({ state: 'PENDING' })).toEqual({ pending: true });
+    expect(answerOf({ state: 'SETTLED' })).toEqual({ result: { status: 'COMPLETED' } });
   });
 });

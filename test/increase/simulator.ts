@@ -371,7 +371,10 @@ export async function startIncreaseSimulator(options: {
       return: null,
       routing_number: String(body.routing_number ?? ''),
       settlement: null,
-      standard_entry_class_code: 'corporate_credit_or_debit',
+      // the SDK documents CCD as the default when none is sent
+      standard_entry_class_code:
+        (body.standard_entry_class_code as Increase.ACHTransfer['standard_entry_class_code'] | undefined) ??
+        'corporate_credit_or_debit',
       statement_descriptor: String(body.statement_descriptor),
       status: 'pending_submission',
       submission: null,

@@ -113,8 +113,11 @@ describe('dollars out at Increase', () => {
       amount: 9_950,
       routing_number: CHASE,
       account_number: '000123456789',
-      // the account's type (CHECKING), its holder's legal name (Nacha's 22 characters)
+      // the account's type (CHECKING), its holder's legal name (Nacha's 22 characters), and a person's
+      // account credited as a consumer's (PPD; the SDK's default CCD is for a company's)
       funding: 'checking',
+      destination_account_holder: 'individual',
+      standard_entry_class_code: 'prearranged_payments_and_deposit',
       individual_name: String(customer.name).slice(0, 22),
       statement_descriptor: 'PONTE',
       status: 'pending_submission',

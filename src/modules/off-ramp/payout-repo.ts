@@ -187,13 +187,14 @@ export type PayoutDestination = {
   account_number: string | null;
   account_type: 'CHECKING' | 'SAVINGS' | null;
   holder_legal_name: string;
+  holder_type: 'INDIVIDUAL' | 'BUSINESS';
   holder_tax_id: string | null;
   holder_address: { line1: string; city: string; state: string; postalCode: string; country: string };
 };
 
 export async function payoutDestination(db: Executor, bankAccountId: string): Promise<PayoutDestination> {
   const rows = await db.query<PayoutDestination>(
-    `SELECT key_type, key_value, routing_number, account_number, account_type, holder_legal_name,
+    `SELECT key_type, key_value, routing_number, account_number, account_type, holder_legal_name, holder_type,
             holder_tax_id, holder_address
        FROM bank_accounts WHERE id = $1`,
     [bankAccountId],

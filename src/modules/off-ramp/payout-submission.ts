@@ -109,6 +109,7 @@ const usdDestination =
     accountNumber: found.account_number!,
     accountType: found.account_type!,
     name: found.holder_legal_name,
+    holderType: found.holder_type,
     address: found.holder_address,
   });
 

@@ -28,6 +28,11 @@ export type AchPayout = {
   routingNumber: string;
   accountNumber: string;
   funding: 'checking' | 'savings';
+  /**
+   * Who holds the receiving account: a consumer's is credited as a PPD entry, a company's as CCD (Nacha's
+   * Standard Entry Class codes; the SDK's `standard_entry_class_code`, whose default is CCD).
+   */
+  holder: 'individual' | 'business';
   /** The receiver as the receiving bank shows them (NACHA's Individual Name field, 22 characters). */
   individualName: string;
   /** What the receiver's statement says (NACHA's Company Entry Description, 10 characters). */
@@ -125,6 +130,9 @@ export function createIncreaseClient(options: IncreaseClientOptions) {
           routing_number: payout.routingNumber,
           account_number: payout.accountNumber,
           funding: payout.funding,
+          destination_account_holder: payout.holder,
+          standard_entry_class_code:
+            payout.holder === 'individual' ? 'prearranged_payments_and_deposit' : 'corporate_credit_or_debit',
           individual_name: payout.individualName.slice(0, 22),
           statement_descriptor: payout.statementDescriptor.slice(0, 10),
         },

@@ -10,7 +10,9 @@ import { type AchReturn, achReturnOf } from './return-codes.ts';
 export type PayoutOutcome =
   | { state: 'PENDING' }
   | { state: 'SETTLED' }
-  | { state: 'RETURNED'; achReturn: AchReturn | undefined }
+  /** ACH: returned, with the return's Nacha code when Increase gave it; WIRE: reversed. */
+  | { state: 'RETURNED'; rail: 'ACH'; achReturn: AchReturn | undefined }
+  | { state: 'RETURNED'; rail: 'WIRE' }
   | { state: 'REJECTED'; detail: string };
 
 export function achOutcome(transfer: AchTransfer): PayoutOutcome {
@@ -18,6 +20,7 @@ export function achOutcome(transfer: AchTransfer): PayoutOutcome {
     case 'returned':
       return {
         state: 'RETURNED',
+        rail: 'ACH',
         achReturn: transfer.return ? achReturnOf(transfer.return.return_reason_code) : undefined,
       };
     case 'rejected':
@@ -36,7 +39,7 @@ export function wireOutcome(transfer: WireTransfer): PayoutOutcome {
     case 'complete':
       return { state: 'SETTLED' };
     case 'reversed':
-      return { state: 'RETURNED', achReturn: undefined };
+      return { state: 'RETURNED', rail: 'WIRE' };
     case 'rejected':
       return { state: 'REJECTED', detail: 'Increase rejected the wire transfer' };
     case 'canceled':

@@ -25,6 +25,9 @@ export function answerOf(outcome: PayoutOutcome): StatusAnswer {
     case 'REJECTED':
       return { result: { status: 'REJECTED', reason: outcome.detail } };
     case 'RETURNED':
+      if (outcome.rail === 'WIRE') {
+        return { result: { status: 'RETURNED', reason: 'the wire was reversed by the receiving bank' } };
+      }
       return outcome.achReturn
         ? {
             result: {
@@ -33,7 +36,7 @@ export function answerOf(outcome: PayoutOutcome): StatusAnswer {
               code: outcome.achReturn.nachaCode,
             },
           }
-        : { result: { status: 'RETURNED', reason: 'the wire was reversed by the receiving bank' } };
+        : { result: { status: 'RETURNED', reason: 'returned by the receiving bank (no return code given)' } };
   }
 }
 
@@ -52,6 +55,7 @@ function orderFor(order: PayoutOrder<UsdDestination>, key: string) {
         routingNumber: destination.routingNumber,
         accountNumber: destination.accountNumber,
         funding: destination.accountType === 'SAVINGS' ? ('savings' as const) : ('checking' as const),
+        holder: destination.holderType === 'BUSINESS' ? ('business' as const) : ('individual' as const),
         individualName: destination.name,
         statementDescriptor: STATEMENT_DESCRIPTOR,
       },

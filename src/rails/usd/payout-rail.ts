@@ -14,8 +14,9 @@ export type UsdDestination = {
   routingNumber: string;
   accountNumber: string;
   accountType: 'CHECKING' | 'SAVINGS';
-  /** The holder's legal name. */
+  /** The holder's legal name, and whether a person or a company holds the account. */
   name: string;
+  holderType: 'INDIVIDUAL' | 'BUSINESS';
   address: { line1: string; city: string; state: string; postalCode: string; country: string };
 };
 
