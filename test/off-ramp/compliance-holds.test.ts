@@ -123,7 +123,11 @@ describe('compliance holds on money already on its way out', () => {
     // its reserve kept while the case is open
     expect(Number((await balances(sandbox, customer.id)).USDC)).toBe(Number(before.USDC) - 1);
     await decide(server, caseId, 'CONFIRM');
-    const done = (await sandbox.get(`/transactions/${id}`)).json();
+    // tried before, it is refused at its next claim once the rail is known never to have made it
+    const done = await eventually(
+      () => sandbox.get(`/transactions/${id}`).then((r) => r.json()),
+      (t) => t.status === 'FAILED',
+    );
     expect(done).toMatchObject({ status: 'FAILED', failureCode: 'compliance_refused' });
     expect(done.failureReason).toMatch(/compliance/);
     expect(submit).toHaveBeenCalledTimes(1);
@@ -170,7 +174,10 @@ describe('compliance holds on money already on its way out', () => {
     const caseId = await putOnHold(server, { projectId, environment: 'sandbox' }, customer.id);
     await retryPayout(failed.id, (payout) => payout.held_since !== null);
     await decide(server, caseId, 'CONFIRM');
-    const done = (await sandbox.get(`/transactions/${failed.id}`)).json();
+    const done = await eventually(
+      () => sandbox.get(`/transactions/${failed.id}`).then((r) => r.json()),
+      (t) => t.refund?.status === 'FAILED',
+    );
     expect(done.refund).toMatchObject({ status: 'FAILED', amount: '15.00' });
     expect(done.refund.failureReason).toMatch(/compliance/);
     expect(submit).toHaveBeenCalledTimes(1);

@@ -129,8 +129,15 @@ describe('a hold stops a PSP send accepted before it', () => {
   it('never sends an off-ramp accepted before the hold once the PSP recovers; a confirmed match FAILS it, reserve released', async () => {
     const { customer, before, transaction, caseId } = await offRampHeldAfterOutage();
     await decide(caseId, 'CONFIRM');
-    const done = (await production.get(`/transactions/${transaction.id}`)).json();
+    // its first send was answered 503: the PSP is asked before it is refused, and knows nothing of it
+    const done = await eventually(
+      () => production.get(`/transactions/${transaction.id}`).then((r) => r.json()),
+      (t) => t.status === 'FAILED',
+    );
     expect(done).toMatchObject({ status: 'FAILED', failureCode: 'compliance_refused' });
+    expect(simulator.calls.some((c) => c.path === `/v2/gn/pix/enviados/id-envio/${idOf(transaction)}`)).toBe(
+      true,
+    );
     await simulator.idle();
     expect(simulator.sends.has(idOf(transaction))).toBe(false);
     expect(await balances(production, customer.id)).toEqual(before);

@@ -173,6 +173,14 @@ describe('off-ramps to US bank accounts (sandbox)', () => {
     });
     expect(fromBrl.statusCode).toBe(400);
     expect(fromBrl.json().errors[0]).toMatchObject({ pointer: '/body/sourceCurrency' });
+    // an account that does not exist is not found, whatever the currency asked
+    const unknown = await offRamp(sandbox, {
+      customerId: customer.id,
+      bankAccountId: '0190b5a4-0000-7000-8000-000000000009',
+      sourceCurrency: 'USD',
+      sourceAmount: '5.00',
+    });
+    expect(unknown.statusCode).toBe(404);
     expect(await balances(sandbox, customer.id)).toMatchObject({ USDC: '179.100000' });
   });
 

@@ -20,6 +20,7 @@ import { type IncreaseSimulator, SIMULATOR_API_KEY } from '../increase/simulator
 import { checkSimulator } from '../increase/support.ts';
 import { balances, fund, offRamp, settled, unbalanced } from '../off-ramp/support.ts';
 import { CHASE, usAccount } from '../off-ramp/usd-support.ts';
+import { decide, importFixture, OFAC_DIR, putOnHold } from '../screening/support.ts';
 import { openIncreaseSandbox } from './support.ts';
 
 const SECRET = 'payouts-webhook-secret';
@@ -305,6 +306,45 @@ describe('dollars out at Increase', () => {
     expect((await settled(sandbox, id, ['RETURNED'])).status).toBe('RETURNED');
     expect(await journals(id)).toMatchObject({ PAYOUT_SENT: 1, PAYOUT_RETURNED: 1 });
     expect(await balances(sandbox, customer.id)).toMatchObject({ USD: '99.50' });
+    expect(await unbalanced(server)).toEqual([]);
+  });
+
+  // last: the sanctions list it imports screens every customer of this file's database again
+  it('a payout a confirmed match refuses after a create whose answer was lost is looked up first: made at Increase, it settles, never refused and credited back', async () => {
+    await importFixture(server, 'ofac-sdn', OFAC_DIR);
+    const from = creates();
+    sim.hooks.beforeAnswer = (method, path) => {
+      if (method === 'POST' && path === '/ach_transfers') sim.faults.loseAnswers = 1;
+    };
+    const { customer, before, id } = await payOut('ACH', () => {
+      sim.faults.loseWebhooks = 1;
+    });
+    await triedCreates(from, 3);
+    sim.hooks.beforeAnswer = undefined;
+    await sim.settled();
+    const transfer = await transferOf(id);
+    const projectId = (
+      await server.ctx.db.query<{ project_id: string }>('SELECT project_id FROM customers WHERE id = $1', [
+        customer.id,
+      ])
+    )[0]!.project_id;
+    const caseId = await putOnHold(server, { projectId, environment: 'sandbox' }, customer.id);
+    await decide(server, caseId, 'CONFIRM');
+    // the next claim finds the match confirmed, and the payout tried before: Increase is asked, and has it
+    await afterLease();
+    const [payout] = await server.ctx.db.query<{ status: string }>(
+      'SELECT status FROM pix_payouts WHERE transaction_id = $1',
+      [id],
+    );
+    expect(payout!.status).toBe('SUBMITTED');
+    expect((await status(id)).status).toBe('TRANSFERRING_FIAT');
+    await simulate.settleAch(transfer.id);
+    await sim.settled();
+    expect((await settled(sandbox, id)).status).toBe('SUCCESS');
+    expect(transfersOf(id)).toHaveLength(1);
+    expect(await journals(id)).not.toHaveProperty('OFF_RAMP_RELEASED');
+    // the USDC paid out stays paid out: 100 USDC left the balance
+    expect(Number((await balances(sandbox, customer.id)).USDC)).toBe(Number(before.USDC) - 100);
     expect(await unbalanced(server)).toEqual([]);
   });
 });

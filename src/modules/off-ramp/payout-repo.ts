@@ -121,7 +121,10 @@ export async function claimDuePayouts(
   );
 }
 
-/** The provider accepted the payout: its result arrives later, and is asked for at `checkAt` if it has not. */
+/**
+ * The provider accepted the payout: its result arrives later, and is asked for at `checkAt` if it has not.
+ * A hold no longer applies to it: the provider has it.
+ */
 export async function markSubmitted(
   db: Executor,
   endToEndId: string,
@@ -129,7 +132,8 @@ export async function markSubmitted(
   checkAt: Date,
 ): Promise<void> {
   await db.query(
-    `UPDATE pix_payouts SET status = 'SUBMITTED', next_attempt_at = NULL, check_at = $3, updated_at = $2
+    `UPDATE pix_payouts SET status = 'SUBMITTED', next_attempt_at = NULL, check_at = $3, updated_at = $2,
+            held_since = NULL
       WHERE end_to_end_id = $1 AND status = 'PENDING'`,
     [endToEndId, at, checkAt],
   );

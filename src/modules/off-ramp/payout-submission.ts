@@ -27,7 +27,7 @@ import {
   usdRailOf,
 } from '../../rails/fiat-rails.ts';
 import { findTransactionById } from '../transactions/read-service.ts';
-import { applyPayoutResult } from './payout.ts';
+import { applyPayoutResult, refusePayout } from './payout.ts';
 import { payoutsFreeToLeave } from './payout-holds.ts';
 import {
   claimDuePayouts,
@@ -176,6 +176,27 @@ async function applyAnswer(deps: ResultDeps, payout: PayoutToCheck, answer: Stat
 }
 
 /**
+ * A payout a confirmed match refuses, tried before: the rail is asked first. One it never made is refused
+ * (FAILED, the reserve released); one it made (its answer was lost) cannot be called back, so what the
+ * rail says of it is applied, never a refusal that would credit the customer for money that left; no
+ * answer: asked again at its next claim.
+ */
+async function refuseUnlessMade(deps: PayoutDeps, payout: PayoutRow): Promise<void> {
+  const rail = railOf(deps, payout);
+  if (!rail) return;
+  const answer = reportsLater(rail) ? await lookUpOn(rail, refOf(payout)) : { unknown: true as const };
+  if ('retry' in answer) return;
+  if ('unknown' in answer) {
+    await deps.db.transaction((tx) =>
+      refusePayout(tx, payout.environment, payout.end_to_end_id, deps.clock()),
+    );
+    return;
+  }
+  // the rail has it: settled (or refused) by its result, or awaited as any accepted payout is
+  await record(deps, payout, 'result' in answer ? answer : { ...answer, accepted: true });
+}
+
+/**
  * Worker: sends up to `batch` due payouts; with `only`, just that one (right after it was recorded).
  * Then asks about up to `batch` accepted payouts whose result is late, so none waits forever on a
  * notification that was lost.
@@ -183,10 +204,13 @@ async function applyAnswer(deps: ResultDeps, payout: PayoutToCheck, answer: Stat
 export async function submitDuePayouts(deps: PayoutDeps, batch = 20, only?: string): Promise<number> {
   const { db, clock, config } = deps;
   // a payout of a customer (or to an account holder) on compliance hold is held, in the claim's transaction
-  const claimed = await db.transaction(async (tx) =>
+  const { free: claimed, toLookUp } = await db.transaction(async (tx) =>
     payoutsFreeToLeave(tx, await claimDuePayouts(tx, clock(), batch, RETRY_AFTER_MS, only), clock()),
   );
-  await Promise.all(claimed.map((payout) => submit(deps, payout)));
+  await Promise.all([
+    ...claimed.map((payout) => submit(deps, payout)),
+    ...toLookUp.map((payout) => refuseUnlessMade(deps, payout)),
+  ]);
   if (only) return claimed.length;
   const late = await db.transaction((tx) =>
     claimPayoutsToCheck(tx, clock(), batch, config.moneyOut.pixPayoutStatusAfterMs),
@@ -208,7 +232,8 @@ export async function applyBankPayoutState(
   answer: StatusAnswer,
 ): Promise<void> {
   const payout = await findPayout(deps.db, environment, key);
-  if (!payout || payout.rail === 'PIX') return;
+  // a payout already returned has nothing more to learn (the sweep lists returns for 60 days)
+  if (!payout || payout.rail === 'PIX' || payout.status === 'RETURNED') return;
   if ('pending' in answer) {
     if (payout.status !== 'PENDING') return;
     await record(deps, payout, { accepted: true });

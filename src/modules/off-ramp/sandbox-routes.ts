@@ -15,6 +15,7 @@ export const sandboxReturnRoutes: FastifyPluginAsyncTypebox<{
   const returnPayout = createSandboxReturnService({
     ...ctx,
     bankIsIncrease: ctx.config.usdBank.sandbox !== undefined,
+    pixIsPsp: ctx.config.pix.sandbox !== undefined,
   });
   app.post(
     '/sandbox/transactions/:id/return',

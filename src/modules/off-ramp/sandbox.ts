@@ -49,7 +49,13 @@ function returnOf(payout: PayoutRow, input: SandboxReturn): Extract<PayoutResult
   };
 }
 
-export function createSandboxReturnService(deps: { db: Database; clock: Clock; bankIsIncrease: boolean }) {
+export function createSandboxReturnService(deps: {
+  db: Database;
+  clock: Clock;
+  /** The sandbox's US bank is Increase's sandbox, and its PIX a PSP's homologation: they return on their own. */
+  bankIsIncrease: boolean;
+  pixIsPsp: boolean;
+}) {
   const { db, clock } = deps;
 
   /** Simulates the receiving bank sending a SUCCESS off-ramp's payment back. */
@@ -68,6 +74,12 @@ export function createSandboxReturnService(deps: { db: Database; clock: Clock; b
       );
     }
     const result = returnOf(payout, input);
+    if (payout.rail === 'PIX' && deps.pixIsPsp) {
+      throw new AppError(
+        'invalid_state_transition',
+        "This sandbox's PIX goes through a PSP's homologation environment: the PSP reports returns itself",
+      );
+    }
     if (payout.rail !== 'PIX' && deps.bankIsIncrease) {
       throw new AppError(
         'invalid_state_transition',

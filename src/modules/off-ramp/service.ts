@@ -171,8 +171,21 @@ export type OffRampDeps = {
 };
 
 /** The bank account a payout goes to: the customer's, its holder APPROVED, SELF for PERSONAL_ACCOUNT. */
-function payoutAccount(input: CreateOffRampInput, customerId: string, account: PayoutAccount) {
-  if (account === null || account.customerId !== customerId) throw notFound('Bank account');
+function payoutAccount(
+  input: CreateOffRampInput,
+  customerId: string,
+  account: PayoutAccount,
+  target: PayoutTarget,
+) {
+  // the currency and rail read before the lock are the account's own (an account never changes them)
+  if (
+    account === null ||
+    account.customerId !== customerId ||
+    account.currency !== target.currency ||
+    account.rail !== target.rail
+  ) {
+    throw notFound('Bank account');
+  }
   if (account.holderStatus !== 'APPROVED') {
     throw new AppError(
       'bank_account_not_verified',
@@ -322,7 +335,7 @@ function decideOffRamp(
   now: Date,
 ): Decided {
   const { config } = deps;
-  const accountId = payoutAccount(request.input, customer.id, facts.account);
+  const accountId = payoutAccount(request.input, customer.id, facts.account, request.target);
   const priced = offRampFigures(config, request, facts, quote);
   assertWithinLimits(
     limitsFrom(facts.grants, config.defaultLimits[customer.type]),
@@ -354,7 +367,7 @@ export function offRampCreations(deps: OffRampDeps) {
       if (request.requested === null) {
         // an unknown account is refused before a quote is looked at; a LOCKED quote is used up in its
         // creation's own transaction (the creation runs alone)
-        payoutAccount(request.input, customer.id, facts.account);
+        payoutAccount(request.input, customer.id, facts.account, request.target);
         quote = await useLockedQuote(
           tx,
           request.tenant,
@@ -382,8 +395,9 @@ export async function createOffRamp(
 ): Promise<TransactionView> {
   const requested = requestedAmount(input);
   // an unknown account is answered 404 by the creation itself, under the customer's lock
-  const target = (await payoutTargetOf(deps.db, tenant, input.bankAccountId)) ?? PIX_TARGET;
-  assertPaysFrom(target, requested);
+  const found = await payoutTargetOf(deps.db, tenant, input.bankAccountId);
+  const target = found ?? PIX_TARGET;
+  if (found) assertPaysFrom(target, requested);
   if (tenant.environment === 'production' && !productionPayoutsConfigured(deps.config, target.currency)) {
     throw new AppError(
       'service_unavailable',

@@ -25,7 +25,10 @@ export const usBankModule: ModuleDescriptor = {
       return [
         job(`increase-sweep-${environment}`, SWEEP_EVERY_MS, false, async () => {
           await sweepIncrease(intake, environment);
-          await sweepReturnedPayouts(intake, environment);
+          // the returns still to make at the bank never wait on the payouts' sweep
+          await sweepReturnedPayouts(intake, environment).catch((err: unknown) =>
+            intake.log.error({ err, environment }, 'the sweep of returned payouts did not finish'),
+          );
           return returnOutstanding(intake, environment);
         }),
       ];
