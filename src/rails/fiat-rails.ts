@@ -9,7 +9,7 @@
 import type { Environment } from '../lib/environment.ts';
 import { createIncreaseClient } from './increase/client.ts';
 import type { IncreaseConfig } from './increase/config.ts';
-import { achReturnReasonOf } from './increase/return-codes.ts';
+import { achReturnReasonOf, achReturnText, type NachaReturnCode } from './increase/return-codes.ts';
 import { type BrlRail, pspPixRail, type SandboxAccount, sandboxPixRail } from './pix/fiat.ts';
 import { derivedPixId } from './pix/rail.ts';
 import type { PixRails } from './pix/registry.ts';
@@ -77,7 +77,8 @@ export function derivedPaymentKey(
 /** The id of a payment the sandbox simulates, in or out (a PIX end-to-end id of no real institution). */
 export { sandboxEndToEndId as simulatedPaymentId } from './pix/end-to-end-id.ts';
 
-/** The words for a Nacha return code, as Increase names it (`no account` for R03); undefined if none. */
-export function achReturnWords(code: string): string | undefined {
-  return achReturnReasonOf(code)?.replaceAll('_', ' ');
+/** Why an ACH payout came back with a Nacha code (R01, R03, …), as the rail says it; undefined if no such code. */
+export function achReturnReasonText(code: string): string | undefined {
+  const reason = achReturnReasonOf(code);
+  return reason && achReturnText({ nachaCode: code as NachaReturnCode, reason });
 }

@@ -148,7 +148,7 @@ describe('off-ramps to US bank accounts (sandbox)', () => {
     expect((await settled(sandbox, response.json().id)).status).toBe('SUCCESS');
   });
 
-  it('refuses a BRL quote, or a BRL balance, for a USD account (400), and books nothing', async () => {
+  it('refuses a BRL quote, or a BRL balance, for a USD account (400), an unknown account (404) and an unverified holder (409), and books nothing', async () => {
     const { customer, usId } = await fundedWithUs();
     const brlQuote = await sandbox.post('/exchange-rates', {
       type: 'LOCKED',
@@ -181,6 +181,28 @@ describe('off-ramps to US bank accounts (sandbox)', () => {
       sourceAmount: '5.00',
     });
     expect(unknown.statusCode).toBe(404);
+    // a supplier's account pays out only once its holder is screened and APPROVED, as a PIX one
+    const supplier = usAccountBody(customer);
+    const thirdParty = await sandbox.post('/bank-accounts', {
+      ...supplier,
+      holder: {
+        ...supplier.holder,
+        type: 'BUSINESS',
+        relationship: 'THIRD_PARTY',
+        legalName: 'Initech Supplies Inc',
+      },
+    });
+    expect(thirdParty.statusCode, thirdParty.body).toBe(201);
+    expect(thirdParty.json().holder.verification.status).toBe('UNDER_VERIFICATION');
+    const unverified = await offRamp(sandbox, {
+      customerId: customer.id,
+      bankAccountId: thirdParty.json().id,
+      sourceCurrency: 'USDC',
+      sourceAmount: '10',
+      purpose: 'TRADE_TRANSACTIONS',
+    });
+    expect(unverified.statusCode).toBe(409);
+    expect(unverified.json().code).toBe('bank_account_not_verified');
     expect(await balances(sandbox, customer.id)).toMatchObject({ USDC: '179.100000' });
   });
 

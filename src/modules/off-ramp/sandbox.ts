@@ -8,7 +8,7 @@ import { AppError, invalidField, notFound } from '../../core/errors.ts';
 import type { Database } from '../../db/types.ts';
 import type { Tenant } from '../../lib/environment.ts';
 import type { PayoutResult } from '../../rails/fiat-rail.ts';
-import { achReturnWords } from '../../rails/fiat-rails.ts';
+import { achReturnReasonText } from '../../rails/fiat-rails.ts';
 import { presentTransaction, type TransactionView } from '../transactions/presenter.ts';
 import { findTransaction } from '../transactions/read-service.ts';
 import { applyPayoutResult } from './payout.ts';
@@ -39,12 +39,12 @@ function returnOf(payout: PayoutRow, input: SandboxReturn): Extract<PayoutResult
     };
   }
   const code = (input.code ?? DEFAULT_ACH_RETURN_CODE).toUpperCase();
-  const words = achReturnWords(code);
-  if (!words)
+  const text = achReturnReasonText(code);
+  if (!text)
     throw invalidField('/body/code', 'is not a Nacha return code Increase reports (R01, R02, R03, …)');
   return {
     status: 'RETURNED',
-    reason: input.reason ?? `returned by the receiving bank: ${code} (${words})`,
+    reason: input.reason ?? text,
     code,
   };
 }

@@ -410,7 +410,7 @@ export async function createOffRamp(
   const pair = pairFor(requested, target);
   const market = pair === null ? null : await marketOf(deps.references, tenant.environment, pair);
   const brlValue =
-    requested === null ? undefined : await sourceInBrlRate(deps, tenant, requested.currency, target);
+    requested === null ? undefined : await brlValueRate(deps, tenant, requested.currency, target.currency);
   const request: OffRampRequest = {
     tenant,
     input,
@@ -428,17 +428,6 @@ export async function createOffRamp(
   // simulated payout completes within moments.
   if (tenant.environment === 'sandbox') setImmediate(() => void advanceOffRamp(deps, view.id));
   return view;
-}
-
-/**
- * BRL per source unit where the pair has no BRL side: a stablecoin paid out as USD at its BRL mid; the
- * customer's own dollars paid out as they are, at the dollar's BRL value through USDC (as dollars received
- * are counted). Undefined for BRL on either side (the pair's own rate is used).
- */
-function sourceInBrlRate(deps: OffRampDeps, tenant: Tenant, source: Currency, target: PayoutTarget) {
-  return source === 'USD' && target.currency === 'USD'
-    ? brlValueRate(deps, tenant, 'USD', 'USDC')
-    : brlValueRate(deps, tenant, source, target.currency);
 }
 
 /** A USD account is paid from a stablecoin or USD; BRL is paid out over PIX only. */

@@ -390,7 +390,8 @@ export async function priceRate(
 /**
  * BRL per unit of a conversion's source, where its pair has no BRL side: what the BRL fee terms, the
  * minimum and the limits count the source at, from the references' mids (no spread): a stablecoin at its
- * X/BRL mid; the dollar through the quote's own stablecoin (`dollarInBrl`), as dollars received are.
+ * X/BRL mid; the dollar through the quote's own stablecoin (`dollarInBrl`), as dollars received are, or
+ * through USDC when dollars are paid out as dollars.
  * Undefined for a pair with BRL (the pair's own rate is used).
  */
 export async function brlValueRate(
@@ -401,9 +402,11 @@ export async function brlValueRate(
 ): Promise<bigint | undefined> {
   if (source === 'BRL' || target === 'BRL') return undefined;
   if (source !== 'USD') return (await priceRate(deps, tenant, pairOf(source, 'BRL'))).mid;
+  // dollars paid out as dollars: through USDC, as dollars received into USDC are counted
+  const coin = target === 'USD' ? 'USDC' : target;
   const [usd, brl] = await Promise.all([
-    priceRate(deps, tenant, pairOf('USD', target)),
-    priceRate(deps, tenant, pairOf(target, 'BRL')),
+    priceRate(deps, tenant, pairOf('USD', coin)),
+    priceRate(deps, tenant, pairOf(coin, 'BRL')),
   ]);
   return dollarInBrl(usd.mid, brl.mid);
 }

@@ -90,6 +90,10 @@ export function achReturnOf(reason: AchReturnReason): AchReturn {
   return { nachaCode: NACHA_CODE_OF[reason], reason };
 }
 
+/** Why an ACH payout came back, in words a partner reads: `returned by the receiving bank: R03 (no account)`. */
+export const achReturnText = (ret: AchReturn): string =>
+  `returned by the receiving bank: ${ret.nachaCode} (${ret.reason.replaceAll('_', ' ')})`;
+
 /** The reason Increase names for a Nacha code (the sandbox's `return {code}` asks by code); undefined if none. */
 export function achReturnReasonOf(code: string): AchReturnReason | undefined {
   const upper = code.toUpperCase();

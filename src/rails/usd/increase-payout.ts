@@ -10,6 +10,7 @@ import type { PayoutOrder, StatusAnswer, SubmitAnswer } from '../fiat-rail.ts';
 import type { IncreaseBank } from '../increase/client.ts';
 import type { PayoutOutcome } from '../increase/outcomes.ts';
 import { findPayout, sendPayout } from '../increase/payouts.ts';
+import { achReturnText } from '../increase/return-codes.ts';
 import type { UsdDestination, UsdPayoutRail } from './payout-rail.ts';
 
 /** The statement descriptor an ACH credit carries (Nacha's Company Entry Description, 10 characters). */
@@ -32,7 +33,7 @@ export function answerOf(outcome: PayoutOutcome): StatusAnswer {
         ? {
             result: {
               status: 'RETURNED',
-              reason: `returned by the receiving bank: ${outcome.achReturn.nachaCode} (${outcome.achReturn.reason.replaceAll('_', ' ')})`,
+              reason: achReturnText(outcome.achReturn),
               code: outcome.achReturn.nachaCode,
             },
           }
