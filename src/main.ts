@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildDashboardApp, buildOperatorApp, buildPublicApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { closeApps } from './http/close.ts';
 import { checkListenable, ListenError, listenOptions } from './http/listen.ts';
 import { processLogger } from './http/logger.ts';
 import { type FirstRunBannerInput, firstRunBanner } from './modules/projects/first-run-banner.ts';
@@ -54,7 +55,7 @@ async function main() {
       }
     }
   } catch (error) {
-    await Promise.all(apps.map(([app]) => app.close()));
+    await closeApps(apps.map(([app]) => app));
     await ctx.db.close();
     throw error;
   }
@@ -101,13 +102,7 @@ async function main() {
       process.exit(1);
     }, config.shutdownGraceMs);
     force.unref();
-    // Once answered, a request in flight leaves its connection open for the client's next request
-    // (keep-alive), which a load balancer may hold for minutes: close each one as it goes idle.
-    const closeIdle = setInterval(() => {
-      for (const [app] of apps) app.server.closeIdleConnections();
-    }, 25);
-    closeIdle.unref();
-    await Promise.all(apps.map(([app]) => app.close()));
+    await closeApps(apps.map(([app]) => app));
     await workers?.stop();
     webhooks.stop();
     ctx.pix.close();

@@ -9,6 +9,7 @@ import { buildOperatorApp, buildPublicApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
 import type { Clock } from '../../src/core/clock.ts';
+import { closeApps } from '../../src/http/close.ts';
 import type { Environment } from '../../src/lib/environment.ts';
 import { randomBase62 } from '../../src/lib/secrets.ts';
 import { openContext } from '../../src/runtime.ts';
@@ -117,7 +118,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     async close() {
       await workers?.stop();
-      await Promise.all([sandbox.close(), production.close(), operator.close()]);
+      await closeApps([sandbox, production, operator]);
       ctx.pix.close();
       await ctx.db.close();
       await own?.drop();

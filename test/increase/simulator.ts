@@ -992,7 +992,10 @@ export async function startIncreaseSimulator(options: {
     },
     async close() {
       await allDelivered();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // a request of Ponte's answered a moment ago keeps its connection in fetch's pool: not waited on
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
     },
   };
 }
