@@ -2,12 +2,13 @@
  * Dollars out under any interleaving: off-ramps paid over ACH or wire at Increase, settled
  * (https://increase.com/documentation/ach-transfers: `submitted` with `settlement` set;
  * https://increase.com/documentation/wire-transfers: `complete`) or given back by the receiving bank (an
- * ACH returned before or after settling, a wire reversed), their webhooks delivered, lost or duplicated
- * (https://increase.com/documentation/webhooks), sweeps of returned transfers at any point. However they
- * interleave, once the workers have looked up what is late and a last sweep has run, Ponte's books equal
- * what the bank simulator says moved: BANK_SETTLEMENT USD is what left in transfers settled and not
- * returned, the customer's USD balance what came back; each transfer was made once under its key
- * (https://increase.com/documentation/idempotency-keys); the ledger balances; zero simulator violations.
+ * ACH returned before or after settling, a wire reversed), their webhooks delivered, lost, duplicated or
+ * kept back and delivered newest first (https://increase.com/documentation/webhooks), sweeps of returned
+ * transfers at any point. However they interleave, once the workers have looked up what is late and a last
+ * sweep has run, Ponte's books equal what the bank simulator says moved: BANK_SETTLEMENT USD is what left
+ * in transfers settled and not returned, the customer's USD balance what came back; each transfer was made
+ * once under its key (https://increase.com/documentation/idempotency-keys); the ledger balances; zero
+ * simulator violations.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +45,7 @@ type Step =
   | { kind: 'payout'; rail: 'ACH' | 'WIRE'; usdc: string; fault: Fault }
   | { kind: 'check' }
   | { kind: 'outage'; on: boolean }
+  | { kind: 'reorder'; on: boolean }
   | { kind: 'settle'; target: number; fault: Fault }
   | { kind: 'return'; target: number; reason: AchReturnReason; fault: Fault }
   | { kind: 'sweep' };
@@ -72,6 +74,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'sweep' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'check' as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('outage' as const), on: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reorder' as const), on: fc.boolean() }) },
 );
 
 /**
@@ -82,6 +85,11 @@ function withFault(f: Fault) {
   if (f === 'lost') sim.faults.loseWebhooks = 2;
   if (f === 'duplicated') sim.faults.duplicateWebhooks = 2;
   if (f === 'unreadable') sim.faults.hideNextObjects = 1;
+}
+/** Delivers the webhooks kept back, newest first, and waits for their answers. */
+async function releaseHeld() {
+  sim.releaseWebhooks();
+  await sim.settled();
 }
 function clearFaults() {
   sim.faults.loseWebhooks = 0;
@@ -151,6 +159,10 @@ async function run(steps: Step[]): Promise<void> {
     } else if (s.kind === 'outage') {
       // Ponte unreachable for Increase's webhooks (every event of the while is lost)
       sim.setWebhookUrl(s.on ? undefined : webhookUrl);
+    } else if (s.kind === 'reorder') {
+      // the webhooks of the while kept back, then delivered newest first: an older event after a newer one
+      if (s.on) sim.faults.holdWebhooks = true;
+      else await releaseHeld();
     } else if (s.kind === 'payout') {
       withFault(s.fault);
       const response = await offRamp(sandbox, {
@@ -201,6 +213,7 @@ async function run(steps: Step[]): Promise<void> {
   }
   // reachable again; the workers look up every payout whose result is late, and a last sweep finds the returns
   sim.setWebhookUrl(webhookUrl);
+  await releaseHeld();
   await checkLate();
   await sweepReturnedPayouts(intake, 'sandbox');
 
