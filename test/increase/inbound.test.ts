@@ -4,11 +4,11 @@
  * finds what lost webhooks never named (https://increase.com/documentation/api/inbound-ach-transfers#list).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { IncreaseBank } from '../../src/rails/increase/client.ts';
+import { createIncreaseClient, type IncreaseBank } from '../../src/rails/increase/client.ts';
 import { lookUpInbound, sweepInbound } from '../../src/rails/increase/inbound.ts';
 import type { IncreaseSimulations } from '../../src/rails/increase/simulations.ts';
 import type { IncreaseWebhookEvent } from '../../src/rails/increase/webhooks.ts';
-import type { IncreaseSimulator } from './simulator.ts';
+import { type IncreaseSimulator, SIMULATOR_ACCOUNT_ID, SIMULATOR_API_KEY } from './simulator.ts';
 import { checkSimulator, openSimulatedBank } from './support.ts';
 
 let sim: IncreaseSimulator;
@@ -74,6 +74,29 @@ describe('looking up what an event names', () => {
     const inbound = await simulate.inboundAch(number.id, 700n);
     expect(await lookUpInbound(bank, eventFor(inbound.id))).toEqual({ kind: 'NOT_YET_READABLE' });
     sim.reveal();
+    expect(await lookUpInbound(bank, eventFor(inbound.id))).toMatchObject({ kind: 'TRANSFER' });
+  });
+
+  // https://increase.com/documentation/api#errors (5xx: try again); the SDK gives up waiting after its
+  // `timeout` with an APIConnectionTimeoutError (https://github.com/Increase/increase-node#timeouts)
+  it('a read-back Increase does not answer (a 5xx, or no answer before the client times out) is UNANSWERED, and reads back later', async () => {
+    const number = await bank.openAccountNumber({ name: 'u', idempotencyKey: 'in_u' });
+    const inbound = await simulate.inboundAch(number.id, 800n);
+    sim.faults.failNext = 1;
+    expect(await lookUpInbound(bank, eventFor(inbound.id))).toMatchObject({ kind: 'UNANSWERED' });
+    const impatient = createIncreaseClient({
+      url: new URL(sim.url),
+      apiKey: SIMULATOR_API_KEY,
+      accountId: SIMULATOR_ACCOUNT_ID,
+      webhookSecret: 'inbound-secret',
+      maxRetries: 0,
+      timeoutMs: 300,
+    });
+    sim.faults.stallAnswers = 1;
+    expect(await lookUpInbound(impatient, eventFor(inbound.id))).toMatchObject({
+      kind: 'UNANSWERED',
+      detail: expect.stringMatching(/timed out/i),
+    });
     expect(await lookUpInbound(bank, eventFor(inbound.id))).toMatchObject({ kind: 'TRANSFER' });
   });
 });

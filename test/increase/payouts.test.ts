@@ -8,7 +8,7 @@ import { createIncreaseClient, type IncreaseBank } from '../../src/rails/increas
 import { findPayout, payoutIdempotencyKey, sendPayout } from '../../src/rails/increase/payouts.ts';
 import type { IncreaseSimulations } from '../../src/rails/increase/simulations.ts';
 import { answerOf } from '../../src/rails/usd/increase-payout.ts';
-import { type IncreaseSimulator, SIMULATOR_ACCOUNT_ID } from './simulator.ts';
+import { type IncreaseSimulator, SIMULATOR_ACCOUNT_ID, SIMULATOR_API_KEY } from './simulator.ts';
 import { checkSimulator, openSimulatedBank } from './support.ts';
 
 let sim: IncreaseSimulator;
@@ -34,6 +34,14 @@ const ach = (payoutId: string, amount = 25_000n) => ({
   },
 });
 
+/** A client of the simulator of this file's own, for the options a test changes. */
+const simulatorOptions = () => ({
+  url: new URL(sim.url),
+  apiKey: SIMULATOR_API_KEY,
+  accountId: SIMULATOR_ACCOUNT_ID,
+  webhookSecret: 'payout-secret',
+});
+
 const transfersOf = (payoutId: string) =>
   [...sim.achTransfers.values()].filter((t) => t.idempotency_key === payoutIdempotencyKey(payoutId));
 
@@ -52,6 +60,35 @@ describe('USD payouts', () => {
     const again = await sendPayout(bank, ach('p2'));
     expect(again).toMatchObject({ kind: 'SENT', payout: { bankTransferId: found?.bankTransferId } });
     expect(transfersOf('p2')).toHaveLength(1);
+  });
+
+  // the SDK gives up on an answer after its `timeout` with an APIConnectionTimeoutError
+  // (https://github.com/Increase/increase-node#timeouts, node_modules/increase/README.md "Timeouts")
+  it('a payout whose answer does not come before the client times out is UNKNOWN; found by its key, sending again pays nothing more', async () => {
+    const impatient = createIncreaseClient({ ...simulatorOptions(), maxRetries: 0, timeoutMs: 300 });
+    sim.faults.stallAnswers = 1;
+    const timedOut = await sendPayout(impatient, ach('t1'));
+    expect(timedOut).toMatchObject({ kind: 'UNKNOWN', detail: expect.stringMatching(/timed out/i) });
+    // Increase made the transfer before the client gave up
+    expect(transfersOf('t1')).toHaveLength(1);
+    const found = await findPayout(bank, 'ACH', payoutIdempotencyKey('t1'));
+    expect(found?.bankTransferId).toBe(transfersOf('t1')[0]?.id);
+    const again = await sendPayout(bank, ach('t1'));
+    expect(again).toMatchObject({ kind: 'SENT', payout: { bankTransferId: found?.bankTransferId } });
+    expect(transfersOf('t1')).toHaveLength(1);
+  });
+
+  // the SDK retries a request that timed out, with the same Idempotency-Key header on every attempt
+  // (node_modules/increase/client.js, buildHeaders: `options.idempotencyKey` is set once per request)
+  it("the SDK's own retry after a timeout goes under the payout's key: one transfer, SENT", async () => {
+    const retrying = createIncreaseClient({ ...simulatorOptions(), maxRetries: 1, timeoutMs: 300 });
+    sim.faults.stallAnswers = 1;
+    const sent = await sendPayout(retrying, ach('t2'));
+    expect(sent).toMatchObject({ kind: 'SENT', payout: { bankTransferId: transfersOf('t2')[0]?.id } });
+    expect(transfersOf('t2')).toHaveLength(1);
+    // two attempts reached Increase, the one left unanswered and the retry, both under the key
+    const attempts = sim.requests.filter((r) => r.method === 'POST' && r.path === '/ach_transfers');
+    expect(attempts.filter((r) => r.key === payoutIdempotencyKey('t2'))).toHaveLength(2);
   });
 
   it('a payout whose call never reached Increase is not found (a 5xx before acting)', async () => {
@@ -73,13 +110,7 @@ describe('USD payouts', () => {
   // https://increase.com/documentation/api#errors: 401 invalid_api_key_error (the key is wrong or revoked)
   // says nothing of the transfer; the payout waits until the key is mended rather than failing
   it('an API key Increase does not accept (401) is UNKNOWN, not REFUSED: nothing is decided about the payout', async () => {
-    const wrongKey = createIncreaseClient({
-      url: new URL(sim.url),
-      apiKey: 'revoked_key',
-      accountId: SIMULATOR_ACCOUNT_ID,
-      webhookSecret: 'payout-secret',
-      maxRetries: 0,
-    });
+    const wrongKey = createIncreaseClient({ ...simulatorOptions(), apiKey: 'revoked_key', maxRetries: 0 });
     expect(await sendPayout(wrongKey, ach('p6'))).toMatchObject({ kind: 'UNKNOWN' });
     expect(transfersOf('p6')).toHaveLength(0);
   });

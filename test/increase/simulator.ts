@@ -18,7 +18,8 @@
  *   Standard Webhooks way with the subscription's secret (https://increase.com/documentation/webhooks), to
  *   the webhook address when one is set;
  * - faults on demand: the next answers fail with a 5xx, or are lost after the request was carried out (the
- *   connection drops, as when the caller is killed mid-call), the next creating POSTs are refused as
+ *   connection drops, as when the caller is killed mid-call), or never come after it was carried out (the
+ *   caller's timeout ends the wait), the next creating POSTs are refused as
  *   invalid (Increase's `invalid_parameters_error`, 400, nothing created:
  *   https://increase.com/documentation/api#errors), the next webhooks are lost or sent twice, an event
  *   arrives before its object is readable;
@@ -103,7 +104,7 @@ export async function startIncreaseSimulator(options: {
   const now = options.now ?? (() => new Date());
   const signer = new Webhook(`whsec_${Buffer.from(options.webhookSecret).toString('base64')}`);
   const violations: string[] = [];
-  const requests: { method: string; path: string; query: string; body: Json }[] = [];
+  const requests: { method: string; path: string; query: string; body: Json; key: string | null }[] = [];
   const accountNumbers = new Map<string, Increase.AccountNumber>();
   const inboundAch = new Map<string, Increase.InboundACHTransfer>();
   const inboundWires = new Map<string, Increase.InboundWireTransfer>();
@@ -113,11 +114,13 @@ export async function startIncreaseSimulator(options: {
   const idempotency = new Map<string, { request: string; answer: Answer }>();
   /**
    * failNext: answer 500 without acting; loseAnswers: act, then drop the connection before answering;
-   * refuseNext: answer the next creating POSTs 400 `invalid_parameters_error`, creating nothing.
+   * stallAnswers: act, then never answer (the client's own timeout ends the wait); refuseNext: answer the
+   * next creating POSTs 400 `invalid_parameters_error`, creating nothing.
    */
   const faults = {
     failNext: 0,
     loseAnswers: 0,
+    stallAnswers: 0,
     refuseNext: 0,
     loseWebhooks: 0,
     duplicateWebhooks: 0,
@@ -919,7 +922,9 @@ export async function startIncreaseSimulator(options: {
           return send(res, 400, invalid('The body is not JSON.').body);
         }
       }
-      requests.push({ method, path: url.pathname, query: url.search, body });
+      const header = req.headers['idempotency-key'];
+      const idempotencyKey = typeof header === 'string' ? header : null;
+      requests.push({ method, path: url.pathname, query: url.search, body, key: idempotencyKey });
       if (req.headers.authorization !== `Bearer ${SIMULATOR_API_KEY}`) {
         return send(res, 401, {
           status: 401,
@@ -938,7 +943,7 @@ export async function startIncreaseSimulator(options: {
           detail: null,
         });
       }
-      const key = method === 'POST' ? ((req.headers['idempotency-key'] as string | undefined) ?? null) : null;
+      const key = method === 'POST' ? idempotencyKey : null;
       const result = answer(method, url, body, key);
       if (result.shape && result.status === 200) {
         const list = Array.isArray((result.body as Json).data);
@@ -953,6 +958,11 @@ export async function startIncreaseSimulator(options: {
       if (faults.loseAnswers > 0) {
         faults.loseAnswers -= 1;
         res.socket?.destroy();
+        return;
+      }
+      // carried out and left unanswered: the connection stays open until the client gives up on it
+      if (faults.stallAnswers > 0) {
+        faults.stallAnswers -= 1;
         return;
       }
       send(res, result.status, result.body);

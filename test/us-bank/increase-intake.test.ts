@@ -130,6 +130,24 @@ describe('dollars in at Increase', () => {
     expect(await onRampsOf(customer.id)).toHaveLength(1);
   });
 
+  // https://increase.com/documentation/webhooks: a delivery answered other than 2xx is delivered again
+  it('an event whose read-back Increase does not answer (5xx on every try) answers 503, moves nothing, and the transfer is applied once', async () => {
+    const { customer, numberId } = await accountAtIncrease();
+    sim.faults.holdWebhooks = true;
+    const inbound = await simulate.inboundAch(numberId, 4_000n);
+    const unavailable = sim.webhookAnswers.get('503') ?? 0;
+    // the read-back and the SDK's two retries of it
+    sim.faults.failNext = 3;
+    sim.releaseWebhooks();
+    await sim.settled();
+    expect(sim.webhookAnswers.get('503') ?? 0).toBe(unavailable + 1);
+    expect(await onRampsOf(customer.id)).toHaveLength(0);
+    expect(await recorded(inbound.id)).toBeUndefined();
+    await sweep();
+    expect(await onRampsOf(customer.id)).toHaveLength(1);
+    expect(await recorded(inbound.id)).toMatchObject({ outcome: 'APPLIED' });
+  });
+
   // The return reasons Increase accepts for an inbound credit, and for a wire reversal, are its SDK's
   // (node_modules/increase/resources/inbound-ach-transfers.d.ts, InboundACHTransferTransferReturnParams:
   // `credit_entry_refused_by_receiver` is Nacha's R23; inbound-wire-transfers.d.ts,

@@ -21,8 +21,9 @@ const BODY_LIMIT = 64 * 1024;
  * - An event about an ACH or wire transfer Ponte sent as a payout: the transfer is read back and its state
  *   handed to the off-ramp (settled, rejected, returned with its Nacha code).
  * - A forged or altered body: 401, nothing read. An event about anything but a transfer in or a payout: 200.
- * - An event whose object Increase cannot show yet: 503, so Increase delivers it again (and the sweep
- *   finds it in any case).
+ * - An event whose object Increase cannot show yet, or when Increase does not answer the read-back (no
+ *   answer in time, a dropped connection, a 5xx): 503, so Increase delivers it again (and the sweep finds
+ *   it in any case). Nothing moved.
  */
 export const increaseWebhookRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext;
@@ -58,6 +59,12 @@ export const increaseWebhookRoutes: FastifyPluginAsyncTypebox<{
         const payout = found.kind === 'IGNORED' ? await lookUpPayout(intake.bank, event) : null;
         if (found.kind === 'NOT_YET_READABLE' || payout?.kind === 'NOT_YET_READABLE') {
           throw new AppError('service_unavailable', 'Increase cannot show the object this event names yet');
+        }
+        if (found.kind === 'UNANSWERED' || payout?.kind === 'UNANSWERED') {
+          throw new AppError(
+            'service_unavailable',
+            'Increase did not answer when the object this event names was read back; deliver it again',
+          );
         }
         if (found.kind === 'TRANSFER') await takeInbound(intake, environment, found.transfer);
         if (payout?.kind === 'PAYOUT') await reportPayout(intake, environment, payout.key, payout.payout);

@@ -6,9 +6,9 @@
  * The same transfer may come from both, any number of times: its `bankTransferId` is what makes applying
  * it happen once.
  */
-import { APIError } from 'increase';
 import { fromIncreaseAmount, type IncreaseAmount } from './amounts.ts';
 import type { InboundAchTransfer, InboundWireTransfer, IncreaseBank } from './client.ts';
+import { type ReadBackFailure, readBack } from './read-back.ts';
 import type { IncreaseWebhookEvent } from './webhooks.ts';
 
 export type InboundUsdTransfer = {
@@ -28,11 +28,11 @@ export type InboundUsdTransfer = {
 };
 
 /** What a webhook's event leads to: a transfer read back, nothing (another kind of event), or not yet. */
+/** A failed read (read-back.ts): look again later, or let the sweep find it. */
 export type LookUp =
   | { kind: 'TRANSFER'; transfer: InboundUsdTransfer }
   | { kind: 'IGNORED' }
-  /** The event came before its object could be read: look again later (or let the sweep find it). */
-  | { kind: 'NOT_YET_READABLE' };
+  | ReadBackFailure;
 
 export function fromInboundAch(transfer: InboundAchTransfer): InboundUsdTransfer | null {
   // a debit pulls money out of the account: Ponte's account numbers block ACH debits, none is money in
@@ -71,19 +71,14 @@ const INBOUND_TYPES = new Set(['inbound_ach_transfer', 'inbound_wire_transfer'])
 /** Reads the inbound transfer an event names; events about anything else are ignored. */
 export async function lookUpInbound(bank: IncreaseBank, event: IncreaseWebhookEvent): Promise<LookUp> {
   if (!INBOUND_TYPES.has(event.associated_object_type)) return { kind: 'IGNORED' };
-  try {
-    if (event.associated_object_type === 'inbound_ach_transfer') {
-      const transfer = fromInboundAch(await bank.inboundAchTransfer(event.associated_object_id));
-      return transfer ? { kind: 'TRANSFER', transfer } : { kind: 'IGNORED' };
-    }
-    return {
-      kind: 'TRANSFER',
-      transfer: fromInboundWire(await bank.inboundWireTransfer(event.associated_object_id)),
-    };
-  } catch (error) {
-    if (error instanceof APIError && error.status === 404) return { kind: 'NOT_YET_READABLE' };
-    throw error;
-  }
+  const id = event.associated_object_id;
+  const read = await readBack(async () =>
+    event.associated_object_type === 'inbound_ach_transfer'
+      ? fromInboundAch(await bank.inboundAchTransfer(id))
+      : fromInboundWire(await bank.inboundWireTransfer(id)),
+  );
+  if (read.kind !== 'READ') return read;
+  return read.value ? { kind: 'TRANSFER', transfer: read.value } : { kind: 'IGNORED' };
 }
 
 /** Every inbound ACH credit and wire created after `after`, ACH first, each page read in turn. */

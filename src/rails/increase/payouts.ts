@@ -8,6 +8,7 @@
 import { APIConnectionError, APIError } from 'increase';
 import type { AchPayout, AchTransfer, IncreaseBank, WirePayout, WireTransfer } from './client.ts';
 import { achOutcome, type PayoutOutcome, wireOutcome } from './outcomes.ts';
+import { type ReadBackFailure, readBack } from './read-back.ts';
 
 export type UsdPayoutRail = 'ACH' | 'WIRE';
 
@@ -90,11 +91,11 @@ export async function findPayout(
 }
 
 /** A payout of Ponte's a webhook's event names, read back: its key and where it stands. */
+/** A failed read (read-back.ts): look again later (the workers ask in any case). */
 export type PayoutLookUp =
   | { kind: 'PAYOUT'; key: string; payout: SentPayout }
   | { kind: 'IGNORED' }
-  /** The event came before its transfer could be read: look again later (the workers ask in any case). */
-  | { kind: 'NOT_YET_READABLE' };
+  | ReadBackFailure;
 
 const OUTBOUND_TYPES = new Set(['ach_transfer', 'wire_transfer']);
 
@@ -107,18 +108,17 @@ export async function lookUpPayout(
   event: { associated_object_type: string; associated_object_id: string },
 ): Promise<PayoutLookUp> {
   if (!OUTBOUND_TYPES.has(event.associated_object_type)) return { kind: 'IGNORED' };
-  try {
-    const transfer =
-      event.associated_object_type === 'ach_transfer'
-        ? sentAch(await bank.achTransfer(event.associated_object_id))
-        : sentWire(await bank.wireTransfer(event.associated_object_id));
-    return transfer.key && isPayoutKey(transfer.key)
-      ? { kind: 'PAYOUT', key: transfer.key, payout: transfer }
-      : { kind: 'IGNORED' };
-  } catch (error) {
-    if (error instanceof APIError && error.status === 404) return { kind: 'NOT_YET_READABLE' };
-    throw error;
-  }
+  const id = event.associated_object_id;
+  const read = await readBack(async () =>
+    event.associated_object_type === 'ach_transfer'
+      ? sentAch(await bank.achTransfer(id))
+      : sentWire(await bank.wireTransfer(id)),
+  );
+  if (read.kind !== 'READ') return read;
+  const transfer = read.value;
+  return transfer.key && isPayoutKey(transfer.key)
+    ? { kind: 'PAYOUT', key: transfer.key, payout: transfer }
+    : { kind: 'IGNORED' };
 }
 
 /**
