@@ -24,7 +24,9 @@ let hangingUrl: string;
 let hangingRequests = 0;
 
 beforeAll(async () => {
-  server = await startWebhookServer({ env: { PONTE_WEBHOOK_TIMEOUT_MS: '10000' } });
+  // no attempt times out within a test (each takes under a minute): a receiver that never answers holds
+  // its place in flight for the whole test, however slowly a loaded machine creates the events
+  server = await startWebhookServer({ env: { PONTE_WEBHOOK_TIMEOUT_MS: '60000' } });
   honest = await startReceiver();
   // accepts every request and never answers
   hanging = http.createServer(() => {
