@@ -5,10 +5,10 @@
  * (https://increase.com/documentation/idempotency-keys). After a restart, `findPayout` tells whether the
  * unanswered call reached Increase at all, before anything is sent again.
  */
-import { APIConnectionError, APIError } from 'increase';
+import { APIError } from 'increase';
 import type { AchPayout, AchTransfer, IncreaseBank, WirePayout, WireTransfer } from './client.ts';
 import { achOutcome, type PayoutOutcome, wireOutcome } from './outcomes.ts';
-import { type ReadBackFailure, readBack } from './read-back.ts';
+import { type ReadBackFailure, readBack, unanswered } from './read-back.ts';
 
 export type UsdPayoutRail = 'ACH' | 'WIRE';
 
@@ -48,8 +48,12 @@ export const sentWire = (transfer: WireTransfer): SentPayout => ({
   outcome: wireOutcome(transfer),
 });
 
-/** 4xx answers that are no refusal of the transfer itself. */
-const NOT_ABOUT_THE_TRANSFER = new Set([401, 403, 408, 409, 429]);
+/**
+ * 4xx answers that say nothing of the transfer, besides those `unanswered` names: a repeated key with other
+ * terms (409) names a transfer that exists (it is found, not refused); an API key refused (401) or short of
+ * a permission (403) is asked again once mended (https://increase.com/documentation/api#errors).
+ */
+const NOT_ABOUT_THE_TRANSFER = new Set([401, 403, 409]);
 
 export async function sendPayout(bank: IncreaseBank, order: UsdPayoutOrder): Promise<SendResult> {
   const idempotencyKey = order.key;
@@ -58,21 +62,13 @@ export async function sendPayout(bank: IncreaseBank, order: UsdPayoutOrder): Pro
       return { kind: 'SENT', payout: sentAch(await bank.payAch({ ...order.ach, idempotencyKey })) };
     return { kind: 'SENT', payout: sentWire(await bank.payWire({ ...order.wire, idempotencyKey })) };
   } catch (error) {
-    if (error instanceof APIConnectionError) return { kind: 'UNKNOWN', detail: error.message };
-    if (
-      error instanceof APIError &&
-      error.status !== undefined &&
-      error.status >= 400 &&
-      error.status < 500
-    ) {
-      // a repeated key with other terms (409) names a transfer that exists: it is found, not refused; an
-      // API key refused (401) or short of a permission (403), a timeout (408) or a throttle (429) say nothing
-      // of the transfer (https://increase.com/documentation/api#errors): asked again once mended
-      if (NOT_ABOUT_THE_TRANSFER.has(error.status)) return { kind: 'UNKNOWN', detail: error.message };
+    if (!(error instanceof APIError)) throw error;
+    const { status } = error;
+    const clientError = status !== undefined && status >= 400 && status < 500;
+    if (clientError && !unanswered(error) && !NOT_ABOUT_THE_TRANSFER.has(status)) {
       return { kind: 'REFUSED', detail: error.message };
     }
-    if (error instanceof APIError) return { kind: 'UNKNOWN', detail: error.message };
-    throw error;
+    return { kind: 'UNKNOWN', detail: error.message };
   }
 }
 

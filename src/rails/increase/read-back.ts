@@ -6,25 +6,28 @@
  *   answer this time (https://increase.com/documentation/api#errors).
  * Anything else (a refused API key, a malformed id) is a fault of Ponte's and is thrown.
  */
-import { APIConnectionError, APIError } from 'increase';
+import { APIError } from 'increase';
 
 export type ReadBackFailure = { kind: 'NOT_YET_READABLE' } | { kind: 'UNANSWERED'; detail: string };
 export type ReadBack<T> = { kind: 'READ'; value: T } | ReadBackFailure;
 
-/** Statuses that mean "ask again", not "this request is wrong". */
-const TRY_AGAIN = new Set([408, 429]);
+/**
+ * Whether a failed call got no answer about its request: no answer in time or a dropped connection (the
+ * SDK's APIConnectionError and APIConnectionTimeoutError, which carry no status), a 5xx, a timeout (408) or
+ * a throttle (429) (https://increase.com/documentation/api#errors). Asked again, it may succeed.
+ */
+export function unanswered(error: unknown): error is APIError {
+  if (!(error instanceof APIError)) return false;
+  const { status } = error;
+  return status === undefined || status >= 500 || status === 408 || status === 429;
+}
 
 export async function readBack<T>(read: () => Promise<T>): Promise<ReadBack<T>> {
   try {
     return { kind: 'READ', value: await read() };
   } catch (error) {
-    // APIConnectionTimeoutError is an APIConnectionError: the SDK gave up waiting
-    if (error instanceof APIConnectionError) return { kind: 'UNANSWERED', detail: error.message };
-    if (error instanceof APIError) {
-      if (error.status === 404) return { kind: 'NOT_YET_READABLE' };
-      if (error.status === undefined || error.status >= 500 || TRY_AGAIN.has(error.status))
-        return { kind: 'UNANSWERED', detail: error.message };
-    }
+    if (unanswered(error)) return { kind: 'UNANSWERED', detail: error.message };
+    if (error instanceof APIError && error.status === 404) return { kind: 'NOT_YET_READABLE' };
     throw error;
   }
 }
